@@ -1,0 +1,141 @@
+"""The one internal result model every output format is rendered from.
+
+A grading is a :class:`GradeReport`: milestones, each a list of checks with points,
+pass/fail, visibility, a message and an optional diagnosis. ``to_json`` is the
+``--format json`` contract of DESIGN.md §5. Measured durations live only in fields named
+``seconds`` or ending in ``_seconds``, never inside messages.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+Visibility = Literal["visible", "hidden"]
+
+
+@dataclass(frozen=True)
+class Diagnosis:
+    """A known mistake whose output equals the student's on the failing input."""
+
+    id: str
+    title: str
+    message: str
+
+    def to_json(self) -> dict[str, str]:
+        return {"id": self.id, "message": self.message}
+
+
+@dataclass
+class CheckResult:
+    """One graded check.
+
+    ``details`` holds structured evidence for rich renderers (input, expected, actual, the
+    first differing merge step with its pair counts...); it is always ``None`` for hidden
+    checks, whose feedback says only pass or fail.
+    """
+
+    id: str
+    title: str
+    passed: bool
+    score: float
+    max_score: float
+    visibility: Visibility = "visible"
+    message: str = ""
+    diagnoses: list[Diagnosis] = field(default_factory=list)
+    details: dict[str, Any] | None = None
+    seconds: float | None = None
+
+    @property
+    def diagnosis(self) -> Diagnosis | None:
+        return self.diagnoses[0] if self.diagnoses else None
+
+    def to_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "id": self.id,
+            "title": self.title,
+            "passed": self.passed,
+            "score": self.score,
+            "max_score": self.max_score,
+            "visibility": self.visibility,
+            "message": self.message,
+            "diagnosis": self._diagnosis_json(),
+            "diagnoses": [d.to_json() | {"title": d.title} for d in self.diagnoses],
+            "details": self.details,
+        }
+        if self.seconds is not None:
+            data["seconds"] = self.seconds
+        return data
+
+    def _diagnosis_json(self) -> dict[str, str] | None:
+        first = self.diagnosis
+        return first.to_json() if first else None
+
+
+@dataclass
+class MilestoneResult:
+    id: str
+    title: str
+    checks: list[CheckResult] = field(default_factory=list)
+    max_score: float = 0.0
+
+    @property
+    def score(self) -> float:
+        return round(sum(check.score for check in self.checks), 6)
+
+    @property
+    def passed(self) -> bool:
+        return bool(self.checks) and all(check.passed for check in self.checks)
+
+    @property
+    def hidden_count(self) -> int:
+        return sum(check.visibility == "hidden" for check in self.checks)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "title": self.title,
+            "score": self.score,
+            "max_score": self.max_score,
+            "passed": self.passed,
+            "checks": [check.to_json() for check in self.checks],
+        }
+
+
+@dataclass
+class GradeReport:
+    """The whole grading of one submission."""
+
+    exercise: str
+    title: str
+    milestones: list[MilestoneResult] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+    sandbox_layers: dict[str, bool] = field(default_factory=dict)
+    student_output: str = ""
+    seconds: float | None = None
+
+    @property
+    def score(self) -> float:
+        return round(sum(m.score for m in self.milestones), 6)
+
+    @property
+    def max_score(self) -> float:
+        return round(sum(m.max_score for m in self.milestones), 6)
+
+    @property
+    def checks(self) -> list[CheckResult]:
+        return [check for milestone in self.milestones for check in milestone.checks]
+
+    def to_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "exercise": self.exercise,
+            "title": self.title,
+            "score": self.score,
+            "max_score": self.max_score,
+            "milestones": [m.to_json() for m in self.milestones],
+            "errors": list(self.errors),
+            "sandbox_layers": dict(self.sandbox_layers),
+        }
+        if self.seconds is not None:
+            data["seconds"] = self.seconds
+        return data
