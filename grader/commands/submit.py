@@ -1,11 +1,77 @@
-"""Commands: submit (being built)."""
+"""Commands: ``grade submit`` (grade one submission) and ``grade audit``.
+
+``submit`` only parses options, asks :mod:`grader.engine` for the grading and
+:mod:`grader.formats` for the document, and writes it. Exit status (DESIGN.md §5): 0 when
+the submission was graded, whatever its score; 2 for usage errors; 1 only for a fault of
+the grader itself, reported in one short message rather than a traceback.
+"""
+
+import sys
+from pathlib import Path
+from typing import Optional
 
 import click
 
+from ..engine import GradingSetupError, grade_submission, resolve_exercise
+from ..formats import FORMATS, HUMAN_FORMATS, render
+from ..sandbox import SandboxUnavailable, layers_notice
+
+GRADER_FAULT_ADVICE = (
+    "This is a fault of the grader, not of the submission. Please report it to your course "
+    "staff (or the bpe-autograder issue tracker) with the command you ran and this message."
+)
+
+
 @click.command("submit")
-def submit() -> None:
-    """Not available yet."""
-    raise click.ClickException("'grade submit' is not available yet")
+@click.argument("submission", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option("--exercise", "exercise_id", metavar="ID",
+              help="Exercise id or spec file; default: the submission's '# exercise: ID' line.")
+@click.option("--format", "fmt", type=click.Choice(FORMATS), default="text", show_default=True,
+              help="Report format.")
+@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path),
+              help="Write the report to this file instead of standard output.")
+@click.option("--strict-sandbox", is_flag=True,
+              help="Refuse to grade when an isolation layer this host should have is missing.")
+def submit(
+    submission: Path, exercise_id: Optional[str], fmt: str, output: Optional[Path],
+    strict_sandbox: bool,
+) -> None:
+    """Grade SUBMISSION (a student's .py file) and print per-milestone feedback."""
+    if output is not None and not output.parent.is_dir():
+        raise click.BadParameter(f"the directory {output.parent} does not exist", param_hint="-o")
+    try:
+        exercise = resolve_exercise(submission, exercise_id)
+    except GradingSetupError as error:
+        raise click.UsageError(str(error)) from None
+    try:
+        report = grade_submission(submission, exercise, strict_sandbox=strict_sandbox)
+        color = fmt == "text" and output is None and sys.stdout.isatty()
+        options = {"hidden_visibility": exercise.feedback.hidden_visibility}
+        document = render(report, fmt, color=color, exercise_options=options)
+    except SandboxUnavailable as error:
+        _fail(str(error))
+    except GradingSetupError as error:
+        raise click.UsageError(str(error)) from None
+    except Exception as error:  # noqa: BLE001 - any other failure is the grader's own fault
+        _fail(f"internal error while grading {submission.name}: {type(error).__name__}: {error}",
+              GRADER_FAULT_ADVICE)
+    notice = layers_notice(report.sandbox_layers)
+    if notice and (fmt not in HUMAN_FORMATS or output is not None):
+        click.echo(notice, err=True)
+    if output is None:
+        click.echo(document, nl=False)
+        return
+    try:
+        output.write_text(document, encoding="utf-8")
+    except OSError as error:
+        raise click.BadParameter(f"cannot write {output}: {error.strerror}", param_hint="-o")
+    click.echo(f"report written to {output}", err=True)
+
+
+def _fail(*lines: str) -> None:
+    for line in lines:
+        click.echo(f"grade submit: {line}", err=True)
+    sys.exit(1)
 
 
 @click.command("audit")

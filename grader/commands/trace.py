@@ -1,10 +1,97 @@
-"""Commands: trace (being built)."""
+"""Command: ``grade trace``, a training run (and optional encodings) printed step by step."""
+
+from __future__ import annotations
+
+from pathlib import Path
 
 import click
 
+from reference import END_OF_WORD, TIE_BREAKS, BPEInputError
+
+from ..trace import parse_word_counts, render_trace
+
+
+def _corpus_items(corpus: tuple[str, ...], corpus_file: Path | None, word_counts: bool) -> list[str]:
+    """The corpus entries from the arguments or the file: texts, or WORD=COUNT items."""
+    if corpus and corpus_file is not None:
+        raise click.UsageError("give the corpus either as arguments or with --file, not both")
+    if corpus_file is None:
+        return list(corpus)
+    try:
+        content = corpus_file.read_text(encoding="utf-8")
+    except UnicodeDecodeError:
+        raise click.BadParameter(f"{corpus_file} is not UTF-8 text", param_hint="--file") from None
+    except OSError as error:
+        raise click.BadParameter(f"cannot read {corpus_file}: {error.strerror}", param_hint="--file") from None
+    return content.split() if word_counts else content.splitlines()
+
+
+def _corpus(items: list[str], word_counts: bool) -> list[str] | dict[str, int]:
+    if not items:
+        raise click.UsageError(
+            "no corpus given: pass texts (grade trace \"low low lower\" --merges 3), "
+            "word counts (grade trace --word-counts low=5 lower=2 --merges 3) or --file PATH"
+        )
+    if not word_counts:
+        return items
+    try:
+        return parse_word_counts(items)
+    except ValueError as error:
+        raise click.UsageError(str(error)) from None
+
+
 @click.command("trace")
-def trace() -> None:
-    """Not available yet."""
-    raise click.ClickException("'grade trace' is not available yet")
+@click.argument("corpus", nargs=-1, metavar="[CORPUS]...")
+@click.option("--merges", "num_merges", type=click.IntRange(min=0), required=True, metavar="N",
+              help="How many merges to learn (fewer if the pairs run out).")
+@click.option("--tie-break", type=click.Choice(TIE_BREAKS), default="lexicographic", show_default=True,
+              help="Rule for pairs with equal counts.")
+@click.option("--word-counts", is_flag=True,
+              help="Read the corpus as WORD=COUNT entries (e.g. low=5 lower=2) instead of texts.")
+@click.option("--file", "corpus_file", type=click.Path(exists=True, dir_okay=False, path_type=Path),
+              help="Read the corpus from a UTF-8 file: one text per line, or WORD=COUNT entries "
+                   "with --word-counts.")
+@click.option("--encode", "encode_words", multiple=True, metavar="WORD",
+              help="After training, show each merge step of encoding WORD (repeatable).")
+@click.option("--end-of-word", default=END_OF_WORD, show_default=True,
+              help="End-of-word marker appended to every word as a symbol of its own.")
+@click.option("--show-pairs", type=click.IntRange(min=0), default=10, show_default=True, metavar="N",
+              help="List at most N pair counts per merge (0: all).")
+@click.option("--show-words", type=click.IntRange(min=0), default=20, show_default=True, metavar="N",
+              help="List at most N corpus words per merge (0: all).")
+def trace(
+    corpus: tuple[str, ...],
+    num_merges: int,
+    tie_break: str,
+    word_counts: bool,
+    corpus_file: Path | None,
+    encode_words: tuple[str, ...],
+    end_of_word: str,
+    show_pairs: int,
+    show_words: int,
+) -> None:
+    """Print BPE training step by step, as in the hand exercises.
 
+    CORPUS is one or more texts, each split on whitespace; with --word-counts it is
+    WORD=COUNT entries instead.
 
+    \b
+    Examples:
+      grade trace "cat cat cat cat cap cap cap cap" --merges 4 --tie-break concatenated
+      grade trace --word-counts low=5 lower=2 newest=6 widest=3 --merges 6 --tie-break first-seen
+      grade trace --file corpus.txt --merges 10 --encode lowest --encode newer
+    """
+    training_corpus = _corpus(_corpus_items(corpus, corpus_file, word_counts), word_counts)
+    try:
+        text = render_trace(
+            training_corpus,
+            num_merges,
+            tie_break=tie_break,
+            end_of_word=end_of_word,
+            encode_words=encode_words,
+            show_pairs=show_pairs,
+            show_words=show_words,
+        )
+    except BPEInputError as error:
+        raise click.UsageError(str(error)) from None
+    click.echo(text)

@@ -1,0 +1,183 @@
+"""The tagged JSON encoding of values that cross the sandbox pipe, trusted side.
+
+Only plain values travel: ``None``, ``bool``, ``int``, finite ``float``, ``str``, ``list``,
+``tuple`` and ``dict`` with ``str`` keys, each recognised by its *exact* type. JSON has no
+tuples or tagged dicts, so those travel as one-key objects::
+
+    [1, "a"]          ->  [1, "a"]
+    ("a", "b")        ->  {"T": ["a", "b"]}
+    {"low": 5}        ->  {"D": [["low", 5]]}
+    a generator       ->  {"O": "generator"}     (worker side only: an opaque marker)
+
+Decoding is strict: every node is checked for its shape, the whole message for its size,
+nesting depth and number of items, and an opaque marker becomes an :class:`Opaque` that holds
+only a type name. Nothing is unpickled or evaluated. The worker script carries its own copy of
+the encoder (it cannot import this module); tests check the two agree.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass
+from typing import Any
+
+TUPLE_TAG = "T"
+DICT_TAG = "D"
+OPAQUE_TAG = "O"
+MAX_TYPE_NAME = 200
+
+
+class WireError(ValueError):
+    """A message that is not a well-formed, in-bounds encoding of plain values."""
+
+
+@dataclass(frozen=True)
+class Opaque:
+    """A value the student returned that is not plain data; only its type name survives."""
+
+    type_name: str
+
+    def __str__(self) -> str:
+        return f"<{self.type_name} object>"
+
+
+@dataclass(frozen=True)
+class WireBounds:
+    """Limits on one decoded message."""
+
+    max_bytes: int = 8 << 20
+    max_depth: int = 64
+    max_items: int = 2_000_000
+    max_string_chars: int = 8 << 20
+
+
+def encode(value: Any, bounds: WireBounds = WireBounds()) -> bytes:
+    """Encode plain *value* as UTF-8 JSON; anything not plain raises :class:`WireError`."""
+    counter = _Counter(bounds)
+    tagged = _to_tagged(value, 0, counter, path="value")
+    data = json.dumps(tagged, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+    return data.encode("utf-8")
+
+
+def to_tagged(value: Any, bounds: WireBounds = WireBounds()) -> Any:
+    """The JSON-ready tagged form of plain *value* (to embed inside a larger message)."""
+    return _to_tagged(value, 0, _Counter(bounds), path="value")
+
+
+def decode(data: bytes, bounds: WireBounds = WireBounds()) -> Any:
+    """Decode one message produced by the worker; raise :class:`WireError` if it is malformed."""
+    return from_tagged(parse_json(data, bounds), bounds)
+
+
+def parse_json(data: bytes, bounds: WireBounds = WireBounds()) -> Any:
+    """Strictly parse a JSON message (size-checked, no NaN, no duplicate keys)."""
+    if len(data) > bounds.max_bytes:
+        raise WireError(f"the answer is {len(data)} bytes, over the limit of {bounds.max_bytes}")
+    try:
+        text = data.decode("utf-8")
+        return json.loads(
+            text, parse_constant=_reject_constant, object_pairs_hook=_unique_keys
+        )
+    except RecursionError:
+        raise WireError("the answer is nested too deeply") from None
+    except (UnicodeDecodeError, ValueError) as error:
+        raise WireError(f"the answer is not valid JSON: {_short(error)}") from None
+
+
+def from_tagged(tree: Any, bounds: WireBounds = WireBounds()) -> Any:
+    """Turn a parsed tagged tree into plain values, checking every node."""
+    return _from_tagged(tree, 0, _Counter(bounds))
+
+
+class _Counter:
+    def __init__(self, bounds: WireBounds) -> None:
+        self.bounds = bounds
+        self.items = 0
+
+    def visit(self, depth: int) -> None:
+        self.items += 1
+        if self.items > self.bounds.max_items:
+            raise WireError(f"more than {self.bounds.max_items} items")
+        if depth > self.bounds.max_depth:
+            raise WireError(f"nested deeper than {self.bounds.max_depth} levels")
+
+
+def _to_tagged(value: Any, depth: int, counter: _Counter, path: str) -> Any:
+    counter.visit(depth)
+    kind = type(value)
+    if value is None or kind is bool or kind is int:
+        return value
+    if kind is float:
+        if not math.isfinite(value):
+            raise WireError(f"{path} is {value!r}; only finite floats can be sent")
+        return value
+    if kind is str:
+        return value
+    if kind is list:
+        return [_to_tagged(v, depth + 1, counter, f"{path}[{i}]") for i, v in enumerate(value)]
+    if kind is tuple:
+        items = [_to_tagged(v, depth + 1, counter, f"{path}[{i}]") for i, v in enumerate(value)]
+        return {TUPLE_TAG: items}
+    if kind is dict:
+        pairs = []
+        for key, item in value.items():
+            if type(key) is not str:
+                raise WireError(f"{path} has a key of type {type(key).__name__}; keys must be str")
+            pairs.append([key, _to_tagged(item, depth + 1, counter, f"{path}[{key!r}]")])
+        return {DICT_TAG: pairs}
+    raise WireError(f"{path} is a {kind.__name__}; only plain data can be sent to student code")
+
+
+def _from_tagged(node: Any, depth: int, counter: _Counter) -> Any:
+    counter.visit(depth)
+    kind = type(node)
+    if node is None or kind is bool or kind is int:
+        return node
+    if kind is float:
+        if not math.isfinite(node):
+            raise WireError("a float that is not finite")
+        return node
+    if kind is str:
+        if len(node) > counter.bounds.max_string_chars:
+            raise WireError(f"a string longer than {counter.bounds.max_string_chars} characters")
+        return node
+    if kind is list:
+        return [_from_tagged(item, depth + 1, counter) for item in node]
+    if kind is dict and len(node) == 1:
+        ((tag, body),) = node.items()
+        if tag == TUPLE_TAG and type(body) is list:
+            return tuple(_from_tagged(item, depth + 1, counter) for item in body)
+        if tag == DICT_TAG and type(body) is list:
+            return _decode_dict(body, depth, counter)
+        if tag == OPAQUE_TAG and type(body) is str and 0 < len(body) <= MAX_TYPE_NAME:
+            return Opaque(body)
+    raise WireError(f"an unexpected node of type {kind.__name__}")
+
+
+def _decode_dict(pairs: list, depth: int, counter: _Counter) -> dict:
+    result: dict[str, Any] = {}
+    for pair in pairs:
+        if type(pair) is not list or len(pair) != 2 or type(pair[0]) is not str:
+            raise WireError("a dict entry that is not a [str, value] pair")
+        key = pair[0]
+        if key in result:
+            raise WireError(f"a dict with the key {key[:50]!r} twice")
+        result[key] = _from_tagged(pair[1], depth + 1, counter)
+    return result
+
+
+def _reject_constant(name: str) -> Any:
+    raise WireError(f"{name} is not allowed")
+
+
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    result = dict(pairs)
+    if len(result) != len(pairs):
+        raise WireError("an object with a repeated key")
+    return result
+
+
+def _short(error: Exception) -> str:
+    text = str(error)
+    return text if len(text) <= 200 else text[:200] + "..."

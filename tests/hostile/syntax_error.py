@@ -1,0 +1,2 @@
+def train_bpe(corpus, num_merges:
+    return []

@@ -1,0 +1,229 @@
+"""Gradescope, PrairieLearn and GitHub Classroom results, validated against their published formats."""
+
+from __future__ import annotations
+
+import base64
+import json
+from pathlib import Path
+
+import jsonschema
+import pytest
+import yaml
+
+from format_fixtures import hostile_report, not_gradable_report, sample_report
+from grader.formats import render
+from grader.formats.classroom import WorkflowOptionError, render_workflow
+from grader.formats.prairielearn import SIZE_LIMIT_BYTES
+from grader.result import CheckResult, GradeReport, MilestoneResult
+
+SCHEMAS = Path(__file__).parent / "schemas"
+
+
+def validate(document: str, schema_name: str) -> dict:
+    data = json.loads(document)
+    schema = json.loads((SCHEMAS / schema_name).read_text())
+    jsonschema.Draft202012Validator(schema).validate(data)
+    return data
+
+
+def all_passing_report() -> GradeReport:
+    checks = [CheckResult("a", "first", True, 5.0, 5.0), CheckResult("b", "second", True, 5.0, 5.0)]
+    return GradeReport("tiny", "Tiny", [MilestoneResult("only", "Only", checks, 10.0)], student_output="hi\n")
+
+
+# --- Gradescope -------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("build", [sample_report, hostile_report, not_gradable_report, all_passing_report])
+def test_gradescope_results_follow_the_published_format(build):
+    data = validate(render(build(), "gradescope"), "gradescope_results.schema.json")
+    for key in ("score", "execution_time", "output", "output_format", "visibility", "stdout_visibility", "tests", "leaderboard"):
+        assert key in data
+    assert data["output_format"] == "md" and data["stdout_visibility"] == "hidden" and data["leaderboard"] == []
+
+
+def test_gradescope_has_one_numbered_test_per_check_with_its_points():
+    report = sample_report()
+    data = json.loads(render(report, "gradescope"))
+    assert [test["number"] for test in data["tests"]] == ["1.1", "1.2", "1.3", "1.4", "2.1", "2.2", "3.1"]
+    assert sum(test["score"] for test in data["tests"]) == data["score"] == report.score
+    assert [test["status"] for test in data["tests"]] == [
+        "passed" if check.passed else "failed" for check in report.checks
+    ]
+    ties = data["tests"][1]
+    assert ties["tags"] == ["train", "tie-first-seen"]
+    assert "First difference at step 4" in ties["output"]
+    assert data["execution_time"] == pytest.approx(1.37)
+
+
+def test_gradescope_hidden_checks_use_the_exercise_visibility():
+    default = json.loads(render(sample_report(), "gradescope"))
+    assert [test["visibility"] for test in default["tests"]][:4] == ["visible", "visible", "after_published", "after_published"]
+    chosen = json.loads(render(sample_report(), "gradescope", exercise_options={"hidden_visibility": "after_due_date", "visibility": "after_due_date"}))
+    assert chosen["visibility"] == "after_due_date"
+    assert {test["visibility"] for test in chosen["tests"][2:4]} == {"after_due_date"}
+    assert "after the due date" in chosen["output"]
+
+
+def test_gradescope_output_says_hidden_checks_exist():
+    output = json.loads(render(sample_report(), "gradescope"))["output"]
+    assert "**Score: 40/100**" in output
+    assert "2 hidden checks are worth 20 of the 100 points" in output
+    assert "does not by itself mean full marks" in output
+    assert "hidden" not in json.loads(render(all_passing_report(), "gradescope"))["output"]
+
+
+def test_gradescope_keeps_measured_times_in_their_own_fields():
+    data = json.loads(render(sample_report(), "gradescope"))
+    timing = data["tests"][-1]
+    assert timing["extra_data"] == {"seconds": 0.9, "student_seconds": 0.82, "reference_seconds": 0.07}
+    assert "0.82" not in timing["output"] and "11.7" not in timing["output"]
+
+
+def test_gradescope_shows_student_output_only_when_no_hidden_case_could_be_printed():
+    assert "training on 4 words" not in render(sample_report(), "gradescope")
+    shown = render(sample_report(), "gradescope", exercise_options={"show_student_output": True})
+    assert "training on 4 words" in json.loads(shown)["output"]
+    assert "hi" in json.loads(render(all_passing_report(), "gradescope"))["output"]
+
+
+def test_gradescope_fences_submission_errors_in_its_markdown():
+    output = json.loads(render(hostile_report(), "gradescope"))["output"]
+    fenced = output.split("**Problems with the submission**\n\n", 1)[1]
+    assert fenced.startswith("```text\ntrain_bpe raised ValueError: <script>")
+    assert "\x1b" not in output
+
+
+# --- PrairieLearn -----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("build", [sample_report, hostile_report, all_passing_report])
+def test_prairielearn_results_follow_the_published_format(build):
+    report = build()
+    data = validate(render(report, "prairielearn"), "prairielearn_results.schema.json")
+    assert data["gradable"] is True
+    assert data["score"] == pytest.approx(report.score / report.max_score)
+    assert len(data["tests"]) == len(report.checks)
+    assert [test["points"] for test in data["tests"]] == [check.score for check in report.checks]
+    assert [test["max_points"] for test in data["tests"]] == [check.max_score for check in report.checks]
+
+
+def test_prairielearn_marks_an_unimportable_submission_not_gradable():
+    data = validate(render(not_gradable_report(), "prairielearn"), "prairielearn_results.schema.json")
+    assert data["gradable"] is False
+    assert data["format_errors"] == ["student.py does not import: SyntaxError: invalid syntax (line 3)"]
+    assert "score" not in data and "tests" not in data
+
+
+def test_prairielearn_honours_a_gradable_flag_on_the_report():
+    report = sample_report()
+    report.errors = ["train_bpe is missing from student.py"]
+    assert json.loads(render(report, "prairielearn"))["gradable"] is True
+    report.gradable = False  # the field proposed for GradeReport
+    data = json.loads(render(report, "prairielearn"))
+    assert data["gradable"] is False and data["format_errors"] == ["train_bpe is missing from student.py"]
+
+
+def test_prairielearn_test_messages_explain_each_check():
+    tests = json.loads(render(sample_report(), "prairielearn"))["tests"]
+    ties = tests[1]
+    assert ties["name"] == "Learn the merges: ties between equal counts"
+    assert ties["message"] == "Your merges depart from the reference at step 4."
+    assert "Likely mistake: Ties broken by first appearance" in ties["output"]
+    assert tests[3]["message"].startswith("Hidden check: failed") and tests[3]["output"] == ""
+
+
+def huge_report(checks: int, message_size: int, output_size: int) -> GradeReport:
+    milestone = MilestoneResult(
+        "big", "Big", [CheckResult(f"c{i}", f"check {i}", False, 0.0, 1.0, message="m" * message_size) for i in range(checks)],
+        float(checks),
+    )
+    return GradeReport("big", "Big", [milestone], student_output="o" * output_size)
+
+
+@pytest.mark.parametrize("checks, message_size, output_size", [(40, 200_000, 5_000_000), (6000, 1500, 0)])
+def test_prairielearn_results_stay_under_one_megabyte(checks, message_size, output_size):
+    document = render(
+        huge_report(checks, message_size, output_size), "prairielearn",
+        exercise_options={"show_student_output": True, "student_output_limit": 10_000_000},
+    )
+    assert len(document.encode("utf-8")) <= SIZE_LIMIT_BYTES
+    data = validate(document, "prairielearn_results.schema.json")
+    assert "not shown" in document or "left out" in data["message"]
+    assert len(data["tests"]) == checks
+
+
+def test_prairielearn_score_is_zero_when_nothing_is_at_stake():
+    empty = GradeReport("none", "None", [MilestoneResult("m", "M", [], 0.0)])
+    assert json.loads(render(empty, "prairielearn"))["score"] == 0.0
+
+
+# --- GitHub Classroom -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "build, status",
+    [(sample_report, "fail"), (hostile_report, "fail"), (not_gradable_report, "error"), (all_passing_report, "pass")],
+)
+def test_classroom_result_follows_the_runner_format(build, status):
+    report = build()
+    data = validate(render(report, "classroom"), "classroom_result.schema.json")
+    assert data["status"] == status
+    assert data["max_score"] == report.max_score
+    assert sum(test["score"] for test in data["tests"]) == pytest.approx(report.score)
+    assert len(data["tests"]) == len(report.checks) + len(report.errors)
+
+
+def test_classroom_messages_carry_feedback_and_errors_are_listed():
+    data = json.loads(render(not_gradable_report(), "classroom"))
+    submission = data["tests"][-1]
+    assert submission == {
+        "name": "Submission", "status": "error", "score": 0,
+        "message": "student.py does not import: SyntaxError: invalid syntax (line 3)",
+        "test_code": "", "filename": "", "line_no": 0,
+    }
+    ties = json.loads(render(sample_report(), "classroom"))["tests"][1]
+    assert "Likely mistake: Ties broken by first appearance" in ties["message"]
+
+
+def workflow_steps(text: str) -> list[dict]:
+    workflow = yaml.safe_load(text)
+    assert set(workflow["on"]) >= {"push"}
+    assert workflow["permissions"]["checks"] == "write"
+    return workflow["jobs"]["run-autograding-tests"]["steps"]
+
+
+def test_classroom_workflow_grades_and_reports_through_the_reporter():
+    steps = workflow_steps(render_workflow("bpe-train-encode", submission="student.py"))
+    grading = next(step for step in steps if step.get("id") == "bpe")
+    assert "grade submit student.py --exercise bpe-train-encode --format classroom -o classroom-result.json" in grading["run"]
+    assert "base64 -w 0 classroom-result.json" in grading["run"] and "$GITHUB_OUTPUT" in grading["run"]
+    reporter = next(step for step in steps if "autograding-grading-reporter" in step.get("uses", ""))
+    runner = reporter["with"]["runners"]
+    assert runner == grading["id"]
+    # the reporter reads <RUNNER>_RESULTS, base64 JSON, from its environment
+    assert reporter["env"][f"{runner.upper()}_RESULTS"] == "${{ steps.bpe.outputs.result }}"
+    install = next(step for step in steps if step.get("name") == "Install the grader")
+    assert install["run"] == 'python -m pip install "bpe-autograder"'
+
+
+def test_classroom_result_survives_the_reporters_base64_round_trip():
+    document = render(hostile_report(), "classroom")
+    decoded = json.loads(base64.b64decode(base64.b64encode(document.encode("utf-8"))).decode("utf-8"))
+    assert decoded == json.loads(document)
+
+
+@pytest.mark.parametrize(
+    "arguments, fragment",
+    [
+        ({"exercise": "x; rm -rf ~"}, "exercise id"),
+        ({"exercise": "ok", "submission": "a b.py"}, "submission file name"),
+        ({"exercise": "ok", "install": "pkg && curl evil"}, "install requirement"),
+        ({"exercise": "ok", "python_version": "latest"}, "Python version"),
+    ],
+)
+def test_classroom_workflow_refuses_values_it_cannot_write_safely(arguments, fragment):
+    exercise = arguments.pop("exercise")
+    with pytest.raises(WorkflowOptionError) as error:
+        render_workflow(exercise, **arguments)
+    assert fragment in str(error.value)

@@ -1,0 +1,170 @@
+"""Rendered student stubs: they import cleanly, every function raises NotImplementedError, and
+their doctests are exactly the public cases, passing when the functions are the reference."""
+
+from __future__ import annotations
+
+import ast
+import doctest
+import importlib.util
+import inspect
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from grader.exercises import exercise_ids
+from grader.expected import bare_pairs, to_merge_form
+from grader.spec import load_exercise
+from grader.stubs import StubExists, render_stub, write_stub
+from reference import encode, train_bpe
+from reference.sequence_lengths import sequence_lengths
+
+EXERCISES = exercise_ids()
+
+
+def load_module(path: Path, name: str):
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.fixture(params=EXERCISES)
+def stub(request, tmp_path):
+    exercise = load_exercise(request.param)
+    path = tmp_path / exercise.student_file
+    write_stub(exercise, path)
+    module = load_module(path, f"stub_{exercise.id.replace('-', '_')}")
+    return exercise, path, module
+
+
+def reference_functions(exercise) -> dict:
+    """The exercise's functions written with the reference, by student function name."""
+    conventions = exercise.conventions
+    marker = conventions.end_of_word
+    implementations = {
+        "train": lambda corpus, num_merges: to_merge_form(
+            train_bpe(corpus, num_merges, tie_break=conventions.tie_break, end_of_word=marker),
+            conventions.merge_form,
+        ),
+        "encode": lambda word, merges: encode(word, bare_pairs(merges), end_of_word=marker),
+        "sequence_lengths": lambda sentence, merges: sequence_lengths(
+            sentence, bare_pairs(merges), end_of_word=marker
+        ),
+    }
+    return {spec.name: implementations[role] for role, spec in exercise.functions.roles().items()}
+
+
+def doctests(module):
+    return [test for test in doctest.DocTestFinder().find(module) if test.examples]
+
+
+def test_header_line_names_the_exercise(stub):
+    exercise, path, _ = stub
+    assert path.read_text(encoding="utf-8").splitlines()[0] == f"# exercise: {exercise.id}"
+
+
+def test_stub_imports_in_a_fresh_interpreter_and_every_function_raises(stub):
+    exercise, path, _ = stub
+    calls = {spec.name: len(ast.parse(f"def {spec.signature}: pass").body[0].args.args)
+             for spec in exercise.functions.roles().values()}
+    program = (
+        "import importlib.util, json, sys\n"
+        "spec = importlib.util.spec_from_file_location('student', sys.argv[1])\n"
+        "module = importlib.util.module_from_spec(spec); spec.loader.exec_module(module)\n"
+        "outcome = {}\n"
+        "for name, arity in json.loads(sys.argv[2]).items():\n"
+        "    try:\n"
+        "        getattr(module, name)(*([None] * arity)); outcome[name] = 'returned'\n"
+        "    except NotImplementedError:\n"
+        "        outcome[name] = 'NotImplementedError'\n"
+        "print(json.dumps(outcome))\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-I", "-c", program, str(path), json.dumps(calls)],
+        capture_output=True, text=True, timeout=60, cwd=path.parent,
+    )
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout) == {name: "NotImplementedError" for name in calls}
+
+
+def test_functions_have_the_specs_signature_docstring_and_a_todo_per_milestone(stub):
+    exercise, _, module = stub
+    for role, spec in exercise.functions.roles().items():
+        function = getattr(module, spec.name)
+        declared = ast.parse(f"def {spec.signature}: pass").body[0]
+        parameters = inspect.signature(function).parameters
+        assert list(parameters) == [arg.arg for arg in declared.args.args]
+        for arg in declared.args.args:
+            assert parameters[arg.arg].annotation == ast.unparse(arg.annotation)
+        assert inspect.signature(function).return_annotation == ast.unparse(declared.returns)
+        assert function.__doc__.startswith(spec.doc.strip().splitlines()[0])
+        source = inspect.getsource(function)
+        for milestone in exercise.milestones:
+            marker = f'TODO milestone "{milestone.id}"'
+            assert (marker in source) == (milestone.function == role)
+
+
+def test_doctests_pass_with_the_reference_and_fail_with_the_stub(stub):
+    exercise, _, module = stub
+    implementations = reference_functions(exercise)
+    runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS)
+    tests = doctests(module)
+    assert tests
+    for test in tests:
+        test.globs.update(implementations)
+        runner.run(test, out=lambda text: None)
+    assert runner.summarize(verbose=False).failed == 0
+
+    failing = doctest.DocTestRunner()
+    for test in doctests(module):
+        failing.run(test, out=lambda text: None)
+    assert failing.summarize(verbose=False).failed > 0
+
+
+def test_doctests_are_the_public_cases(stub):
+    exercise, path, module = stub
+    calls: dict[str, int] = {}
+    for test in doctests(module):
+        for example in test.examples:
+            for spec in exercise.functions.roles().values():
+                if f"{spec.name}(" in example.source:
+                    calls[spec.name] = calls.get(spec.name, 0) + 1
+    public = exercise.public_cases
+    expected_calls = {
+        "train": len(public),
+        "encode": sum(len(case.encode) for case in public),
+        "sequence_lengths": sum(case.sentence is not None for case in public),
+    }
+    assert calls == {spec.name: expected_calls[role] for role, spec in exercise.functions.roles().items()}
+
+    text = path.read_text(encoding="utf-8")
+    public_inputs = {repr(case.corpus) for case in public}
+    for case in exercise.hidden_cases:
+        if case.corpus and repr(case.corpus) not in public_inputs:
+            assert repr(case.corpus) not in text, f"hidden case {case.id} leaks into the stub"
+        if case.sentence and all(case.sentence != p.sentence for p in public):
+            assert case.sentence not in text
+
+
+def test_stub_states_the_conventions(stub):
+    exercise, path, _ = stub
+    text = path.read_text(encoding="utf-8")
+    assert exercise.conventions.tie_break in text
+    assert exercise.conventions.tie_example.split()[0] in text
+    assert exercise.conventions.end_of_word in text
+    for milestone in exercise.milestones:
+        assert milestone.title in text
+
+
+def test_write_stub_refuses_to_overwrite_unless_forced(tmp_path):
+    exercise = load_exercise(EXERCISES[0])
+    path = tmp_path / "student.py"
+    path.write_text("my work\n", encoding="utf-8")
+    with pytest.raises(StubExists, match="--force"):
+        write_stub(exercise, path)
+    assert path.read_text(encoding="utf-8") == "my work\n"
+    write_stub(exercise, path, force=True)
+    assert path.read_text(encoding="utf-8") == render_stub(exercise)
