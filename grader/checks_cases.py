@@ -23,6 +23,7 @@ from .feedback import (
     merges_details,
     merges_message,
     tokens_details,
+    timed,
     tokens_message,
 )
 from .result import CheckResult
@@ -45,7 +46,10 @@ def run_cases(calls: StudentCalls, milestone: Milestone, points: float) -> list[
     """Grade every case input for the milestone's function, ``points`` split evenly."""
     items = case_items(calls, milestone.function)
     shares = split_evenly(points, len(items))
-    return [item.run(item.check_id, item.title, share, item.hidden) for item, share in zip(items, shares)]
+    return [
+        timed(lambda item=item, share=share: item.run(item.check_id, item.title, share, item.hidden))
+        for item, share in zip(items, shares)
+    ]
 
 
 def case_items(calls: StudentCalls, role: str) -> list[CaseItem]:

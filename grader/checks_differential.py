@@ -35,6 +35,7 @@ from .feedback import (
     json_corpus,
     json_pairs,
     merges_message,
+    timed,
 )
 from .result import CheckResult
 from .spec import Exercise, Milestone
@@ -220,6 +221,10 @@ def smallest_failure(
 
 def run_differential(calls: StudentCalls, milestone: Milestone, points: float) -> list[CheckResult]:
     """One result: pass when no generated input tells the student's code from the reference."""
+    return [timed(lambda: _differential(calls, milestone, points))]
+
+
+def _differential(calls: StudentCalls, milestone: Milestone, points: float) -> CheckResult:
     role = milestone.function
     exercise = calls.exercise
     examples = exercise.properties.examples
@@ -227,11 +232,11 @@ def run_differential(calls: StudentCalls, milestone: Milestone, points: float) -
     judge = {"train": _train_judge, "encode": _encode_judge, "sequence_lengths": _lengths_judge}[role]
     failure = smallest_failure(exercise, role, judge(calls), examples)
     if failure is None:
-        return [graded(check_id, title, points, True,
-                       message=f"agrees with the reference on {examples} generated inputs")]
+        return graded(check_id, title, points, True,
+                      message=f"agrees with the reference on {examples} generated inputs")
     message, details, found = _report(calls, role, failure)
-    return [graded(check_id, title, points, False, message=message, details=details,
-                   diagnoses=found)]
+    return graded(check_id, title, points, False, message=message, details=details,
+                  diagnoses=found)
 
 
 def _train_judge(calls: StudentCalls) -> Callable[[tuple[Any, int]], Optional[Failure]]:

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from typing import Any, Optional
 
 from .checks_differential import Failure, reference_merges, smallest_failure
-from .feedback import counterexample_details, graded, json_corpus, json_pairs
+from .feedback import counterexample_details, graded, json_corpus, json_pairs, timed
 from .result import CheckResult
 from .scoring import split_evenly
 from .spec import Milestone
@@ -56,20 +56,28 @@ def run_properties(calls: StudentCalls, milestone: Milestone, points: float) -> 
     properties = _properties_for(role, calls)
     examples = property_examples(calls.exercise.properties.examples)
     shares = split_evenly(points, len(properties))
-    results = []
-    for prop, share in zip(properties, shares):
-        check_id = f"property:{prop.id}"
-        failure = smallest_failure(calls.exercise, role, prop.judge, examples)
-        if failure is None:
-            results.append(graded(check_id, prop.title, share, True,
-                                  message=f"holds on {examples} generated inputs"))
-            continue
-        given = _input_json(role, failure.example, calls)
-        explanation = failure.explanation or (failure.answer.failure or "")
-        details = counterexample_details(prop.id, given, actual=_actual_json(failure), explanation=explanation)
-        message = f"Property '{prop.title}' fails; smallest input found: {_call_text(role, failure.example, calls)}. {explanation}"
-        results.append(graded(check_id, prop.title, share, False, message=message.strip(), details=details))
-    return results
+    return [
+        timed(lambda prop=prop, share=share: _property(calls, role, prop, share, examples))
+        for prop, share in zip(properties, shares)
+    ]
+
+
+def _property(calls: StudentCalls, role: str, prop: Property, share: float, examples: int) -> CheckResult:
+    check_id = f"property:{prop.id}"
+    failure = smallest_failure(calls.exercise, role, prop.judge, examples)
+    if failure is None:
+        return graded(check_id, prop.title, share, True,
+                      message=f"holds on {examples} generated inputs")
+    explanation = failure.explanation or (failure.answer.failure or "")
+    details = counterexample_details(
+        prop.id, _input_json(role, failure.example, calls),
+        actual=_actual_json(failure), explanation=explanation,
+    )
+    message = (
+        f"Property '{prop.title}' fails; smallest input found: "
+        f"{_call_text(role, failure.example, calls)}. {explanation}"
+    )
+    return graded(check_id, prop.title, share, False, message=message.strip(), details=details)
 
 
 # --------------------------------------------------------------------------- per role

@@ -163,7 +163,9 @@ def _efficiency(
 ) -> list[CheckResult]:
     try:
         from .efficiency import run_efficiency
-    except ImportError:
+    except ModuleNotFoundError as error:
+        if error.name != f"{__package__}.efficiency":
+            raise
         return [graded("efficiency", CHECK_TITLES["efficiency"], share, False,
                        message="the efficiency check is not available in this installation; "
                                "it scores 0 until it is")]

@@ -9,7 +9,8 @@ input, expected value or a hint derived from them. No message contains a measure
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import time
+from collections.abc import Callable, Sequence
 from typing import Any, Optional
 
 from reference.corpus import word_counts
@@ -56,6 +57,14 @@ def graded(
         diagnoses=list(diagnoses),
         details=details,
     )
+
+
+def timed(run: Callable[[], CheckResult]) -> CheckResult:
+    """``run()``, with its wall time in the result's own ``seconds`` field (never a message)."""
+    started = time.perf_counter()
+    result = run()
+    result.seconds = round(time.perf_counter() - started, 4)
+    return result
 
 
 def diagnoses_from(mistakes: Sequence[Any]) -> list[Diagnosis]:

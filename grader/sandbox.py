@@ -440,6 +440,8 @@ class Sandbox:
         if not loaded.ok:
             return _failed("missing", f"{function} cannot run: the submission did not load "
                                       f"({loaded.error})")
+        if self._worker is not None and self._worker.proc.poll() is not None:
+            self._stop_worker()  # died between calls (killed from outside, out of memory...)
         if self._worker is None:
             restarted = self._start_and_load()
             if not restarted.ok:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 
-from reference.corpus import END_OF_WORD, segment, word_counts
+from reference.corpus import END_OF_WORD, check_end_of_word, segment, word_counts
 from reference.encoding import Encoder
 from reference.plain import Segmentation, Step, initial_segmentation, train_steps
 from reference.tie_breaks import (
@@ -21,8 +21,10 @@ from reference.tie_breaks import (
     LEXICOGRAPHIC,
     REVERSE_LEXICOGRAPHIC,
     Pair,
+    check_tie_break,
     order_tied,
 )
+from reference.validation import check_num_merges
 
 INDENT = "  "
 _COUNT = re.compile(r"[0-9]+")
@@ -244,8 +246,10 @@ def render_training(
     ``show_pairs`` and ``show_words`` cap the pair and corpus listings (0 shows all).
     Bad arguments raise the reference's ``BPEInputError``.
     """
+    check_num_merges(num_merges)
+    check_tie_break(tie_break)
     counts = word_counts(corpus)
-    words = initial_segmentation(counts, end_of_word)
+    words = initial_segmentation(counts, check_end_of_word(end_of_word))
     sections = [render_header(counts, num_merges, tie_break, end_of_word)]
     merges: list[Pair] = []
     for step in train_steps(counts, num_merges, tie_break=tie_break, end_of_word=end_of_word):

@@ -193,6 +193,27 @@ def one_pass(tokens, a, b):
     return out
 
 
+def longest_match(word, vocabulary):
+    """Slide 16's trap: scan left to right, always taking the longest vocabulary entry."""
+    text, out, i = word + EOW, [], 0
+    while i < len(text):
+        j = max(j for j in range(i + 1, len(text) + 1) if text[i:j] in vocabulary)
+        out.append(text[i:j])
+        i = j
+    return out
+
+
+def test_deck_longest_match_trap():
+    # Slides 15-16: longest match on 'lowest' "seems correct here — but only by accident".
+    # With the 10 merges of slide 47, 'nest' shows the divergence: longest match grabs ne,
+    # but rule 1 (e, s) fires before rule 6 (n, e) could, so BPE gives n est</w>.
+    merges = train_bpe(DECK_CORPUS, 10, tie_break="first-seen")
+    vocab = {char for word in DECK_CORPUS for char in word} | {EOW} | {a + b for a, b in merges}
+    assert longest_match("lowest", vocab) == encode("lowest", merges) == ["low", "est</w>"]
+    assert encode("nest", merges) == ["n", "est</w>"]
+    assert longest_match("nest", vocab) == ["ne", "s", "t", EOW]
+
+
 CHECK_ONE = {"ab": 10, "abc": 5, "bc": 8}
 
 

@@ -230,7 +230,10 @@ def test_training_words_encode_as_their_final_segmentation(corpus, num_merges, r
     merges = [step.pair for step in steps]
     final = steps[-1].words_after if steps else {tuple(w) + (EOW,): 1 for w in corpus_words(corpus)}
     assert {tuple(encode(word, merges)) for word in corpus_words(corpus)} == set(final)
-    exhausted = train_bpe(corpus, num_merges + 50, tie_break=rule)
+    # Each merge shortens some word by at least one symbol, so this many always runs out.
+    enough = sum(len(word) for word in set(corpus_words(corpus))) + 1
+    exhausted = train_bpe(corpus, enough, tie_break=rule)
+    assert len(exhausted) < enough
     for word in corpus_words(corpus):
         assert encode(word, exhausted) == [word + EOW]
 

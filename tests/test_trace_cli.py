@@ -21,7 +21,7 @@ from grader.trace import (
     render_training,
     stop_reason,
 )
-from reference import TIE_BREAKS, encode, train_bpe
+from reference import TIE_BREAKS, BPEInputError, encode, train_bpe
 from reference.plain import Step
 from reference.tie_breaks import order_tied
 
@@ -298,6 +298,20 @@ def test_render_training_returns_the_merges_it_shows():
     text, merges = render_training([CAT_CAP], 4, tie_break="concatenated")
     assert merges == train_bpe([CAT_CAP], 4, tie_break="concatenated")
     assert all(line in text for line in merge_list_lines(merges))
+
+
+@pytest.mark.parametrize(
+    "corpus, num_merges, options, message",
+    [
+        (["ab"], 2, {"tie_break": "alphabetical"}, "is not one of lexicographic"),
+        (["ab"], -1, {}, "num_merges must be a non-negative int"),
+        ("ab", 2, {}, "wrap it in a list"),
+        (["ab"], 2, {"end_of_word": None}, "end_of_word must be a str"),
+    ],
+)
+def test_render_training_refuses_bad_arguments_with_the_reference_error(corpus, num_merges, options, message):
+    with pytest.raises(BPEInputError, match=message):
+        render_training(corpus, num_merges, **options)
 
 
 def test_render_encoding_without_merges_and_of_an_empty_word():

@@ -75,8 +75,36 @@ def _fail(*lines: str) -> None:
 
 
 @click.command("audit")
-def audit() -> None:
-    """Not available yet."""
-    raise click.ClickException("'grade audit' is not available yet")
+@click.argument("exercise_id", metavar="EXERCISE")
+@click.option("--mistake", "mistake_ids", multiple=True, metavar="ID",
+              help="Audit only this known mistake (repeatable); default: every one.")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
+              show_default=True, help="Report format.")
+@click.option("--jobs", type=click.IntRange(min=1), default=None,
+              help="Gradings run at once; default: one per core.")
+def audit(exercise_id: str, mistake_ids: tuple, fmt: str, jobs: Optional[int]) -> None:
+    """Do EXERCISE's checks catch every known mistake? Exit 1 when one slips through."""
+    import json
+
+    from ..audit import UnknownMistake, render_text, run_audit
+    from ..spec import SpecError, load_exercise
+
+    try:
+        exercise = load_exercise(exercise_id)
+    except SpecError as error:
+        raise click.UsageError(str(error)) from None
+    try:
+        report = run_audit(exercise, mistake_ids=list(mistake_ids) or None, jobs=jobs)
+    except UnknownMistake as error:
+        raise click.UsageError(str(error)) from None
+    except Exception as error:  # noqa: BLE001 - any other failure is the grader's own fault
+        click.echo(f"grade audit: internal error: {type(error).__name__}: {error}", err=True)
+        click.echo(f"grade audit: {GRADER_FAULT_ADVICE}", err=True)
+        sys.exit(1)
+    if fmt == "json":
+        click.echo(json.dumps(report.to_json(), indent=2, ensure_ascii=False))
+    else:
+        click.echo(render_text(report, exercise), nl=False)
+    sys.exit(0 if report.ok else 1)
 
 

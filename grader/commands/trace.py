@@ -54,7 +54,7 @@ def _corpus(items: list[str], word_counts: bool) -> list[str] | dict[str, int]:
 @click.option("--encode", "encode_words", multiple=True, metavar="WORD",
               help="After training, show each merge step of encoding WORD (repeatable).")
 @click.option("--end-of-word", default=END_OF_WORD, show_default=True,
-              help="End-of-word marker appended to every word as a symbol of its own.")
+              help="End-of-word marker appended to every word as a symbol of its own ('' for none).")
 @click.option("--show-pairs", type=click.IntRange(min=0), default=10, show_default=True, metavar="N",
               help="List at most N pair counts per merge (0: all).")
 @click.option("--show-words", type=click.IntRange(min=0), default=20, show_default=True, metavar="N",

@@ -34,10 +34,19 @@ lists ``[a, b]``; ``step`` numbers count from 1.
      "explanation": "train(c, 3) is not a prefix of train(c, 4)" (optional),
      "first_difference": {...} (optional, as for ``merges``)}
 
+``lengths`` — a per-sentence summary an exercise asks for (e.g. token counts)::
+
+    {"kind": "lengths", "input": {"sentence": "the lowest", "merges": [...]},
+     "expected": {"tokens": 4, ...}, "actual": {"tokens": 5, ...} | None}
+
 ``timing`` — the efficiency milestone::
 
     {"kind": "timing", "student_seconds": 1.9 | None, "reference_seconds": 0.08,
-     "ratio": 23.7 | None, "limit_ratio": 20.0 (optional), "limit_seconds": 10.0 (optional)}
+     "ratio": 23.7 (optional: derived from the two times when absent),
+     "limit_ratio": 20.0 (optional), "limit_seconds": 10.0 (optional)}
+
+Any other kind is shown as labelled values, and so is a mapping a reader cannot make
+sense of.
 
 Measured values (``*_seconds`` and the timing ``ratio``) differ between two gradings of
 one submission, so the platform formats keep them out of their text: they appear only in
@@ -108,6 +117,7 @@ def evidence(details: Any, *, include_measurements: bool = True) -> Evidence:
     readers = {
         "merges": _merges,
         "tokens": _tokens,
+        "lengths": _lengths,
         "counterexample": _counterexample,
         "timing": _timing,
     }
@@ -193,6 +203,14 @@ def _tokens(details: dict, include_measurements: bool) -> Evidence:
     return Evidence(fields)
 
 
+def _lengths(details: dict, include_measurements: bool) -> Evidence:
+    fields = _input_fields(details.get("input"))
+    fields.append(("Expected", show_value(details.get("expected"))))
+    if "actual" in details:
+        fields.append(("Yours", show_value(details.get("actual"))))
+    return Evidence(fields)
+
+
 def _counterexample(details: dict, include_measurements: bool) -> Evidence:
     fields: list[tuple[str, str]] = []
     if details.get("property"):
@@ -214,13 +232,23 @@ def _timing(details: dict, include_measurements: bool) -> Evidence:
         for key, label in (("student_seconds", "Your time"), ("reference_seconds", "Reference time")):
             if details.get(key) is not None:
                 fields.append((label, f"{float(details[key]):.3f} s"))
-        if details.get("ratio") is not None:
-            fields.append(("Ratio", f"{float(details['ratio']):.1f}x the reference"))
+        ratio = _timing_ratio(details)
+        if ratio is not None:
+            fields.append(("Ratio", f"{ratio:.1f}x the reference"))
     if details.get("limit_ratio") is not None:
         fields.append(("Allowed", f"up to {float(details['limit_ratio']):g}x the reference"))
     if details.get("limit_seconds") is not None:
         fields.append(("Time cap", f"{float(details['limit_seconds']):g} s"))
     return Evidence(fields)
+
+
+def _timing_ratio(details: dict) -> float | None:
+    if details.get("ratio") is not None:
+        return float(details["ratio"])
+    student, reference = details.get("student_seconds"), details.get("reference_seconds")
+    if student is None or not reference:
+        return None
+    return float(student) / float(reference)
 
 
 def _generic(details: dict, include_measurements: bool) -> Evidence:

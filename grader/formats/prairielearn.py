@@ -91,20 +91,44 @@ def serialize(results: dict[str, Any]) -> str:
 
 
 def fit_size(results: dict[str, Any]) -> str:
-    """The results serialized within :data:`SIZE_LIMIT_BYTES`, cutting the longest texts first."""
-    while encoded_size(results) > SIZE_LIMIT_BYTES:
-        holder, key = longest_text(results)
-        text = holder[key]
-        if len(text) <= MIN_FIELD_LIMIT:
-            return serialize(without_test_outputs(results))
-        holder[key] = truncate(text, len(text) // 2)
-    return serialize(results)
+    """The results serialized within :data:`SIZE_LIMIT_BYTES`.
+
+    Every free-text field is cut to one common length, the largest that fits (found by
+    bisection); if even :data:`MIN_FIELD_LIMIT` characters each is too much, the per-test
+    texts are dropped.
+    """
+    if encoded_size(results) <= SIZE_LIMIT_BYTES:
+        return serialize(results)
+    low, high = MIN_FIELD_LIMIT, max(len(text) for text in text_values(results))
+    if encoded_size(capped(results, low)) > SIZE_LIMIT_BYTES:
+        return serialize(without_test_outputs(results))
+    while low < high:
+        middle = (low + high + 1) // 2
+        if encoded_size(capped(results, middle)) <= SIZE_LIMIT_BYTES:
+            low = middle
+        else:
+            high = middle - 1
+    return serialize(capped(results, low))
 
 
-def longest_text(results: dict[str, Any]) -> tuple[dict[str, Any], str]:
-    holders = [(results, "output"), (results, "message")]
-    holders += [(test, key) for test in results.get("tests", []) for key in ("output", "message")]
-    return max((pair for pair in holders if pair[1] in pair[0]), key=lambda pair: len(pair[0][pair[1]]))
+TEXT_KEYS = ("output", "message")
+
+
+def text_values(results: dict[str, Any]) -> list[str]:
+    holders = [results, *results.get("tests", [])]
+    return [holder[key] for holder in holders for key in TEXT_KEYS if key in holder]
+
+
+def capped(results: dict[str, Any], limit: int) -> dict[str, Any]:
+    """A copy with every free-text field truncated to ``limit`` characters (plus a marker)."""
+
+    def cap(holder: dict[str, Any]) -> dict[str, Any]:
+        return {key: truncate(value, limit) if key in TEXT_KEYS else value for key, value in holder.items()}
+
+    shortened = cap(results)
+    if "tests" in results:
+        shortened["tests"] = [cap(test) for test in results["tests"]]
+    return shortened
 
 
 def without_test_outputs(results: dict[str, Any]) -> dict[str, Any]:

@@ -7,7 +7,7 @@ message, diagnosis or ``details`` slipped through.
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import fields, replace
 
 from ..result import CheckResult, GradeReport
 
@@ -30,12 +30,19 @@ def public_view(report: GradeReport) -> GradeReport:
         replace(milestone, checks=[public_check(check) for check in milestone.checks])
         for milestone in report.milestones
     ]
-    return replace(
+    public = replace(
         report,
         milestones=milestones,
         errors=list(report.errors),
         sandbox_layers=dict(report.sandbox_layers),
     )
+    # Attributes the engine sets beyond the declared fields (such as ``gradable``, see
+    # grader.formats.gradability) must survive the copy.
+    declared = {declared_field.name for declared_field in fields(report)}
+    for name, value in vars(report).items():
+        if name not in declared:
+            setattr(public, name, value)
+    return public
 
 
 def hidden_checks(report: GradeReport) -> list[CheckResult]:

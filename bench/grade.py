@@ -1,0 +1,185 @@
+"""Benchmark of grading: how long ``grade submit`` takes, and where the time goes.
+
+    python bench/grade.py [SUBMISSION] [--runs 10]     # default: the bpe-train-encode sample
+    python bench/grade.py --efficiency [--runs 5]      # margins of the efficiency milestone
+
+The first mode prints the median wall time of ``grade submit SUBMISSION --format json`` run
+as a fresh process (the full suite, property checks and the efficiency milestone included),
+then the median split of one in-process grading: starting the sandbox (worker start and
+loading the submission), each milestone's checks, and rendering the report; the rest of the
+command's time is interpreter start-up and imports.
+
+The second mode grades only the efficiency check, repeatedly, for the Counter-based correct
+submission (must pass) and the one that rescans the texts every merge (must fail), and
+prints each run's CPU times, ratio and verdict with the margin to the limit.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import subprocess
+import sys
+import time
+from collections import defaultdict
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from grader import engine  # noqa: E402
+from grader.formats import render  # noqa: E402
+from grader.sandbox import Sandbox  # noqa: E402
+
+DEFAULT_SUBMISSION = ROOT / "examples" / "bpe-train-encode" / "student_correct.py"
+COUNTER = ROOT / "tests" / "submissions" / "correct_counter.py"
+RESCANS_TEXTS = ROOT / "tests" / "submissions" / "slow_rawtext.py"
+LOWER_BOUND_MERGES = 10
+
+
+def grade_command() -> list[str]:
+    grade = Path(sys.executable).with_name("grade")
+    return [str(grade)] if grade.exists() else [sys.executable, "-m", "grader.cli"]
+
+
+def command_seconds(submission: Path) -> float:
+    started = time.perf_counter()
+    done = subprocess.run(
+        grade_command() + ["submit", str(submission), "--format", "json"],
+        capture_output=True, text=True, check=False,
+    )
+    seconds = time.perf_counter() - started
+    if done.returncode != 0:
+        raise SystemExit(f"grade submit failed ({done.returncode}): {done.stderr.strip()}")
+    return seconds
+
+
+class Timers:
+    """Wall time spent in a few wrapped functions during one grading."""
+
+    def __init__(self) -> None:
+        self.seconds: dict[str, float] = defaultdict(float)
+
+    def wrap(self, owner: object, name: str, label) -> None:
+        original = getattr(owner, name)
+
+        def timed(*args, **kwargs):
+            started = time.perf_counter()
+            try:
+                return original(*args, **kwargs)
+            finally:
+                key = label(*args) if callable(label) else label
+                self.seconds[key] += time.perf_counter() - started
+
+        setattr(owner, name, timed)
+        self._restore = getattr(self, "_restore", []) + [(owner, name, original)]
+
+    def restore(self) -> None:
+        for owner, name, original in reversed(getattr(self, "_restore", [])):
+            setattr(owner, name, original)
+
+
+def split_once(submission: Path) -> dict[str, float]:
+    """One in-process grading, timed by phase."""
+    timers = Timers()
+    timers.wrap(Sandbox, "__enter__", "sandbox start")
+    timers.wrap(Sandbox, "load", "sandbox start")
+    timers.wrap(engine, "grade_milestone",
+                lambda calls, box, milestone, blocked: f"checks: {milestone.id}")
+    try:
+        started = time.perf_counter()
+        report = engine.grade_submission(submission)
+        graded = time.perf_counter()
+        render(report, "text")
+        timers.seconds["reporting"] = time.perf_counter() - graded
+        timers.seconds["grading total"] = graded - started
+    finally:
+        timers.restore()
+    if report.score != report.max_score:
+        print(f"note: the submission scored {report.score:g}/{report.max_score:g}")
+    return dict(timers.seconds)
+
+
+def bench_grading(submission: Path, runs: int) -> None:
+    print(f"grade submit {submission.relative_to(ROOT) if submission.is_relative_to(ROOT) else submission}")
+    walls = [command_seconds(submission) for _ in range(runs)]
+    print(f"  command wall time, median of {runs}: {statistics.median(walls):.3f} s "
+          f"(min {min(walls):.3f}, max {max(walls):.3f})")
+    splits = [split_once(submission) for _ in range(runs)]
+    keys = list(dict.fromkeys(key for split in splits for key in split))
+    print(f"  in-process split, median of {runs}:")
+    for key in keys:
+        print(f"    {key:<28} {statistics.median(s.get(key, 0.0) for s in splits):.3f} s")
+    rest = statistics.median(walls) - statistics.median(
+        s["grading total"] + s["reporting"] for s in splits)
+    print(f"    {'start-up and imports':<28} {rest:.3f} s (command minus in-process)")
+
+
+def bench_efficiency(runs: int) -> None:
+    from grader.efficiency import run_efficiency, wall_timeout
+    from grader.spec import load_exercise
+
+    exercise = load_exercise("bpe-train-encode")
+    milestone = next(m for m in exercise.milestones if m.check("efficiency"))
+    check = milestone.check("efficiency")
+    settings = exercise.efficiency
+    print(f"efficiency milestone of {exercise.id}: {settings.total_words:,} words, "
+          f"{settings.distinct_words:,} distinct, {settings.num_merges} merges; limits "
+          f"{settings.max_ratio:g}x the reference and {settings.max_seconds:g} s "
+          f"(wall timeout {wall_timeout(settings):g} s)")
+    for submission in (COUNTER, RESCANS_TEXTS):
+        print(f"  {submission.name}")
+        for _ in range(runs):
+            started = time.perf_counter()
+            with Sandbox(submission) as box:
+                box.load()
+                [result] = run_efficiency(box, exercise, milestone, check)
+            wall = time.perf_counter() - started
+            details = result.details or {}
+            student, reference = details.get("student_seconds"), details.get("reference_seconds")
+            verdict = "pass" if result.passed else "fail"
+            if student is not None and reference:
+                ratio = student / reference
+                margin = (settings.max_ratio / ratio) if result.passed else (ratio / settings.max_ratio)
+                print(f"    {verdict}: student {student:.3f} s, reference {reference:.3f} s, "
+                      f"ratio {ratio:.1f}x, margin {margin:.1f}x; milestone wall {wall:.2f} s")
+            else:
+                print(f"    {verdict}: stopped at the time limit, reference {reference:.3f} s; "
+                      f"milestone wall {wall:.2f} s")
+                print(f"      {lower_bound(submission, exercise, reference)}")
+
+
+def lower_bound(submission: Path, exercise, reference_seconds: float) -> str:
+    """A measured lower bound of a too-slow trainer's ratio: its CPU time for a few merges.
+
+    Training fewer merges never takes longer, so the time of the first ``LOWER_BOUND_MERGES``
+    merges bounds the time of all of them from below.
+    """
+    from grader.efficiency import corpus_for
+
+    with Sandbox(submission) as box:
+        box.load()
+        outcome = box.call(exercise.function("train").name, [corpus_for(exercise), LOWER_BOUND_MERGES],
+                           timeout=120)
+    if outcome.cpu_seconds is None or not outcome.ok:
+        return f"lower bound not measured: {outcome.error}"
+    ratio = outcome.cpu_seconds / reference_seconds
+    return (f"its first {LOWER_BOUND_MERGES} merges alone take {outcome.cpu_seconds:.3f} s CPU = "
+            f"{ratio:.0f}x the reference's time for all {exercise.efficiency.num_merges}: "
+            f"margin > {ratio / exercise.efficiency.max_ratio:.1f}x")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("submission", nargs="?", type=Path, default=DEFAULT_SUBMISSION)
+    parser.add_argument("--runs", type=int, default=None, help="runs per figure")
+    parser.add_argument("--efficiency", action="store_true", help="measure the efficiency margins")
+    args = parser.parse_args()
+    if args.efficiency:
+        bench_efficiency(args.runs or 5)
+    else:
+        bench_grading(args.submission.resolve(), args.runs or 10)
+
+
+if __name__ == "__main__":
+    main()

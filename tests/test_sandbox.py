@@ -1,0 +1,314 @@
+"""The sandbox API the grading engine uses: loading, calls and their outcomes, limits, the
+overall budget, captured output, isolation layers, strict mode and clean-up."""
+
+from __future__ import annotations
+
+import os
+import signal
+import textwrap
+import time
+from pathlib import Path
+
+import pytest
+
+from grader import sandbox as sandbox_module
+from grader.sandbox import (
+    Opaque,
+    Sandbox,
+    SandboxError,
+    SandboxLimits,
+    SandboxUnavailable,
+    layers_notice,
+    probe_layers,
+)
+from grader.sandbox_layers import LAYER_NAMES
+
+LAYERS = probe_layers()
+IS_ROOT = os.geteuid() == 0
+FAST = SandboxLimits(call_seconds=1.0, memory_mib=256, total_seconds=30.0,
+                     max_answer_bytes=64 << 10, max_output_bytes=1 << 10)
+
+COOPERATIVE = '''
+import os
+import sys
+import time
+
+print("imported")
+counter = 0
+
+
+def echo(*args):
+    return args
+
+
+def type_names(*args):
+    def names(value):
+        if type(value) in (list, tuple):
+            return [type(value).__name__, [names(item) for item in value]]
+        if type(value) is dict:
+            return ["dict", {key: names(item) for key, item in value.items()}]
+        return type(value).__name__
+    return names(list(args))
+
+
+def bump():
+    global counter
+    counter += 1
+    return counter
+
+
+def fail(key):
+    return {}[key]
+
+
+def big(size):
+    return "x" * size
+
+
+def deep(levels):
+    value = []
+    for _ in range(levels):
+        value = [value]
+    return value
+
+
+def odd_values():
+    return [float("nan"), {1: "a"}, {"k": {2, 3}}]
+
+
+def sleep(seconds):
+    time.sleep(seconds)
+    return seconds
+
+
+def spin(seconds):
+    end = time.process_time() + seconds
+    while time.process_time() < end:
+        pass
+    return seconds
+
+
+def shout(text):
+    print(text)
+    sys.stderr.write(text + "\\n")
+    return len(text)
+
+
+def where():
+    return {"uid": os.getuid(), "cwd": os.getcwd(), "files": sorted(os.listdir(".")),
+            "env": sorted(os.environ)}
+
+
+def die():
+    os._exit(3)
+'''
+
+
+@pytest.fixture
+def submission(tmp_path: Path) -> Path:
+    path = tmp_path / "student.py"
+    path.write_text(textwrap.dedent(COOPERATIVE))
+    return path
+
+
+@pytest.fixture
+def box(submission: Path):
+    with Sandbox(submission, limits=FAST) as opened:
+        assert opened.load().ok
+        yield opened
+
+
+def test_load_lists_the_public_functions(submission):
+    with Sandbox(submission, limits=FAST) as opened:
+        loaded = opened.load()
+        assert loaded.ok and loaded.error is None
+        assert {"echo", "bump", "fail", "where"} <= set(loaded.functions)
+        assert opened.load() is loaded  # imported once
+
+
+def test_values_keep_their_exact_types_both_ways(box):
+    args = [[("l", "o"), ("lo", "w")], {"low": 5, "new": (1, 2.5, None, True)}, "é"]
+    outcome = box.call("echo", args)
+    assert (outcome.ok, outcome.kind, outcome.error) == (True, "ok", None)
+    assert outcome.value == tuple(args)
+    assert box.call("type_names", args).value == [
+        "list",
+        [["list", [["tuple", ["str", "str"]], ["tuple", ["str", "str"]]]],
+         ["dict", {"low": "int", "new": ["tuple", ["int", "float", "NoneType", "bool"]]}],
+         "str"],
+    ]
+
+
+def test_values_that_are_not_plain_come_back_opaque(box):
+    assert box.call("odd_values", []).value == [
+        Opaque("float(nan)"), Opaque("dict with int keys"), {"k": Opaque("set")}]
+
+
+def test_each_call_starts_from_the_imported_state(box):
+    assert [box.call("bump", []).value for _ in range(3)] == [1, 1, 1]
+
+
+def test_exception_is_reported_in_words(box):
+    outcome = box.call("fail", ["x"])
+    assert (outcome.ok, outcome.kind, outcome.error) == (False, "exception", "raised KeyError: 'x'")
+
+
+def test_missing_function(box):
+    outcome = box.call("train_bpe", [[], 1])
+    assert (outcome.kind, outcome.error) == ("missing", "train_bpe is not defined in student.py")
+
+
+def test_answer_over_the_size_bound_is_a_bad_answer_and_the_next_call_works(box):
+    outcome = box.call("big", [FAST.max_answer_bytes * 2])
+    assert outcome.kind == "bad-answer"
+    assert outcome.error.startswith("returned an answer the grader cannot accept")
+    assert box.call("big", [10]).value == "x" * 10
+
+
+def test_answer_nested_too_deeply_is_a_bad_answer(box):
+    assert box.call("deep", [10]).kind == "ok"
+    assert box.call("deep", [500]).kind == "bad-answer"
+
+
+def test_timeout_and_its_override(box):
+    slow = box.call("sleep", [1.3])
+    assert (slow.kind, slow.error) == ("timeout", "timed out after 1.0 s")
+    assert 1.0 <= slow.seconds < 3.0
+    allowed = box.call("sleep", [1.3], timeout=4)
+    assert (allowed.kind, allowed.value) == ("ok", 1.3)
+
+
+def test_cpu_seconds_measure_work_not_waiting(box):
+    busy = box.call("spin", [0.3], timeout=5)
+    idle = box.call("sleep", [0.3], timeout=5)
+    assert busy.cpu_seconds is not None and idle.cpu_seconds is not None
+    assert busy.cpu_seconds >= 0.25
+    assert idle.cpu_seconds < 0.15 <= idle.seconds
+
+
+def test_exit_in_a_call_fails_only_that_call(box):
+    died = box.call("die", [])
+    assert (died.kind, died.error) == ("exit", "exited with status 3 during the call")
+    assert box.call("echo", [1]).value == (1,)
+
+
+def test_a_dead_worker_is_replaced_for_the_next_call(box):
+    first_worker = box.worker_pid
+    os.killpg(first_worker, signal.SIGKILL)
+    time.sleep(0.1)
+    assert box.call("echo", [1]).value == (1,)
+    assert box.worker_pid not in (None, first_worker)
+
+
+def test_overall_budget(submission):
+    limits = SandboxLimits(call_seconds=1.0, total_seconds=1.2)
+    with Sandbox(submission, limits=limits) as opened:
+        opened.load()
+        opened.call("sleep", [0.2])
+        over = opened.call("sleep", [0.9])
+        spent = opened.call("echo", [1])
+    assert (over.kind, over.error) == ("budget", "the submission's time budget ran out")
+    assert (spent.kind, spent.error) == ("budget", "the submission's time budget ran out")
+
+
+def test_output_is_captured_and_capped(box):
+    box.call("shout", ["hello"])
+    assert box.output.startswith("imported\n")
+    assert "hello\nhello\n" in box.output
+    box.call("shout", ["y" * 5000])
+    text = box.output
+    assert "bytes of output omitted" in text
+    assert len(text.encode()) < FAST.max_output_bytes + 100
+
+
+def test_worker_sees_only_a_private_directory_and_a_scrubbed_environment(box):
+    seen = box.call("where", []).value
+    assert seen["files"] == ["student.py"]
+    assert seen["env"] == ["HOME", "LANG", "LC_ALL", "PATH", "TMPDIR"]
+    if LAYERS["uid-drop"]:
+        assert seen["uid"] == 65534
+    if LAYERS["mount-isolation"]:
+        assert seen["cwd"] == "/home/student"
+
+
+def test_close_kills_the_worker_and_removes_the_directory(submission):
+    with Sandbox(submission, limits=FAST) as opened:
+        opened.load()
+        pid, directory = opened.worker_pid, opened.directory
+        assert pid is not None and os.path.isdir(directory)
+    assert not os.path.exists(directory)
+    with pytest.raises(ProcessLookupError):
+        os.kill(pid, 0)
+
+
+def test_close_after_an_error_in_the_with_block_still_cleans_up(submission):
+    with pytest.raises(RuntimeError):
+        with Sandbox(submission, limits=FAST) as opened:
+            opened.load()
+            directory = opened.directory
+            raise RuntimeError("grader bug")
+    assert not os.path.exists(directory)
+
+
+def test_a_submission_that_did_not_load_cannot_be_called(tmp_path):
+    broken = tmp_path / "broken.py"
+    broken.write_text("def f(:\n")
+    with Sandbox(broken, limits=FAST) as opened:
+        outcome = opened.call("f", [])
+    assert outcome.kind == "missing"
+    assert outcome.error.startswith("f cannot run: the submission did not load (SyntaxError")
+
+
+def test_bad_usage_gets_clear_errors(submission, tmp_path):
+    with pytest.raises(SandboxError, match="submission not found"):
+        Sandbox(tmp_path / "nope.py")
+    with pytest.raises(SandboxError, match="memory_mib must be a positive number"):
+        SandboxLimits(memory_mib=0)
+    with Sandbox(submission, limits=FAST) as opened:
+        with pytest.raises(SandboxError, match="cannot send the arguments of echo"):
+            opened.call("echo", [{1, 2}])
+        with pytest.raises(SandboxError, match="function name must be an identifier"):
+            opened.call("os.system", [])
+        with pytest.raises(SandboxError, match="timeout must be a positive number"):
+            opened.call("echo", [], timeout=0)
+
+
+def test_layers_report_names_every_layer_and_never_claims_more_than_probed(box):
+    assert tuple(box.layers) == LAYER_NAMES
+    assert box.layers["process"] is True
+    assert box.layers == LAYERS
+    if not IS_ROOT:
+        assert box.layers["uid-drop"] is False
+
+
+def test_layers_notice_names_what_is_missing():
+    everything = dict.fromkeys(LAYER_NAMES, True)
+    assert layers_notice(everything) is None
+    notice = layers_notice(everything | {"seccomp": False, "pid-namespace": False})
+    assert notice is not None and "\n" not in notice
+    assert notice.endswith("pid-namespace, seccomp")
+
+
+@pytest.mark.skipif(not IS_ROOT, reason="strict mode only demands layers from root on Linux")
+def test_strict_mode_refuses_a_root_host_missing_a_layer(submission, monkeypatch):
+    crippled = dict(LAYERS) | {"network-namespace": False}
+    monkeypatch.setattr(sandbox_module, "probe_layers", lambda: crippled)
+    with pytest.raises(SandboxUnavailable, match="cannot set up network-namespace"):
+        Sandbox(submission, strict=True)
+    with Sandbox(submission, strict=False) as lenient:
+        assert lenient.layers["network-namespace"] is False
+
+
+@pytest.mark.skipif(not IS_ROOT, reason="needs root")
+def test_strict_mode_accepts_this_host_when_it_has_the_layers(submission):
+    if sandbox_module.sandbox_layers.missing_for_strict(LAYERS):
+        pytest.skip("this host lacks a required layer")
+    with Sandbox(submission, limits=FAST, strict=True) as strict:
+        assert strict.load().ok
+
+
+def test_worker_start_is_quick_enough_to_restart_per_failure(submission):
+    started = time.monotonic()
+    with Sandbox(submission, limits=FAST) as opened:
+        assert opened.load().ok
+    assert time.monotonic() - started < 5.0
