@@ -60,7 +60,7 @@ def case_items(calls: StudentCalls, role: str) -> list[CaseItem]:
         label = case.id if case.public else f"hidden-{hidden_number}"
         name = f"{case.id}" if case.public else f"Hidden case {hidden_number}"
         if role == "train":
-            title = f"{name}: train {case.num_merges} merges" if case.public else name
+            title = f"{name}: train {_merges_count(case.num_merges)}" if case.public else name
             items.append(CaseItem(f"cases:{label}", title, not case.public, _train_grader(calls, case)))
         elif role == "encode":
             for number, (item, expected) in enumerate(case_encodings(calls.exercise, case), 1):
@@ -150,3 +150,7 @@ def _lengths_grader(calls: StudentCalls, case: Case) -> Callable[[str, str, floa
                       message=message, details=details, diagnoses=found)
 
     return run
+
+
+def _merges_count(count: int) -> str:
+    return f"{count} merge" if count == 1 else f"{count} merges"

@@ -15,7 +15,8 @@ when a call ran out of time (each such call is expensive).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, Generic, Optional, TypeVar
 
@@ -56,7 +57,10 @@ _EXPENSIVE_KINDS = frozenset({"timeout", "budget", "memory"})
 
 def word_strategy(exercise: Exercise) -> st.SearchStrategy[str]:
     props = exercise.properties
-    return st.text(alphabet=props.alphabet, min_size=1, max_size=props.max_word_length)
+    # Lists of letters rather than st.text: same words and shrinking, without the Unicode
+    # tables st.text builds and caches on disk.
+    letters = st.sampled_from(sorted(set(props.alphabet)))
+    return st.lists(letters, min_size=1, max_size=props.max_word_length).map("".join)
 
 
 def corpus_strategy(exercise: Exercise) -> st.SearchStrategy[Any]:
@@ -135,6 +139,34 @@ def search_settings(examples: int) -> settings:
     )
 
 
+@contextmanager
+def independent_of_local_source() -> Iterator[None]:
+    """Generation that depends on the settings alone, not on which grader modules are loaded.
+
+    Hypothesis mixes literals found in "local" (not installed) source files into what it
+    generates, and caches them under ``./.hypothesis/`` in the working directory. For a
+    grader that would make the inputs depend on how it was installed, and write into the
+    student's directory; both are switched off here. Versions without the feature are
+    left alone.
+    """
+    try:
+        from hypothesis.internal.conjecture import providers
+
+        empty = providers.Constants()
+        original = providers._get_local_constants
+        cache = providers.CONSTANTS_CACHE.cache
+    except (ImportError, AttributeError):
+        yield
+        return
+    providers._get_local_constants = lambda: empty
+    cache.clear()
+    try:
+        yield
+    finally:
+        providers._get_local_constants = original
+        cache.clear()
+
+
 def generated_examples(exercise: Exercise, role: str, count: int) -> list[Any]:
     """The first ``count`` inputs Hypothesis generates for ``role`` under the exercise's settings.
 
@@ -151,7 +183,8 @@ def generated_examples(exercise: Exercise, role: str, count: int) -> list[Any]:
             return False
 
         try:
-            find(strategy_for(exercise, role), record, settings=search_settings(count))
+            with independent_of_local_source():
+                find(strategy_for(exercise, role), record, settings=search_settings(count))
         except NoSuchExample:
             pass
         _GENERATED[key] = tuple(seen)
@@ -189,26 +222,26 @@ class _Shrink(Generic[T]):
 
 
 def smallest_failure(
-    exercise: Exercise, role: str, judge: Judge, examples: int
+    exercise: Exercise, role: str, judge: Judge, judged: Optional[int] = None
 ) -> Optional[Failure]:
-    """The smallest input ``judge`` fails on among ``examples`` generated ones, or None.
+    """The smallest generated input ``judge`` fails on, or None when it passes them all.
 
-    The generated inputs are judged in order first (the student's answers are remembered,
-    so checks sharing inputs share calls); only on a failure does Hypothesis search again
-    and shrink it, starting from the same inputs.
+    The exercise's ``properties.examples`` inputs are generated once; the first ``judged``
+    of them (default: all) are judged in order, the student's answers being remembered so
+    checks sharing inputs share calls. Only on a failure does Hypothesis search again, over
+    the same inputs, and shrink it.
     """
-    first = next(
-        (failure for example in generated_examples(exercise, role, examples)
-         if (failure := judge(example)) is not None),
-        None,
-    )
+    examples = exercise.properties.examples
+    inputs = generated_examples(exercise, role, examples)[:judged]
+    first = next((failure for example in inputs if (failure := judge(example)) is not None), None)
     if first is None:
         return None
     if first.answer.kind in _EXPENSIVE_KINDS:
         return first
     search = _Shrink(judge)
     try:
-        found = find(strategy_for(exercise, role), search.fails, settings=search_settings(examples))
+        with independent_of_local_source():
+            found = find(strategy_for(exercise, role), search.fails, settings=search_settings(examples))
     except NoSuchExample:
         return first
     except HypothesisException:
@@ -230,7 +263,7 @@ def _differential(calls: StudentCalls, milestone: Milestone, points: float) -> C
     examples = exercise.properties.examples
     check_id, title = "differential", "Agrees with the reference on generated inputs"
     judge = {"train": _train_judge, "encode": _encode_judge, "sequence_lengths": _lengths_judge}[role]
-    failure = smallest_failure(exercise, role, judge(calls), examples)
+    failure = smallest_failure(exercise, role, judge(calls))
     if failure is None:
         return graded(check_id, title, points, True,
                       message=f"agrees with the reference on {examples} generated inputs")

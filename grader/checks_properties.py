@@ -47,8 +47,8 @@ class Property:
 
 
 def property_examples(examples: int) -> int:
-    """Examples per property: a third of the differential check's, at least a few."""
-    return max(MIN_EXAMPLES, examples // EXAMPLES_DIVISOR)
+    """Inputs judged per property: the first third of the generated ones, at least a few."""
+    return min(examples, max(MIN_EXAMPLES, examples // EXAMPLES_DIVISOR))
 
 
 def run_properties(calls: StudentCalls, milestone: Milestone, points: float) -> list[CheckResult]:
@@ -64,7 +64,7 @@ def run_properties(calls: StudentCalls, milestone: Milestone, points: float) -> 
 
 def _property(calls: StudentCalls, role: str, prop: Property, share: float, examples: int) -> CheckResult:
     check_id = f"property:{prop.id}"
-    failure = smallest_failure(calls.exercise, role, prop.judge, examples)
+    failure = smallest_failure(calls.exercise, role, prop.judge, judged=examples)
     if failure is None:
         return graded(check_id, prop.title, share, True,
                       message=f"holds on {examples} generated inputs")

@@ -15,6 +15,7 @@ worker for the next call. Isolation layers come from :mod:`grader.sandbox_layers
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import secrets
@@ -175,7 +176,8 @@ class _Worker:
         try:
             return self._pump(pending, deadline, max_reply)
         finally:
-            self.selector.unregister(self.request_fd)
+            if self.request_fd in self.selector.get_map():
+                self.selector.unregister(self.request_fd)
 
     def _pump(self, pending: memoryview, deadline: float, max_reply: int) -> bytes:
         buffer = bytearray()
@@ -203,8 +205,6 @@ class _Worker:
                 needed = HEADER.size + size
 
     def _write_some(self, pending: memoryview) -> memoryview:
-        if not pending:
-            return pending
         try:
             written = os.write(self.request_fd, pending)
         except BlockingIOError:
@@ -213,7 +213,7 @@ class _Worker:
             raise _Gone() from None
         rest = pending[written:]
         if not rest:
-            self.selector.modify(self.request_fd, selectors.EVENT_WRITE, "request-done")
+            self.selector.unregister(self.request_fd)
         return rest
 
     def _read_output(self) -> None:
@@ -498,12 +498,12 @@ class Sandbox:
     def _call_outcome(self, raw: bytes, request_id: int, function: str, limit: float,
                       seconds: float) -> CallOutcome:
         reply = _envelope(raw, request_id, self.limits.max_answer_bytes + ENVELOPE_BYTES)
-        cpu = reply.get("cpu")
-        if cpu is not None and (type(cpu) not in (int, float) or not 0 <= cpu < 1e9):
-            raise WireError("cpu is not a non-negative number")
         answer = reply.get("answer", reply)
         if type(answer) is not dict or type(answer.get("status")) is not str:
             raise WireError("the answer has no status")
+        cpu = answer.get("cpu", reply.get("cpu"))
+        if cpu is not None and (type(cpu) not in (int, float) or not 0 <= cpu < 1e9):
+            raise WireError("cpu is not a non-negative number")
         status = answer["status"]
         cpu_seconds = float(cpu) if cpu is not None else None
         if status == "ok":
@@ -678,8 +678,6 @@ def _safe_file_name(name: str) -> str:
 
 
 def _json(message: dict) -> bytes:
-    import json
-
     return json.dumps(message, ensure_ascii=False, separators=(",", ":"),
                       allow_nan=False).encode("utf-8")
 

@@ -27,8 +27,10 @@ import ctypes
 import functools
 import os
 import platform
+import resource
 import shutil
 import sys
+import tempfile
 from dataclasses import dataclass, field
 
 from . import sandbox_cgroups, sandbox_seccomp
@@ -52,6 +54,7 @@ PROCESS_CAPS = ("pid-namespace", "pids-cgroup")
 NOBODY = 65534
 SYSTEM_PYTHON = "/usr/bin/python3"
 
+CLONE_NEWUSER = 0x10000000
 CLONE_NEWNS = 0x00020000
 CLONE_NEWUTS = 0x04000000
 CLONE_NEWIPC = 0x08000000
@@ -100,15 +103,22 @@ class IsolationPlan:
 # probing
 
 
-@functools.lru_cache(maxsize=1)
 def probe_layers() -> dict[str, bool]:
     """Which layers this host supports, tried once in a throw-away child process."""
-    layers = dict.fromkeys(LAYER_NAMES, False)
-    layers["process"] = True
+    working = _working_steps()
+    return {name: name == "process" or name in working for name in LAYER_NAMES}
+
+
+def needs_user_namespace() -> bool:
+    """True when namespaces are only reachable through an unprivileged user namespace."""
+    return "user-namespace" in _working_steps()
+
+
+@functools.lru_cache(maxsize=1)
+def _working_steps() -> frozenset[str]:
     if os.name != "posix":
-        return layers
-    layers.update(_probe_in_child())
-    return layers
+        return frozenset()
+    return frozenset(_probe_in_child())
 
 
 def layers_notice(layers: dict[str, bool]) -> str | None:
@@ -129,9 +139,7 @@ def missing_for_strict(layers: dict[str, bool]) -> list[str]:
     return missing
 
 
-def _probe_in_child() -> dict[str, bool]:
-    import tempfile
-
+def _probe_in_child() -> set[str]:
     read_fd, write_fd = os.pipe()
     scratch = tempfile.mkdtemp(prefix="bpe-sandbox-probe-")
     groups = sandbox_cgroups.CgroupSet.create(pids_max=8, memory_bytes=64 << 20)
@@ -151,8 +159,7 @@ def _probe_in_child() -> dict[str, bool]:
         os.close(read_fd)
         groups.remove()
         shutil.rmtree(scratch, ignore_errors=True)
-    working = set(data.decode().split(",")) - {""}
-    return {name: name in working for name in LAYER_NAMES if name != "process"}
+    return set(data.decode().split(",")) - {""}
 
 
 def _try_layers(scratch: str, groups: sandbox_cgroups.CgroupSet) -> dict[str, bool]:
@@ -165,11 +172,18 @@ def _try_layers(scratch: str, groups: sandbox_cgroups.CgroupSet) -> dict[str, bo
     )
     found["rlimits"] = _attempt(lambda: apply_rlimits(ResourceCaps()))
     root = os.geteuid() == 0
-    found["network-namespace"] = _attempt(lambda: _unshare(CLONE_NEWNET))
-    found["pid-namespace"] = _attempt(lambda: _unshare(CLONE_NEWPID | CLONE_NEWIPC | CLONE_NEWUTS))
-    plan = IsolationPlan(layers={}, new_root=os.path.join(scratch, "root"), root_binds=("/usr",))
-    os.mkdir(plan.new_root)
-    found["mount-isolation"] = _attempt(lambda: (_unshare(CLONE_NEWNS), enter_private_root(plan)))
+    found["user-namespace"] = not root and _attempt(enter_user_namespace)
+    if root or found["user-namespace"]:
+        found["network-namespace"] = _attempt(lambda: _unshare(CLONE_NEWNET))
+        found["pid-namespace"] = _attempt(
+            lambda: _unshare(CLONE_NEWPID | CLONE_NEWIPC | CLONE_NEWUTS)
+        )
+        plan = IsolationPlan(layers={}, new_root=os.path.join(scratch, "root"),
+                             root_binds=("/usr",))
+        os.mkdir(plan.new_root)
+        found["mount-isolation"] = _attempt(
+            lambda: (_unshare(CLONE_NEWNS), enter_private_root(plan))
+        )
     found["uid-drop"] = root and _attempt(drop_privileges)
     found["no-new-privs"] = _attempt(set_no_new_privs)
     found["seccomp"] = sandbox_seccomp.supported() and _attempt(sandbox_seccomp.install)
@@ -222,6 +236,11 @@ def apply_plan(plan: IsolationPlan) -> None:
     if layers.get("rlimits"):
         _step("setting rlimits", lambda: apply_rlimits(plan.caps))
     flags = 0
+    if needs_user_namespace() and (
+        layers.get("network-namespace") or layers.get("pid-namespace")
+        or layers.get("mount-isolation")
+    ):
+        _step("creating a user namespace", enter_user_namespace)
     if layers.get("network-namespace"):
         flags |= CLONE_NEWNET
     if layers.get("pid-namespace"):
@@ -248,12 +267,26 @@ def _step(what: str, action) -> None:
 
 
 def apply_rlimits(caps: ResourceCaps) -> None:
-    import resource
-
     resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
     resource.setrlimit(resource.RLIMIT_FSIZE, (caps.file_bytes, caps.file_bytes))
     resource.setrlimit(resource.RLIMIT_NOFILE, (caps.open_files, caps.open_files))
     resource.setrlimit(resource.RLIMIT_CPU, (caps.cpu_seconds, caps.cpu_seconds))
+
+
+def enter_user_namespace() -> None:
+    """Without root: a user namespace mapping only our own uid and gid, which allows the
+    other namespaces; the worker keeps its real uid and loses the namespace's capabilities
+    when it executes the interpreter."""
+    uid, gid = os.getuid(), os.getgid()
+    _unshare(CLONE_NEWUSER)
+    _write_proc("/proc/self/setgroups", "deny")
+    _write_proc("/proc/self/uid_map", f"{uid} {uid} 1")
+    _write_proc("/proc/self/gid_map", f"{gid} {gid} 1")
+
+
+def _write_proc(path: str, text: str) -> None:
+    with open(path, "w") as handle:
+        handle.write(text)
 
 
 def drop_privileges() -> None:

@@ -302,6 +302,7 @@ def child_main(request, answer_fd, inherited_fds):
         _setrlimit(resource.RLIMIT_CPU, (seconds, seconds))
         reply = run_call(request)
         flush_output()
+        reply["cpu"] = own_cpu_seconds()
         try:
             payload = _dumps(reply).encode("utf-8")
         except MemoryError:
@@ -319,7 +320,7 @@ def child_main(request, answer_fd, inherited_fds):
     _exit(0)
 
 
-def serve_call(request, channel_fds, is_init):
+def serve_call(request, reply_fd, channel_fds, is_init):
     """Fork a child for one call, relay its answer, reap it and anything it left behind."""
     flush_output()
     read_fd, write_fd = _pipe()
@@ -334,27 +335,45 @@ def serve_call(request, channel_fds, is_init):
                                                        request["max_bytes"])
     finally:
         _close(read_fd)
+    if payload is not None:
+        # The child has answered and has nothing left to do: reply first, reap afterwards.
+        kill_group(pid)
+        send_call_reply(reply_fd, request["id"], payload, {})
+        reap(pid, is_init)
+        return
     if timed_out or too_large:
         kill_group(pid)
-    _, status, usage = _wait4(pid, 0)
-    kill_group(pid)
-    if is_init:
-        sweep_namespace()
+    status, usage = reap(pid, is_init)
     reply = {"cpu": usage.ru_utime + usage.ru_stime}
     if timed_out:
         reply["status"] = "timeout"
     elif too_large:
         reply["status"] = "bad-answer"
         reply["error"] = "the answer is over %d bytes" % request["max_bytes"]
-    elif payload is not None:
-        return payload, reply
     elif os.WIFSIGNALED(status):
         reply["status"] = "signal"
         reply["signal"] = os.WTERMSIG(status)
     else:
         reply["status"] = "exit"
         reply["code"] = os.WEXITSTATUS(status) if os.WIFEXITED(status) else -1
-    return None, reply
+    send_call_reply(reply_fd, request["id"], None, reply)
+
+
+def reap(pid, is_init):
+    """Wait for the call's child, then remove whatever it left running."""
+    _, status, usage = _wait4(pid, 0)
+    kill_group(pid)
+    if is_init:
+        sweep_namespace()
+    return status, usage
+
+
+def own_cpu_seconds():
+    total = 0.0
+    for who in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN):
+        usage = resource.getrusage(who)
+        total += usage.ru_utime + usage.ru_stime
+    return total
 
 
 def collect_answer(fd, pid, deadline, max_bytes):
@@ -437,11 +456,11 @@ def serve(request_fd, reply_fd, submission, forking, is_init):
         elif op == "call":
             request["args"] = [from_tagged(arg) for arg in request["args"]]
             if forking:
-                payload, reply = serve_call(request, channel_fds, is_init)
+                serve_call(request, reply_fd, channel_fds, is_init)
             else:
-                payload, reply = None, run_call(request)
+                reply = run_call(request)
                 flush_output()
-            send_call_reply(reply_fd, request["id"], payload, reply)
+                send_call_reply(reply_fd, request["id"], None, reply)
         else:
             send(reply_fd, {"id": request["id"], "status": "unknown-op"})
 

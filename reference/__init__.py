@@ -9,7 +9,7 @@ frequency, ties broken by one of ``TIE_BREAKS``. ``reference.plain`` is the defi
 from .corpus import END_OF_WORD
 from .encoding import Encoder, encode
 from .errors import BPEInputError
-from .plain import train_bpe
+from .fast import train_bpe
 from .tie_breaks import TIE_BREAKS
 
 __all__ = ["END_OF_WORD", "TIE_BREAKS", "BPEInputError", "Encoder", "encode", "train_bpe"]

@@ -46,7 +46,7 @@ Entry = tuple
 
 
 def inverted(symbol: str) -> tuple[int, ...]:
-    """A key that sorts in the reverse order of ``symbol``: ``s < t`` iff ``inverted(s) > inverted(t)``.
+    """A key that sorts in the reverse string order: ``s < t`` iff ``inverted(s) > inverted(t)``.
 
     Characters become negated code points; the trailing 1 is larger than any of them, so a
     prefix sorts after the longer strings that extend it.
@@ -99,7 +99,9 @@ class IncrementalTrainer:
         self.pair_count: dict[int, int] = {}
         self.index: dict[int, list[int]] = {}
         self._count_initial_pairs()
-        self.heap: list[Entry] = [self._entry(pair, count) for pair, count in self.pair_count.items()]
+        self.heap: list[Entry] = [
+            self._entry(pair, count) for pair, count in self.pair_count.items()
+        ]
         heapify(self.heap)
 
     # -- set-up --------------------------------------------------------------------------------

@@ -54,7 +54,9 @@ def hidden_check(check_id: str, passed: bool, points: float) -> CheckResult:
         max_score=points,
         visibility="hidden",
         message="SENTINEL_HIDDEN_MESSAGE expected SENTINEL_HIDDEN_EXPECTED",
-        diagnoses=[Diagnosis("SENTINEL_HIDDEN_DIAGNOSIS", "SENTINEL_HIDDEN_DIAGNOSIS", "SENTINEL_HIDDEN_HINT")],
+        diagnoses=[
+            Diagnosis("SENTINEL_HIDDEN_DIAGNOSIS", "SENTINEL_HIDDEN_DIAGNOSIS", "SENTINEL_HIDDEN_HINT")
+        ],
         details={
             "kind": "merges",
             "input": {"corpus": ["SENTINEL_HIDDEN_INPUT"], "num_merges": 3},
@@ -76,8 +78,10 @@ def train_milestone() -> MilestoneResult:
             CheckResult(
                 "ties", "ties between equal counts", False, 0.0, 10.0,
                 message="Your merges depart from the reference at step 4.",
-                diagnoses=[Diagnosis("tie-first-seen", "Ties broken by first appearance",
-                                     "When two pairs have the same count, this exercise takes the smallest pair (a, b).")],
+                diagnoses=[Diagnosis(
+                    "tie-first-seen", "Ties broken by first appearance",
+                    "When two pairs have the same count, this exercise takes the smallest pair (a, b).",
+                )],
                 details=tie_details(), seconds=0.005,
             ),
             hidden_check("hidden-1", True, 10.0),
@@ -95,8 +99,10 @@ def encode_milestone() -> MilestoneResult:
             CheckResult(
                 "lowest", "encode 'lowest'", False, 0.0, 20.0,
                 message="encode('lowest') returned different tokens.",
-                diagnoses=[Diagnosis("encode-longest-match", "Greedy longest match",
-                                     "Apply merges in the order they were learned, not the longest token first.")],
+                diagnoses=[Diagnosis(
+                    "encode-longest-match", "Greedy longest match",
+                    "Apply merges in the order they were learned, not the longest token first.",
+                )],
                 details={"kind": "tokens", "input": {"word": "lowest"},
                          "expected": ["low", "est</w>"], "actual": ["lo", "west</w>"]},
                 seconds=0.002,
@@ -182,6 +188,12 @@ def with_durations(report: GradeReport, scale: float) -> GradeReport:
             for key in ("student_seconds", "reference_seconds"):
                 if check.details.get(key) is not None:
                     check.details[key] *= scale
-            if check.details.get("kind") == "timing":
-                check.details["ratio"] = check.details["student_seconds"] / (check.details["reference_seconds"] * 1.1)
+            if check.details.get("ratio") is not None:
+                # two timings of one run never scale exactly together
+                check.details["ratio"] = round(check.details["ratio"] * 1.05, 3)
     return changed
+
+
+def empty_report() -> GradeReport:
+    """An exercise with no milestones: every format must still be valid."""
+    return GradeReport(exercise="empty", title="")

@@ -113,9 +113,8 @@ def test_works_from_a_non_editable_install(tmp_path):
         pytest.skip(f"cannot build a wheel here: {build.stderr.strip().splitlines()[-1:]}")
     (wheel,) = wheels.glob("*.whl")
     names = zipfile.ZipFile(wheel).namelist()
-    assert "grader/exercises/bpe-train-encode.yaml" in names
-    assert "grader/templates/stub.py.j2" in names
-    assert not any(name.startswith("grader/exercises/__init__") for name in names)
+    assert "grader/exercise_specs/bpe-train-encode.yaml" in names
+    assert "grader/jinja_templates/stub.py.j2" in names
 
     target = tmp_path / "installed"
     install = subprocess.run(
@@ -139,6 +138,6 @@ def test_works_from_a_non_editable_install(tmp_path):
         capture_output=True, text=True, timeout=120, cwd=elsewhere, env=env,
     )
     assert listed.returncode == 0, listed.stderr
-    assert f"DIR {target / 'grader' / 'exercises'}" in listed.stdout
+    assert f"DIR {target / 'grader' / 'exercise_specs'}" in listed.stdout
     for exercise_id in exercise_ids():
         assert exercise_id in listed.stdout

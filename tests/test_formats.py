@@ -7,7 +7,14 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-from format_fixtures import HIDDEN_SENTINELS, hostile_report, not_gradable_report, sample_report, with_durations
+from format_fixtures import (
+    empty_report,
+    HIDDEN_SENTINELS,
+    hostile_report,
+    not_gradable_report,
+    sample_report,
+    with_durations,
+)
 from grader.formats import FORMATS, HUMAN_FORMATS, ReportOptionsError, UnknownFormatError, render
 from grader.formats.redaction import public_view
 from grader.templates_dir import templates_path
@@ -32,7 +39,7 @@ def test_unknown_format_names_the_valid_ones():
 
 
 @pytest.mark.parametrize("fmt", FORMATS)
-@pytest.mark.parametrize("build", [sample_report, hostile_report, not_gradable_report])
+@pytest.mark.parametrize("build", [sample_report, hostile_report, not_gradable_report, empty_report])
 def test_rendering_twice_is_byte_identical(fmt, build):
     assert render(build(), fmt) == render(build(), fmt)
 
@@ -63,12 +70,12 @@ def test_hidden_checks_still_count_as_pass_or_fail(fmt):
 def strip_measured(value):
     """The value without fields that hold measured durations (or the timing ratio)."""
     if isinstance(value, dict):
-        measured_ratio = value.get("kind") == "timing"
-        return {
-            key: strip_measured(item)
-            for key, item in value.items()
-            if key not in MEASURED_KEYS and not key.endswith("_seconds") and not (measured_ratio and key == "ratio")
-        }
+        timing = value.get("kind") == "timing"
+
+        def measured(key: str) -> bool:
+            return key in MEASURED_KEYS or key.endswith("_seconds") or (timing and key == "ratio")
+
+        return {key: strip_measured(item) for key, item in value.items() if not measured(key)}
     if isinstance(value, list):
         return [strip_measured(item) for item in value]
     return value
@@ -110,7 +117,9 @@ def test_json_format_is_the_public_contract_in_contract_order():
     rendered = render(report, "json")
     data = json.loads(rendered)
     assert data == public_view(report).to_json()
-    assert list(data) == ["exercise", "title", "score", "max_score", "milestones", "errors", "sandbox_layers", "seconds"]
+    assert list(data) == [
+        "exercise", "title", "score", "max_score", "milestones", "errors", "sandbox_layers", "seconds",
+    ]
     assert rendered.startswith('{\n  "exercise"')
     assert data["score"] == 40.0 and data["max_score"] == 100.0
 

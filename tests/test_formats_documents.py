@@ -8,8 +8,9 @@ from html.parser import HTMLParser
 
 import pytest
 
-from format_fixtures import INJECTION, hostile_report, not_gradable_report, sample_report
-from grader.formats import render
+from format_fixtures import INJECTION, empty_report, hostile_report, not_gradable_report, sample_report
+from grader.formats import FORMATS, render
+from grader.result import CheckResult, GradeReport, MilestoneResult
 
 CONTROL_OR_SURROGATE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\ud800-\udfff]")
 
@@ -96,7 +97,7 @@ def test_text_strips_terminal_control_sequences_from_student_text():
 # --- JUnit ------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("build", [sample_report, hostile_report, not_gradable_report])
+@pytest.mark.parametrize("build", [sample_report, hostile_report, not_gradable_report, empty_report])
 def test_junit_parses_and_its_counts_match_the_report(build):
     report = build()
     root = ET.fromstring(render(report, "junit").encode("utf-8"))
@@ -107,7 +108,8 @@ def test_junit_parses_and_its_counts_match_the_report(build):
         cases = suite.findall("testcase")
         assert len(cases) == len(milestone.checks) == int(suite.get("tests"))
         failed = [case for case in cases if case.find("failure") is not None]
-        assert len(failed) == sum(not check.passed for check in milestone.checks) == int(suite.get("failures"))
+        expected_failures = sum(not check.passed for check in milestone.checks)
+        assert len(failed) == expected_failures == int(suite.get("failures"))
     errors = root.findall("testsuite[@name='submission']/testcase/error")
     assert len(errors) == len(report.errors) == int(root.get("errors"))
     assert int(root.get("tests")) == len(report.checks) + len(report.errors)
@@ -201,7 +203,7 @@ def parse_html(document: str) -> StrictStructure:
     return parser
 
 
-@pytest.mark.parametrize("build", [sample_report, hostile_report, not_gradable_report])
+@pytest.mark.parametrize("build", [sample_report, hostile_report, not_gradable_report, empty_report])
 def test_html_is_well_formed(build):
     document = render(build(), "html")
     assert document.startswith("<!DOCTYPE html>")
@@ -231,3 +233,57 @@ def test_html_has_a_merge_step_table_for_the_failed_tie():
     text = " ".join("".join(parsed.text).split())
     assert "First difference at step 4: the rule picks ('l', 'o'); your code picked ('o', 'w')." in text
     assert "Likely mistake: Ties broken by first appearance" in text
+
+
+# --- evidence the engine may send ------------------------------------------------------
+
+
+def report_with_details(details) -> GradeReport:
+    check = CheckResult("c", "a check", False, 0.0, 5.0, message="It failed.", details=details)
+    return GradeReport("ex", "Ex", [MilestoneResult("m", "M", [check], 5.0)])
+
+
+MALFORMED_DETAILS = [
+    "not a mapping",
+    {"kind": "merges", "first_difference": {"step": "four", "pair_counts": [["a"]], "tied": 3}},
+    {"kind": "tokens"},
+    {"kind": "timing", "student_seconds": "slow"},
+    {"kind": "something-new", "nested": {"deep": [1, 2, {"x": None}]}},
+]
+
+
+@pytest.mark.parametrize("details", MALFORMED_DETAILS)
+@pytest.mark.parametrize("fmt", [fmt for fmt in FORMATS if fmt != "json"])
+def test_malformed_details_never_break_a_report(details, fmt):
+    rendered = render(report_with_details(details), fmt)
+    assert "It failed." in rendered
+
+
+def test_lengths_evidence_compares_the_summaries():
+    details = {"kind": "lengths", "input": {"sentence": "the lowest", "merges": [["l", "o"]]},
+               "expected": {"tokens": 4}, "actual": {"tokens": 5}}
+    text = render(report_with_details(details), "text")
+    assert re.search(r"Input sentence: +'the lowest'", text)
+    assert re.search(r"Input merges: +\[\('l', 'o'\)\]", text)
+    assert re.search(r"Expected: +\{'tokens': 4\}", text) and re.search(r"Yours: +\{'tokens': 5\}", text)
+
+
+def test_timing_ratio_is_derived_when_the_engine_leaves_it_out():
+    details = {"kind": "timing", "student_seconds": 2.5, "reference_seconds": 0.1,
+               "limit_ratio": 20.0, "limit_seconds": 10.0}
+    text = render(report_with_details(details), "text")
+    assert re.search(r"Ratio: +25\.0x the reference", text)
+    assert re.search(r"Allowed: +up to 20x the reference", text)
+    platform = render(report_with_details(details), "prairielearn")
+    assert "2.5" not in platform and "25.0" not in platform
+
+
+def test_a_student_pick_that_is_not_a_pair_there_is_called_out():
+    details = {"kind": "merges", "input": {"corpus": ["ab"], "num_merges": 1},
+               "expected": [["a", "b"]], "actual": [["x", "y"]],
+               "first_difference": {"step": 1, "expected": ["a", "b"], "actual": ["x", "y"],
+                                    "pair_counts": [["a", "b", 1], ["b", "</w>", 1]], "tied": [],
+                                    "rule": "lexicographic", "rule_text": "smallest"}}
+    for fmt in ("text", "markdown", "html"):
+        rendered = render(report_with_details(details), fmt)
+        assert "Your pair is not among the pairs counted at this step." in rendered

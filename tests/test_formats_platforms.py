@@ -10,7 +10,7 @@ import jsonschema
 import pytest
 import yaml
 
-from format_fixtures import hostile_report, not_gradable_report, sample_report
+from format_fixtures import empty_report, hostile_report, not_gradable_report, sample_report
 from grader.formats import render
 from grader.formats.classroom import WorkflowOptionError, render_workflow
 from grader.formats.prairielearn import SIZE_LIMIT_BYTES
@@ -34,12 +34,16 @@ def all_passing_report() -> GradeReport:
 # --- Gradescope -------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("build", [sample_report, hostile_report, not_gradable_report, all_passing_report])
+@pytest.mark.parametrize(
+    "build", [sample_report, hostile_report, not_gradable_report, all_passing_report, empty_report]
+)
 def test_gradescope_results_follow_the_published_format(build):
     data = validate(render(build(), "gradescope"), "gradescope_results.schema.json")
-    for key in ("score", "execution_time", "output", "output_format", "visibility", "stdout_visibility", "tests", "leaderboard"):
-        assert key in data
-    assert data["output_format"] == "md" and data["stdout_visibility"] == "hidden" and data["leaderboard"] == []
+    required = ("score", "execution_time", "output", "output_format", "visibility", "stdout_visibility",
+                "tests", "leaderboard")
+    assert all(key in data for key in required)
+    assert data["output_format"] == "md" and data["stdout_visibility"] == "hidden"
+    assert data["leaderboard"] == []
 
 
 def test_gradescope_has_one_numbered_test_per_check_with_its_points():
@@ -58,8 +62,10 @@ def test_gradescope_has_one_numbered_test_per_check_with_its_points():
 
 def test_gradescope_hidden_checks_use_the_exercise_visibility():
     default = json.loads(render(sample_report(), "gradescope"))
-    assert [test["visibility"] for test in default["tests"]][:4] == ["visible", "visible", "after_published", "after_published"]
-    chosen = json.loads(render(sample_report(), "gradescope", exercise_options={"hidden_visibility": "after_due_date", "visibility": "after_due_date"}))
+    visibilities = [test["visibility"] for test in default["tests"]][:4]
+    assert visibilities == ["visible", "visible", "after_published", "after_published"]
+    options = {"hidden_visibility": "after_due_date", "visibility": "after_due_date"}
+    chosen = json.loads(render(sample_report(), "gradescope", exercise_options=options))
     assert chosen["visibility"] == "after_due_date"
     assert {test["visibility"] for test in chosen["tests"][2:4]} == {"after_due_date"}
     assert "after the due date" in chosen["output"]
@@ -135,24 +141,42 @@ def test_prairielearn_test_messages_explain_each_check():
     assert tests[3]["message"].startswith("Hidden check: failed") and tests[3]["output"] == ""
 
 
-def huge_report(checks: int, message_size: int, output_size: int) -> GradeReport:
+def huge_report(checks: int, message_size: int, output_size: int, title_size: int = 10) -> GradeReport:
     milestone = MilestoneResult(
-        "big", "Big", [CheckResult(f"c{i}", f"check {i}", False, 0.0, 1.0, message="m" * message_size) for i in range(checks)],
+        "big", "Big",
+        [CheckResult(f"c{i}", f"{i} " + "t" * title_size, False, 0.0, 1.0, message="m" * message_size)
+         for i in range(checks)],
         float(checks),
     )
     return GradeReport("big", "Big", [milestone], student_output="o" * output_size)
 
 
-@pytest.mark.parametrize("checks, message_size, output_size", [(40, 200_000, 5_000_000), (4000, 1000, 0)])
-def test_prairielearn_results_stay_under_one_megabyte(checks, message_size, output_size):
+@pytest.mark.parametrize(
+    "checks, message_size, output_size, title_size, listed",
+    [
+        (40, 200_000, 5_000_000, 10, "with texts"),   # long texts are cut to a common length
+        (4000, 1000, 0, 10, "names only"),            # per-check texts are dropped
+        (3000, 10, 0, 280, "nothing"),                # even the names do not fit
+    ],
+)
+def test_prairielearn_results_stay_under_one_megabyte(checks, message_size, output_size, title_size, listed):
     document = render(
-        huge_report(checks, message_size, output_size), "prairielearn",
+        huge_report(checks, message_size, output_size, title_size), "prairielearn",
         exercise_options={"show_student_output": True, "student_output_limit": 10_000_000},
     )
     assert len(document.encode("utf-8")) <= SIZE_LIMIT_BYTES
     data = validate(document, "prairielearn_results.schema.json")
-    assert "not shown" in document or "left out" in data["message"]
-    assert len(data["tests"]) == checks
+    if listed == "with texts":
+        assert len(data["tests"]) == checks
+        assert "more characters not shown" in data["output"]
+        assert all(len(test["message"]) < message_size for test in data["tests"])
+        assert len(document.encode("utf-8")) > SIZE_LIMIT_BYTES * 0.9, "the cut keeps as much as fits"
+    elif listed == "names only":
+        assert len(data["tests"]) == checks and set(data["tests"][0]) == {"name", "points", "max_points"}
+        assert "per-check details were left out" in data["message"]
+    else:
+        assert data["tests"] == [] and "list of checks was left out" in data["message"]
+    assert data["score"] == 0.0
 
 
 def test_prairielearn_score_is_zero_when_nothing_is_at_stake():
@@ -165,7 +189,12 @@ def test_prairielearn_score_is_zero_when_nothing_is_at_stake():
 
 @pytest.mark.parametrize(
     "build, status",
-    [(sample_report, "fail"), (hostile_report, "fail"), (not_gradable_report, "error"), (all_passing_report, "pass")],
+    [
+        (sample_report, "fail"),
+        (hostile_report, "fail"),
+        (not_gradable_report, "error"),
+        (all_passing_report, "pass"),
+    ],
 )
 def test_classroom_result_follows_the_runner_format(build, status):
     report = build()
@@ -198,7 +227,8 @@ def workflow_steps(text: str) -> list[dict]:
 def test_classroom_workflow_grades_and_reports_through_the_reporter():
     steps = workflow_steps(render_workflow("bpe-train-encode", submission="student.py"))
     grading = next(step for step in steps if step.get("id") == "bpe")
-    assert "grade submit student.py --exercise bpe-train-encode --format classroom -o classroom-result.json" in grading["run"]
+    command = "grade submit student.py --exercise bpe-train-encode --format classroom -o classroom-result.json"
+    assert command in grading["run"]
     assert "base64 -w 0 classroom-result.json" in grading["run"] and "$GITHUB_OUTPUT" in grading["run"]
     reporter = next(step for step in steps if "autograding-grading-reporter" in step.get("uses", ""))
     runner = reporter["with"]["runners"]

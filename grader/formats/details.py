@@ -106,9 +106,6 @@ class Evidence:
     fields: list[tuple[str, str]] = field(default_factory=list)
     step_table: StepTable | None = None
 
-    def __bool__(self) -> bool:
-        return bool(self.fields) or self.step_table is not None
-
 
 def evidence(details: Any, *, include_measurements: bool = True) -> Evidence:
     """Display-ready evidence from ``details``; never raises on a malformed mapping."""
@@ -167,7 +164,9 @@ def _is_pair(value: Any) -> bool:
 
 def _python_repr(value: Any, pairs: bool) -> str:
     if isinstance(value, list):
-        items = [repr(tuple(item)) if pairs and _is_pair(item) else _python_repr(item, pairs) for item in value]
+        items = [
+            repr(tuple(item)) if pairs and _is_pair(item) else _python_repr(item, pairs) for item in value
+        ]
         return "[" + ", ".join(items) + "]"
     if isinstance(value, dict):
         return "{" + ", ".join(
@@ -178,7 +177,9 @@ def _python_repr(value: Any, pairs: bool) -> str:
 
 def _input_fields(raw_input: Any) -> list[tuple[str, str]]:
     if isinstance(raw_input, dict):
-        return [(f"Input {key}", show_value(value, pairs=key == "merges")) for key, value in raw_input.items()]
+        return [
+            (f"Input {key}", show_value(value, pairs=key == "merges")) for key, value in raw_input.items()
+        ]
     if raw_input is None:
         return []
     return [("Input", show_value(raw_input))]
@@ -218,7 +219,7 @@ def _counterexample(details: dict, include_measurements: bool) -> Evidence:
     fields.append(("Smallest failing input", show_value(details.get("input"))))
     for key, label in (("expected", "Expected"), ("actual", "Yours")):
         if key in details:
-            fields.append((label, show_value(details[key])))
+            fields.append((label, show_value(details[key], pairs=True)))
     if details.get("explanation"):
         fields.append(("Why", safe_text(str(details["explanation"]), VALUE_LIMIT)))
     difference = details.get("first_difference")
@@ -290,11 +291,8 @@ def _as_pair(value: Any) -> tuple[str, str] | None:
 
 
 def _step_row(pair, count, expected, actual, tied) -> StepRow:
-    roles = tuple(
-        role
-        for role, applies in (("tied", pair in tied), ("expected", pair == expected), ("actual", pair == actual))
-        if applies
-    )
+    applicable = (("tied", pair in tied), ("expected", pair == expected), ("actual", pair == actual))
+    roles = tuple(role for role, applies in applicable if applies)
     return StepRow(pair=show_pair(list(pair)), count=safe_text(str(count), 20), roles=roles)
 
 

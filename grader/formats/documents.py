@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
 
-from ..result import CheckResult, GradeReport, MilestoneResult
+from ..result import CheckResult, Diagnosis, GradeReport, MilestoneResult
 from ..templates_dir import templates_path
 from .details import Evidence, evidence
 from .feedback import MESSAGE_LIMIT, shows_evidence
@@ -102,11 +102,13 @@ def check_view(check: CheckResult) -> CheckView:
         score=points(check.score),
         max_score=points(check.max_score),
         message=safe_text(check.message, MESSAGE_LIMIT),
-        diagnoses=[] if hidden else [
-            DiagnosisView(safe_text(d.title, 200), safe_text(d.message, MESSAGE_LIMIT)) for d in check.diagnoses
-        ],
+        diagnoses=[] if hidden else [diagnosis_view(diagnosis) for diagnosis in check.diagnoses],
         evidence=shown_evidence,
     )
+
+
+def diagnosis_view(diagnosis: Diagnosis) -> DiagnosisView:
+    return DiagnosisView(safe_text(diagnosis.title, 200), safe_text(diagnosis.message, MESSAGE_LIMIT))
 
 
 def markdown_code(text: str) -> str:

@@ -79,7 +79,9 @@ def testcase(report: GradeReport, milestone: MilestoneResult, check: CheckResult
         case.set("time", duration(check.seconds))
     if not check.passed:
         lines = check_feedback(check, include_measurements=False) or ["Failed."]
-        failure = ET.SubElement(case, "failure", {"message": attribute(lines[0]), "type": failure_type(check)})
+        failure = ET.SubElement(
+            case, "failure", {"message": attribute(lines[0]), "type": failure_type(check)}
+        )
         failure.text = safe_text("\n".join(lines), BODY_LIMIT)
     return case
 
@@ -99,7 +101,9 @@ def errors_suite(report: GradeReport) -> ET.Element:
     for number, error in enumerate(report.errors, 1):
         text = safe_text(display_error(error), BODY_LIMIT)
         case = ET.SubElement(
-            suite, "testcase", {"classname": attribute(f"{report.exercise}.submission"), "name": f"problem {number}"}
+            suite,
+            "testcase",
+            {"classname": attribute(f"{report.exercise}.submission"), "name": f"problem {number}"},
         )
         first_line = text.splitlines()[0] if text else "Submission problem"
         error_element = ET.SubElement(case, "error", {"message": attribute(first_line), "type": "submission"})

@@ -74,12 +74,17 @@ def prairielearn_test(milestone: MilestoneResult, check: CheckResult) -> dict[st
     lines = check_feedback(check, include_measurements=False)
     return {
         "name": safe_text(f"{milestone.title}: {check.title or check.id}", 300),
-        "description": safe_text(f"Milestone {milestone.title}" + (" (hidden check)" if check.visibility == "hidden" else ""), 300),
+        "description": safe_text(description(milestone, check), 300),
         "points": check.score,
         "max_points": check.max_score,
         "message": lines[0] if lines else ("Passed." if check.passed else "Failed."),
         "output": safe_text("\n".join(lines[1:]), FIELD_LIMIT),
     }
+
+
+def description(milestone: MilestoneResult, check: CheckResult) -> str:
+    hidden = " (hidden check: pass/fail only)" if check.visibility == "hidden" else ""
+    return f"Milestone {milestone.title}{hidden}"
 
 
 def encoded_size(results: dict[str, Any]) -> int:
@@ -101,7 +106,7 @@ def fit_size(results: dict[str, Any]) -> str:
         return serialize(results)
     low, high = MIN_FIELD_LIMIT, max(len(text) for text in text_values(results))
     if encoded_size(capped(results, low)) > SIZE_LIMIT_BYTES:
-        return serialize(without_test_outputs(results))
+        return serialize(slimmest(results))
     while low < high:
         middle = (low + high + 1) // 2
         if encoded_size(capped(results, middle)) <= SIZE_LIMIT_BYTES:
@@ -131,14 +136,16 @@ def capped(results: dict[str, Any], limit: int) -> dict[str, Any]:
     return shortened
 
 
-def without_test_outputs(results: dict[str, Any]) -> dict[str, Any]:
-    """Last resort for thousands of checks: keep names and points, drop per-test texts."""
+def slimmest(results: dict[str, Any]) -> dict[str, Any]:
+    """Last resort for thousands of checks: names and points only, or no per-check list at all."""
     slim = dict(results)
+    slim["output"] = truncate(results.get("output", ""), MIN_FIELD_LIMIT)
+    message = truncate(results.get("message", ""), MIN_FIELD_LIMIT)
     slim["tests"] = [
         {key: test[key] for key in ("name", "points", "max_points")} for test in results.get("tests", [])
     ]
-    slim["output"] = truncate(results.get("output", ""), MIN_FIELD_LIMIT)
-    slim["message"] = truncate(results.get("message", ""), MIN_FIELD_LIMIT) + (
-        " (per-check details were left out to keep the result under 1 MB)"
-    )
+    slim["message"] = message + " (per-check details were left out to keep the result under 1 MB)"
+    if encoded_size(slim) > SIZE_LIMIT_BYTES:
+        slim["tests"] = []
+        slim["message"] = message + " (the list of checks was left out to keep the result under 1 MB)"
     return slim

@@ -2,7 +2,8 @@
 
 The engine already withholds a hidden check's input, expected value and diagnosis; every
 renderer still starts from :func:`public_view` so that no format can show them even if a
-message, diagnosis or ``details`` slipped through.
+message, diagnosis or ``details`` slipped through. A hidden check's id and title stay
+visible (students see which hidden check failed), so they must not describe its case.
 """
 
 from __future__ import annotations

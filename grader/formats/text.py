@@ -33,7 +33,7 @@ class Painter:
 def render_text(report: GradeReport, options: ReportOptions, *, color: bool = False) -> str:
     paint = Painter(color)
     blocks = [header_lines(report, paint), error_lines(report, paint)]
-    blocks += [milestone_lines(index, milestone, paint) for index, milestone in enumerate(report.milestones, 1)]
+    blocks += [milestone_lines(index, m, paint) for index, m in enumerate(report.milestones, 1)]
     blocks += [total_lines(report, paint), output_lines(report, options, paint)]
     return "\n\n".join("\n".join(block) for block in blocks if block) + "\n"
 

@@ -1,0 +1,32 @@
+"""Finding the folders shipped beside the code (exercise specs, templates), installed or not.
+
+A non-editable ``pip install .`` puts the top-level ``exercises/`` and ``templates/`` folders
+inside the package as ``grader/exercise_specs`` and ``grader/jinja_templates`` (see
+pyproject.toml); a checkout or an editable install keeps them at the repository root.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+_GRADER_DIR = Path(__file__).resolve().parent
+_CHECKOUT_DIR = _GRADER_DIR.parent
+
+INSTALLED_NAMES = {"exercises": "exercise_specs", "templates": "jinja_templates"}
+
+
+class PackageDataNotFound(FileNotFoundError):
+    """Neither the installed nor the checkout copy of a shipped folder exists."""
+
+
+def data_dir(name: str) -> Path:
+    """The shipped folder ``name`` ("exercises" or "templates")."""
+    candidates = (_GRADER_DIR / INSTALLED_NAMES[name], _CHECKOUT_DIR / name)
+    for candidate in candidates:
+        if candidate.is_dir():
+            return candidate
+    searched = ", ".join(str(path) for path in candidates)
+    raise PackageDataNotFound(
+        f"the grader's {name}/ folder is missing (looked in {searched}); "
+        "reinstall bpe-autograder or run from a complete checkout"
+    )

@@ -1,0 +1,134 @@
+"""One student-style submission per catalogued mistake, graded for real, for every exercise.
+
+Each shipped exercise is audited once (module-scoped: every submission graded once through
+the sandbox, results reused by all assertions). Each mistaken submission must fail every
+milestone that checks the function it lives in, pass the others (except a milestone that
+calls the mistaken function through the student's own code), and the diagnosis of a visible
+failing check must name the mistake. The audit as a whole must pass.
+
+The submissions themselves are checked first, cheaply, in this process: on generated inputs
+each one answers exactly what its catalogue entry computes, so "the diagnosis names it" is a
+property of the grader, not luck of the cases.
+"""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from grader.audit import DEPENDS_ON, affected_milestones, run_audit
+from grader.diagnose import mistakes_for
+from grader.exercises import exercise_ids
+from grader.expected import to_merge_form
+from grader.mistaken_students import STUDENT_MISTAKES, applicable_mistakes, student_source
+from grader.spec import load_exercise
+from reference import train_bpe
+
+EXERCISES = {exercise_id: load_exercise(exercise_id) for exercise_id in exercise_ids()}
+CASES = [
+    (exercise_id, mistake.id)
+    for exercise_id, exercise in EXERCISES.items()
+    for mistake in applicable_mistakes(exercise)
+]
+
+
+def catalogue(exercise):
+    return {m.id: m for role in exercise.functions.roles() for m in mistakes_for(role)}
+
+
+# --------------------------------------------------------------------------- the submissions
+
+
+words = st.text(alphabet="aab", min_size=1, max_size=6)
+
+
+def corpora(form):
+    if form == "texts":
+        return st.lists(st.lists(words, max_size=5).map(" ".join), min_size=1, max_size=3)
+    return st.dictionaries(words, st.integers(min_value=1, max_value=4), min_size=1, max_size=5)
+
+
+def run_student(exercise, mistake_id, role, *args):
+    namespace: dict = {}
+    exec(compile(student_source(exercise, mistake_id), f"<{mistake_id}>", "exec"), namespace)
+    name = exercise.function(role).name
+    return namespace[name](*args)
+
+
+def test_every_catalogued_mistake_has_a_student_style_submission():
+    for exercise_id, exercise in EXERCISES.items():
+        covered = {m.id for m in applicable_mistakes(exercise)}
+        for mistake_id, entry in catalogue(exercise).items():
+            if getattr(entry, "tie_break", None) == exercise.conventions.tie_break:
+                continue  # the exercise's own rule is no mistake
+            assert mistake_id in covered or mistake_id in STUDENT_MISTAKES, (
+                f"{mistake_id} has no student-style submission")
+
+
+@pytest.mark.parametrize("exercise_id, mistake_id", CASES)
+@settings(max_examples=25)
+@given(data=st.data())
+def test_each_submission_answers_what_its_catalogue_entry_computes(exercise_id, mistake_id, data):
+    exercise = EXERCISES[exercise_id]
+    conventions = exercise.conventions
+    entry = catalogue(exercise)[mistake_id]
+    corpus = data.draw(corpora(conventions.corpus_form))
+    num_merges = data.draw(st.integers(min_value=0, max_value=8))
+    if entry.role == "train":
+        actual = run_student(exercise, mistake_id, "train", corpus, num_merges)
+        pairs = [tuple(item[0]) if conventions.merge_form == "pairs-with-token" else tuple(item)
+                 for item in actual]
+        assert pairs == entry.run(corpus, num_merges, tie_break=conventions.tie_break,
+                                  end_of_word=conventions.end_of_word)
+        return
+    merges = train_bpe(corpus, num_merges, tie_break=conventions.tie_break,
+                       end_of_word=conventions.end_of_word)
+    given_merges = to_merge_form(merges, conventions.merge_form)
+    if entry.role == "encode":
+        word = data.draw(words)
+        actual = run_student(exercise, mistake_id, "encode", word, given_merges)
+        assert actual == entry.run(word, merges, end_of_word=conventions.end_of_word)
+    else:
+        sentence = " ".join(data.draw(st.lists(words, max_size=4)))
+        actual = run_student(exercise, mistake_id, "sequence_lengths", sentence, given_merges)
+        assert actual == entry.run(sentence, merges, end_of_word=conventions.end_of_word)
+
+
+# --------------------------------------------------------------------------- graded for real
+
+
+@pytest.fixture(scope="module")
+def audits():
+    return {exercise_id: run_audit(exercise) for exercise_id, exercise in EXERCISES.items()}
+
+
+@pytest.mark.parametrize("exercise_id", list(EXERCISES))
+def test_the_correct_submission_scores_full_marks(audits, exercise_id):
+    reference = audits[exercise_id].reference
+    assert reference.full_marks, reference.failed_checks + reference.errors
+
+
+@pytest.mark.parametrize("exercise_id, mistake_id", CASES)
+def test_each_mistake_fails_exactly_its_milestones_and_is_named(audits, exercise_id, mistake_id):
+    exercise = EXERCISES[exercise_id]
+    audit = audits[exercise_id]
+    report = audit.reports[mistake_id]
+    result = next(m for m in audit.mistakes if m.id == mistake_id)
+    assert report.errors == []
+    affected = set(affected_milestones(exercise, result.role))
+    may_also_fail = {
+        m.id for m in exercise.milestones if result.role in DEPENDS_ON.get(m.function, set())
+    }
+    failed = {m.id for m in report.milestones if not m.passed}
+    assert affected <= failed, f"passes {sorted(affected - failed)}"
+    assert failed <= affected | may_also_fail, f"also fails {sorted(failed - affected)}"
+    assert result.named_in, (
+        f"no visible failing check names {mistake_id}; diagnoses: "
+        f"{[(c.id, [d.id for d in c.diagnoses]) for m in report.milestones for c in m.checks if not c.passed]}")
+
+
+@pytest.mark.parametrize("exercise_id", list(EXERCISES))
+def test_every_shipped_exercise_passes_its_audit(audits, exercise_id):
+    audit = audits[exercise_id]
+    assert audit.ok, [m.to_json() for m in audit.mistakes if not m.caught] or audit.unexpected
