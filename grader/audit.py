@@ -300,7 +300,8 @@ def _reference_problems(reference: ReferenceAudit) -> list[str]:
 def _mistake_line(mistake: MistakeAudit) -> str:
     mark = "✓" if mistake.caught else "✗"
     caught_by = "; ".join(
-        f"{milestone} ({', '.join(checks)})" for milestone, checks in mistake.catching_checks.items()
+        f"{milestone} ({summarize_checks(checks)})"
+        for milestone, checks in mistake.catching_checks.items()
     )
     text = f"  {mark} {mistake.id} [{mistake.role}]: fails {caught_by or 'nothing'}"
     if mistake.missed:
@@ -310,6 +311,14 @@ def _mistake_line(mistake: MistakeAudit) -> str:
     elif mistake.caught and not mistake.named:
         text += "; caught, but no visible check names it"
     return text
+
+
+def summarize_checks(check_ids: list[str]) -> str:
+    """``cases:a, cases:b, differential`` -> ``2 cases, differential`` (other ids as they are)."""
+    cases = sum(check_id.split(":")[0] == "cases" for check_id in check_ids)
+    others = [check_id for check_id in check_ids if check_id.split(":")[0] != "cases"]
+    parts = [f"{cases} case{'s' if cases > 1 else ''}"] if cases else []
+    return ", ".join(parts + others)
 
 
 def _gap_advice(mistake: MistakeAudit, exercise: Exercise) -> list[str]:

@@ -15,18 +15,8 @@ import zipfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from .bundles import (
-    BundleError,
-    WheelSet,
-    WheelSources,
-    WheelTarget,
-    collect_wheels,
-    install_script,
-    render_template,
-    wheel_version,
-    write_executable,
-    write_grading_files,
-)
+from .bundle_wheels import WheelSet, WheelSources, WheelTarget, collect_wheels, wheel_version
+from .bundles import BundleError, install_script, render_template, write_executable, write_grading_files
 from .spec import Exercise
 
 EXECUTABLES = ("setup.sh", "run_autograder", "entrypoint.py")

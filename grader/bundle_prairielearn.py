@@ -21,17 +21,19 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Optional
 
-from .bundles import (
-    BundleError,
+from .bundle_wheels import (
     WheelSet,
     WheelSources,
     WheelTarget,
     collect_wheels,
     grader_version,
+    wheel_version,
+)
+from .bundles import (
+    BundleError,
     grading_timeout,
     install_script,
     render_template,
-    wheel_version,
     write_executable,
     write_grading_files,
 )
@@ -67,7 +69,7 @@ def write_prairielearn_question(
     force: bool = False,
 ) -> PrairieLearnQuestion:
     """Write the question directory for ``exercise``; refuse a non-empty one unless ``force``."""
-    image = image or default_image()
+    image = default_image() if image is None else image
     check_image_name(image)
     _prepare_directory(directory, force)
     tests = directory / "tests"
@@ -167,7 +169,7 @@ def write_grader_image(
     """Write the Docker build context (``Dockerfile``, ``install.sh``, ``wheels/``)."""
     if target.is_local:
         raise BundleError("the grader image needs a Python version for its base image (e.g. 3.10)")
-    image = image or default_image()
+    image = default_image() if image is None else image
     check_image_name(image)
     _prepare_directory(directory, force)
     _remove_stale(directory / "wheels")

@@ -29,6 +29,7 @@ DEFAULT_PYTHON_VERSION = "3.10"
 DEFAULT_PLATFORMS = ("manylinux2014_x86_64", "manylinux_2_28_x86_64")
 PIP_ERROR_LINES = 15
 MARKER_ROUNDS = 5
+_MACHINE = re.compile(r"(x86_64|aarch64|i686|ppc64le|s390x|armv7l)$")
 # Parts of a source checkout that are not needed to build the project's wheel.
 SOURCE_IGNORE = (".git", ".venv", "venv", "build", "dist", "*.egg-info", "__pycache__",
                  ".pytest_cache", ".hypothesis", "tests", "bench", "examples", "node_modules")
@@ -118,11 +119,92 @@ def collect_wheels(directory: Path, target: WheelTarget, sources: WheelSources) 
     """Fill ``directory`` with the project's wheel, its dependencies' and pip's, for ``target``."""
     directory.mkdir(parents=True, exist_ok=True)
     project_wheel = _project_wheel(directory, sources)
-    _pip("download", "--dest", str(directory), *target.pip_options(), *sources.pip_options(),
-         str(project_wheel), "pip", what=f"download the dependencies for {target.describe()}")
+    requirements = [str(project_wheel), "pip"]
+    for _ in range(MARKER_ROUNDS):
+        _pip("download", "--dest", str(directory), *target.pip_options(), *sources.pip_options(),
+             *requirements, what=f"download the dependencies for {target.describe()}")
+        requirements = missing_requirements(directory, target)
+        if not requirements:
+            break
+    else:
+        raise WheelError(f"the dependencies for {target.describe()} did not settle: {requirements}")
     wheels = sorted(directory.glob("*.whl"))
     _require_pip_wheel(wheels)
     return WheelSet(directory=directory, project_wheel=project_wheel, wheels=wheels)
+
+
+# --------------------------------------------------------------------------- target markers
+
+
+def marker_environment(target: WheelTarget) -> Optional[dict[str, str]]:
+    """PEP 508 marker values of the target host; None for this interpreter (pip's own view)."""
+    if target.is_local:
+        return None
+    found = _MACHINE.search(target.platforms[0]) if target.platforms else None
+    machine = found.group(1) if found else "x86_64"
+    full_version = f"{target.python_version}.0"
+    return {
+        "implementation_name": "cpython",
+        "implementation_version": full_version,
+        "os_name": "posix",
+        "platform_machine": machine,
+        "platform_python_implementation": "CPython",
+        "platform_release": "",
+        "platform_system": "Linux",
+        "platform_version": "",
+        "python_full_version": full_version,
+        "python_version": target.python_version,
+        "sys_platform": "linux",
+        "extra": "",
+    }
+
+
+def missing_requirements(directory: Path, target: WheelTarget) -> list[str]:
+    """Requirements of the wheels in ``directory`` that apply on the target but have no wheel."""
+    environment = marker_environment(target)
+    if environment is None:
+        return []
+    Requirement = _requirement_class()
+    present = {normalized_name(path.name.split("-")[0]) for path in directory.glob("*.whl")}
+    missing: dict[str, str] = {}
+    for wheel in sorted(directory.glob("*.whl")):
+        for line in requires_dist(wheel):
+            requirement = Requirement(line)
+            name = normalized_name(requirement.name)
+            if name in present or (requirement.marker and not requirement.marker.evaluate(environment)):
+                continue
+            missing[name] = f"{requirement.name}{requirement.specifier}"
+    return sorted(missing.values())
+
+
+def requires_dist(wheel: Path) -> list[str]:
+    """The ``Requires-Dist`` lines of a wheel's metadata."""
+    with zipfile.ZipFile(wheel) as archive:
+        names = [name for name in archive.namelist() if name.endswith(".dist-info/METADATA")]
+        if not names:
+            raise WheelError(f"{wheel.name} has no METADATA; it is not a valid wheel")
+        text = archive.read(names[0]).decode("utf-8", errors="replace")
+    return HeaderParser().parsestr(text).get_all("Requires-Dist") or []
+
+
+def normalized_name(name: str) -> str:
+    return re.sub(r"[-_.]+", "-", name).lower()
+
+
+def _requirement_class():
+    try:
+        from packaging.requirements import Requirement
+    except ImportError:  # pip vendors packaging; pip is needed for bundles anyway
+        try:
+            from pip._vendor.packaging.requirements import Requirement
+        except ImportError:
+            raise WheelError(
+                "reading dependency markers needs the 'packaging' library: pip install packaging"
+            ) from None
+    return Requirement
+
+
+# --------------------------------------------------------------------------- building and fetching
 
 
 def _project_wheel(directory: Path, sources: WheelSources) -> Path:

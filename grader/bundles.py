@@ -17,7 +17,7 @@ from typing import Any
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
 from markupsafe import Markup, escape
 
-from .bundle_wheels import WheelError, WheelTarget, grader_version
+from .bundle_wheels import WheelTarget, grader_version
 from .spec import Exercise
 from .templates_dir import templates_path
 
@@ -28,7 +28,7 @@ SANDBOX_MODES = ("strict", "best-effort")
 GRADING_MARGIN_SECONDS = 90
 
 
-class BundleError(WheelError):
+class BundleError(Exception):
     """A bundle cannot be built; the message says why and what to do."""
 
 

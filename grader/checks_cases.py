@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
+from typing import Any, Optional
 
 from .expected import case_encodings, case_lengths, reference_pairs
 from .feedback import (
@@ -26,20 +28,30 @@ from .feedback import (
     timed,
     tokens_message,
 )
-from .result import CheckResult
+from .result import CheckResult, Diagnosis, Visibility
 from .scoring import split_evenly
 from .spec import Case, Milestone
 from .student_calls import StudentCalls
 
 
 @dataclass(frozen=True)
+class Verdict:
+    """How one item went; ``diagnose`` is only run for a visible failure."""
+
+    passed: bool
+    message: str = ""
+    details: Optional[dict[str, Any]] = None
+    diagnose: Optional[Callable[[], list[Diagnosis]]] = None
+
+
+@dataclass(frozen=True)
 class CaseItem:
-    """One graded input of a case; ``run`` grades it given its share of the points."""
+    """One graded input of a case."""
 
     check_id: str
     title: str
-    hidden: bool
-    run: Callable[[str, str, float, bool], CheckResult]
+    visibility: Visibility
+    judge: Callable[[], Verdict]
 
 
 def run_cases(calls: StudentCalls, milestone: Milestone, points: float) -> list[CheckResult]:
@@ -47,109 +59,98 @@ def run_cases(calls: StudentCalls, milestone: Milestone, points: float) -> list[
     items = case_items(calls, milestone.function)
     shares = split_evenly(points, len(items))
     return [
-        timed(lambda item=item, share=share: item.run(item.check_id, item.title, share, item.hidden))
+        timed(lambda item=item, share=share: _grade(item, share))
         for item, share in zip(items, shares)
     ]
 
 
+def _grade(item: CaseItem, share: float) -> CheckResult:
+    verdict = item.judge()
+    show_diagnosis = verdict.diagnose is not None and item.visibility == "visible"
+    return graded(
+        item.check_id, item.title, share, verdict.passed, visibility=item.visibility,
+        message=verdict.message, details=verdict.details,
+        diagnoses=verdict.diagnose() if show_diagnosis else [],
+    )
+
+
 def case_items(calls: StudentCalls, role: str) -> list[CaseItem]:
+    """The graded items of every case serving ``role``, hidden ones numbered exercise-wide."""
+    exercise = calls.exercise
+    hidden_numbers = {id(case): number for number, case in enumerate(exercise.hidden_cases, 1)}
     items: list[CaseItem] = []
-    hidden_numbers = {id(case): number for number, case in enumerate(calls.exercise.hidden_cases, 1)}
-    for case in calls.exercise.cases_for(role):
-        hidden_number = hidden_numbers.get(id(case), 0)
-        label = case.id if case.public else f"hidden-{hidden_number}"
-        name = f"{case.id}" if case.public else f"Hidden case {hidden_number}"
+    for case in exercise.cases_for(role):
+        visibility: Visibility = "visible" if case.public else "hidden"
+        label = case.id if case.public else f"hidden-{hidden_numbers[id(case)]}"
+        name = case.id if case.public else f"Hidden case {hidden_numbers[id(case)]}"
         if role == "train":
             title = f"{name}: train {_merges_count(case.num_merges)}" if case.public else name
-            items.append(CaseItem(f"cases:{label}", title, not case.public, _train_grader(calls, case)))
+            items.append(CaseItem(f"cases:{label}", title, visibility,
+                                  partial(_judge_train, calls, case)))
         elif role == "encode":
-            for number, (item, expected) in enumerate(case_encodings(calls.exercise, case), 1):
+            for number, (item, expected) in enumerate(case_encodings(exercise, case), 1):
                 title = f"{name}: encode {item.word!r}" if case.public else f"{name}, word {number}"
-                items.append(
-                    CaseItem(f"cases:{label}:{number}", title, not case.public,
-                             _encode_grader(calls, case, item.word, expected))
-                )
+                items.append(CaseItem(f"cases:{label}:{number}", title, visibility,
+                                      partial(_judge_encode, calls, case, item.word, expected)))
         elif role == "sequence_lengths":
             title = f"{name}: sequence lengths of {case.sentence!r}" if case.public else name
-            items.append(CaseItem(f"cases:{label}", title, not case.public, _lengths_grader(calls, case)))
+            items.append(CaseItem(f"cases:{label}", title, visibility,
+                                  partial(_judge_lengths, calls, case)))
     return items
 
 
-def _visibility(hidden: bool) -> str:
-    return "hidden" if hidden else "visible"
+def _judge_train(calls: StudentCalls, case: Case) -> Verdict:
+    exercise = calls.exercise
+    expected = reference_pairs(exercise, case)
+    answer = calls.train(case.corpus, case.num_merges)
+    if answer.ok and answer.value == expected:
+        return Verdict(True)
+    if not answer.ok:
+        details = merges_details(case.corpus, case.num_merges, expected, None, None)
+        return Verdict(False, answer.failure or "", details)
+    difference = first_difference(exercise, case.corpus, case.num_merges, expected, answer.value)
+    return Verdict(
+        False,
+        merges_message(difference, case.num_merges) if difference else "",
+        merges_details(case.corpus, case.num_merges, expected, answer.value, difference),
+        partial(diagnose, exercise, "train", answer.value,
+                {"corpus": case.corpus, "num_merges": case.num_merges}),
+    )
 
 
-def _train_grader(calls: StudentCalls, case: Case) -> Callable[[str, str, float, bool], CheckResult]:
-    def run(check_id: str, title: str, share: float, hidden: bool) -> CheckResult:
-        exercise = calls.exercise
-        expected = reference_pairs(exercise, case)
-        answer = calls.train(case.corpus, case.num_merges)
-        if answer.ok and answer.value == expected:
-            return graded(check_id, title, share, True, visibility=_visibility(hidden))
-        if not answer.ok:
-            details = merges_details(case.corpus, case.num_merges, expected, None, None)
-            return graded(check_id, title, share, False, visibility=_visibility(hidden),
-                          message=answer.failure, details=details)
-        difference = first_difference(exercise, case.corpus, case.num_merges, expected, answer.value)
-        found = [] if hidden else diagnose(
-            exercise, "train", answer.value, {"corpus": case.corpus, "num_merges": case.num_merges}
-        )
-        return graded(
-            check_id, title, share, False, visibility=_visibility(hidden),
-            message=merges_message(difference, case.num_merges),
-            details=merges_details(case.corpus, case.num_merges, expected, answer.value, difference),
-            diagnoses=found,
-        )
-
-    return run
+def _judge_encode(calls: StudentCalls, case: Case, word: str, expected: list[str]) -> Verdict:
+    exercise = calls.exercise
+    merges = reference_pairs(exercise, case)
+    answer = calls.encode(word, merges)
+    if answer.ok and answer.value == expected:
+        return Verdict(True)
+    if not answer.ok:
+        return Verdict(False, answer.failure or "", tokens_details(word, expected, None, merges))
+    return Verdict(
+        False,
+        tokens_message(calls.function_name("encode"), word, expected, answer.value),
+        tokens_details(word, expected, answer.value, merges),
+        partial(diagnose, exercise, "encode", answer.value, {"word": word, "merges": merges}),
+    )
 
 
-def _encode_grader(
-    calls: StudentCalls, case: Case, word: str, expected: list[str]
-) -> Callable[[str, str, float, bool], CheckResult]:
-    def run(check_id: str, title: str, share: float, hidden: bool) -> CheckResult:
-        exercise = calls.exercise
-        merges = reference_pairs(exercise, case)
-        answer = calls.encode(word, merges)
-        if answer.ok and answer.value == expected:
-            return graded(check_id, title, share, True, visibility=_visibility(hidden))
-        actual = answer.value if answer.ok else None
-        details = tokens_details(word, expected, actual, merges)
-        if not answer.ok:
-            return graded(check_id, title, share, False, visibility=_visibility(hidden),
-                          message=answer.failure, details=details)
-        found = [] if hidden else diagnose(
-            exercise, "encode", actual, {"word": word, "merges": merges}
-        )
-        message = tokens_message(calls.function_name("encode"), word, expected, actual)
-        return graded(check_id, title, share, False, visibility=_visibility(hidden),
-                      message=message, details=details, diagnoses=found)
-
-    return run
-
-
-def _lengths_grader(calls: StudentCalls, case: Case) -> Callable[[str, str, float, bool], CheckResult]:
-    def run(check_id: str, title: str, share: float, hidden: bool) -> CheckResult:
-        exercise = calls.exercise
-        sentence = case.sentence or ""
-        merges = reference_pairs(exercise, case)
-        expected = case_lengths(exercise, case) or {}
-        answer = calls.sequence_lengths(sentence, merges)
-        if answer.ok and answer.value == expected:
-            return graded(check_id, title, share, True, visibility=_visibility(hidden))
-        actual = answer.value if answer.ok else None
-        details = lengths_details(sentence, expected, actual, merges)
-        if not answer.ok:
-            return graded(check_id, title, share, False, visibility=_visibility(hidden),
-                          message=answer.failure, details=details)
-        found = [] if hidden else diagnose(
-            exercise, "sequence_lengths", actual, {"sentence": sentence, "merges": merges}
-        )
-        message = lengths_message(calls.function_name("sequence_lengths"), sentence, expected, actual)
-        return graded(check_id, title, share, False, visibility=_visibility(hidden),
-                      message=message, details=details, diagnoses=found)
-
-    return run
+def _judge_lengths(calls: StudentCalls, case: Case) -> Verdict:
+    exercise = calls.exercise
+    sentence = case.sentence or ""
+    merges = reference_pairs(exercise, case)
+    expected = case_lengths(exercise, case) or {}
+    answer = calls.sequence_lengths(sentence, merges)
+    if answer.ok and answer.value == expected:
+        return Verdict(True)
+    if not answer.ok:
+        return Verdict(False, answer.failure or "", lengths_details(sentence, expected, None, merges))
+    return Verdict(
+        False,
+        lengths_message(calls.function_name("sequence_lengths"), sentence, expected, answer.value),
+        lengths_details(sentence, expected, answer.value, merges),
+        partial(diagnose, exercise, "sequence_lengths", answer.value,
+                {"sentence": sentence, "merges": merges}),
+    )
 
 
 def _merges_count(count: int) -> str:

@@ -45,7 +45,7 @@ from .student_calls import StudentAnswer, StudentCalls
 Pair = tuple[str, str]
 T = TypeVar("T")
 
-SHRINK_EVALUATIONS = 40
+SHRINK_EVALUATIONS = 120
 WORDS_PER_LINE = 3
 SENTENCE_WORDS = 4
 # Outcomes after which shrinking stops: each further try would cost a full time-out.
@@ -113,6 +113,7 @@ class Failure(Generic[T]):
     answer: StudentAnswer
     expected: Any = None
     explanation: str = ""
+    first: Optional["Failure[T]"] = None  # the unshrunk failure the search started from
 
 
 Judge = Callable[[T], Optional[Failure[T]]]
@@ -242,11 +243,15 @@ def smallest_failure(
     try:
         with independent_of_local_source():
             found = find(strategy_for(exercise, role), search.fails, settings=search_settings(examples))
+        smallest = search.memo.get(repr(found)) or search.smallest
     except NoSuchExample:
+        smallest = None
+    except HypothesisException:  # e.g. code that answers differently on a replay
+        smallest = search.smallest
+    if smallest is None or repr(smallest.example) == repr(first.example):
         return first
-    except HypothesisException:
-        return search.smallest or first  # e.g. code that answers differently on a replay
-    return search.memo.get(repr(found)) or search.smallest or first
+    smallest.first = first
+    return smallest
 
 
 # --------------------------------------------------------------------------- the check

@@ -19,10 +19,8 @@ import json
 import os
 import re
 import secrets
-import selectors
 import shutil
 import signal
-import struct
 import subprocess
 import sys
 import tempfile
@@ -33,6 +31,7 @@ from typing import Any
 
 from . import sandbox_cgroups, sandbox_layers, wire
 from .sandbox_layers import IsolationPlan, ResourceCaps, layers_notice, probe_layers
+from .sandbox_process import OutputCapture, Overdue, Oversized, WorkerGone, WorkerProcess
 from .wire import Opaque, WireError
 
 __all__ = [
@@ -48,7 +47,6 @@ __all__ = [
 ]
 
 WORKER_SCRIPT = Path(__file__).with_name("sandbox_worker.py")
-HEADER = struct.Struct(">I")
 ENVELOPE_BYTES = 64 << 10
 GRACE_SECONDS = 0.5
 MAX_ERROR_CHARS = 500
@@ -103,206 +101,6 @@ class CallOutcome:
 
 
 # ---------------------------------------------------------------------------------------------
-# captured output
-
-
-class OutputCapture:
-    """Keeps the first and last half of ``limit`` bytes of a stream, and counts the rest."""
-
-    def __init__(self, limit: int) -> None:
-        self.half = max(1, limit // 2)
-        self.head = bytearray()
-        self.tail = bytearray()
-        self.total = 0
-
-    def feed(self, chunk: bytes) -> None:
-        self.total += len(chunk)
-        room = self.half - len(self.head)
-        if room > 0:
-            self.head += chunk[:room]
-            chunk = chunk[room:]
-        if chunk:
-            self.tail += chunk
-            if len(self.tail) > self.half:
-                del self.tail[: len(self.tail) - self.half]
-
-    @property
-    def text(self) -> str:
-        omitted = self.total - len(self.head) - len(self.tail)
-        head = self.head.decode("utf-8", errors="replace")
-        tail = self.tail.decode("utf-8", errors="replace")
-        if omitted <= 0:
-            return head + tail
-        return f"{head}\n[... {omitted} bytes of output omitted ...]\n{tail}"
-
-
-# ---------------------------------------------------------------------------------------------
-# one worker process
-
-
-class _Gone(Exception):
-    """The worker closed its reply pipe (it exited or was killed)."""
-
-
-class _Overdue(Exception):
-    """The deadline passed before the worker answered."""
-
-
-class _Oversized(Exception):
-    """The worker announced a frame over the bound."""
-
-
-class _Worker:
-    """A running worker: its process, pipes and cgroups."""
-
-    def __init__(self, proc: subprocess.Popen, request_fd: int, reply_fd: int, output_fd: int,
-                 groups: sandbox_cgroups.CgroupSet, output: OutputCapture) -> None:
-        self.proc = proc
-        self.request_fd = request_fd
-        self.reply_fd = reply_fd
-        self.output_fd: int | None = output_fd
-        self.groups = groups
-        self.output = output
-        self.selector = selectors.DefaultSelector()
-        self.selector.register(reply_fd, selectors.EVENT_READ, "reply")
-        self.selector.register(output_fd, selectors.EVENT_READ, "output")
-        for fd in (request_fd, reply_fd, output_fd):
-            os.set_blocking(fd, False)
-
-    def exchange(self, request: bytes, deadline: float, max_reply: int) -> bytes:
-        """Send one frame and wait for one reply frame, draining student output meanwhile."""
-        pending = memoryview(HEADER.pack(len(request)) + request)
-        self.selector.register(self.request_fd, selectors.EVENT_WRITE, "request")
-        try:
-            return self._pump(pending, deadline, max_reply)
-        finally:
-            if self.request_fd in self.selector.get_map():
-                self.selector.unregister(self.request_fd)
-
-    def _pump(self, pending: memoryview, deadline: float, max_reply: int) -> bytes:
-        buffer = bytearray()
-        needed: int | None = None
-        while True:
-            if needed is not None and len(buffer) >= needed:
-                return bytes(buffer[HEADER.size:needed])
-            remaining = deadline - time.monotonic()
-            if remaining <= 0:
-                raise _Overdue()
-            for key, _ in self.selector.select(remaining):
-                if key.data == "output":
-                    self._read_output()
-                elif key.data == "request":
-                    pending = self._write_some(pending)
-                else:
-                    chunk = _read_nonblocking(self.reply_fd, 1 << 20)
-                    if chunk == b"":
-                        raise _Gone()
-                    buffer += chunk or b""
-            if needed is None and len(buffer) >= HEADER.size:
-                (size,) = HEADER.unpack(bytes(buffer[: HEADER.size]))
-                if size > max_reply:
-                    raise _Oversized()
-                needed = HEADER.size + size
-
-    def _write_some(self, pending: memoryview) -> memoryview:
-        try:
-            written = os.write(self.request_fd, pending)
-        except BlockingIOError:
-            return pending
-        except (BrokenPipeError, OSError):
-            raise _Gone() from None
-        rest = pending[written:]
-        if not rest:
-            self.selector.unregister(self.request_fd)
-        return rest
-
-    def _read_output(self) -> None:
-        if self.output_fd is None:
-            return
-        chunk = _read_nonblocking(self.output_fd, 1 << 16)
-        if chunk == b"":
-            self.selector.unregister(self.output_fd)
-            os.close(self.output_fd)
-            self.output_fd = None
-        elif chunk:
-            self.output.feed(chunk)
-
-    def drain_output(self, rounds: int = 256) -> None:
-        for _ in range(rounds):
-            if self.output_fd is None:
-                return
-            chunk = _read_nonblocking(self.output_fd, 1 << 16)
-            if not chunk:
-                if chunk == b"":
-                    self._read_output()
-                return
-            self.output.feed(chunk)
-
-    def exit_status(self, wait_seconds: float = 0.5) -> int | None:
-        try:
-            return self.proc.wait(timeout=wait_seconds)
-        except subprocess.TimeoutExpired:
-            return None
-
-    def kill(self) -> None:
-        """Kill every process of this worker and release its pipes and cgroups."""
-        pid = self.proc.pid
-        children = _children_of(pid)
-        try:
-            os.killpg(pid, signal.SIGKILL)
-        except OSError:
-            pass
-        for child in children:
-            try:
-                os.kill(child, signal.SIGKILL)
-            except OSError:
-                pass
-        self.groups.kill_all()
-        try:
-            self.proc.wait(timeout=5)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-            self.proc.wait()
-        self.drain_output()
-        self.selector.close()
-        for fd in (self.request_fd, self.reply_fd, self.output_fd):
-            if fd is not None:
-                try:
-                    os.close(fd)
-                except OSError:
-                    pass
-        self.output_fd = None
-        self.groups.remove()
-
-    def sweep_strays(self) -> None:
-        """Outside a PID namespace: kill cgroup members other than the server itself."""
-        if not self.groups.pids:
-            return
-        for pid in self.groups.members() - {self.proc.pid}:
-            try:
-                os.kill(pid, signal.SIGKILL)
-            except OSError:
-                pass
-
-
-def _read_nonblocking(fd: int, size: int) -> bytes | None:
-    try:
-        return os.read(fd, size)
-    except BlockingIOError:
-        return None
-    except OSError:
-        return b""
-
-
-def _children_of(pid: int) -> list[int]:
-    try:
-        with open(f"/proc/{pid}/task/{pid}/children") as handle:
-            return [int(part) for part in handle.read().split()]
-    except (OSError, ValueError):
-        return []
-
-
-# ---------------------------------------------------------------------------------------------
 # the sandbox
 
 
@@ -311,6 +109,9 @@ class Sandbox:
 
     def __init__(self, submission: str | os.PathLike, limits: SandboxLimits | None = None,
                  strict: bool = False) -> None:
+        if os.name != "posix":
+            raise SandboxUnavailable("the sandbox needs a POSIX host (Linux or macOS); "
+                                     "on Windows, grade inside WSL")
         self.submission = Path(submission)
         if not self.submission.is_file():
             raise SandboxError(f"submission not found: {self.submission} (expected a .py file)")
@@ -329,7 +130,7 @@ class Sandbox:
         self.interpreter = sandbox_layers.choose_interpreter(self.layers)
         self.file_name = _safe_file_name(self.submission.name)
         self._output = OutputCapture(self.limits.max_output_bytes)
-        self._worker: _Worker | None = None
+        self._worker: WorkerProcess | None = None
         self._load: LoadOutcome | None = None
         self._temp: str | None = None
         self._spent = 0.0
@@ -390,11 +191,11 @@ class Sandbox:
             raw = worker.exchange(_json(request), started + timeout + GRACE_SECONDS,
                                   ENVELOPE_BYTES)
             outcome = self._load_outcome(raw, request["id"])
-        except _Overdue:
+        except Overdue:
             outcome = LoadOutcome(False, f"timed out after {_seconds(timeout)} s while importing")
-        except _Gone:
+        except WorkerGone:
             outcome = LoadOutcome(False, self._death(during_call=False)[1])
-        except (_Oversized, WireError) as error:
+        except (Oversized, WireError) as error:
             outcome = LoadOutcome(False, f"the worker sent a malformed reply while importing "
                                          f"({_clip(str(error))})")
         finally:
@@ -468,16 +269,16 @@ class Sandbox:
                                   self.limits.max_answer_bytes + ENVELOPE_BYTES)
             seconds = time.monotonic() - started
             outcome = self._call_outcome(raw, request["id"], function, limit, seconds)
-        except _Overdue:
+        except Overdue:
             seconds = time.monotonic() - started
             self._stop_worker()
             outcome = _timeout(limit, seconds, budget_bound)
-        except _Gone:
+        except WorkerGone:
             seconds = time.monotonic() - started
             kind, reason = self._death(during_call=True)
             self._stop_worker()
             outcome = _failed(kind, reason, seconds)
-        except (_Oversized, WireError) as error:
+        except (Oversized, WireError) as error:
             seconds = time.monotonic() - started
             self._stop_worker()
             outcome = _failed("bad-answer", "returned an answer the grader cannot accept: "
@@ -513,8 +314,8 @@ class Sandbox:
                 max_bytes=self.limits.max_answer_bytes))
             return CallOutcome(True, value, None, "ok", seconds, cpu_seconds)
         if status == "exception":
-            error = "raised " + _exception_text(answer).removeprefix("raised ")
-            return CallOutcome(False, None, error, "exception", seconds, cpu_seconds)
+            return CallOutcome(False, None, _exception_text(answer), "exception", seconds,
+                               cpu_seconds)
         if status == "missing":
             return CallOutcome(False, None, f"{function} is not defined in {self.file_name}",
                                "missing", seconds, cpu_seconds)
@@ -562,13 +363,9 @@ class Sandbox:
                          sandbox_layers.NOBODY)
         return self._temp
 
-    def _start_worker(self) -> _Worker:
+    def _start_worker(self) -> WorkerProcess:
         temp = self._prepare_temp()
-        groups = sandbox_cgroups.CgroupSet.create(
-            pids_max=self.limits.max_processes,
-            memory_bytes=(self.limits.memory_mib + 128) << 20,
-        ) if self.layers.get("pids-cgroup") or self.layers.get("memory-cgroup") else \
-            sandbox_cgroups.CgroupSet()
+        groups = self._create_cgroups()
         plan = self._plan(temp, groups)
         mounted = self.layers.get("mount-isolation")
         worker_path = INSIDE_WORKER if mounted else os.path.join(temp, "worker.py")
@@ -581,8 +378,8 @@ class Sandbox:
         argv += [str(request_r), str(reply_w), self.file_name]
         if self.layers.get("pid-namespace"):
             argv.append("--init")
-        if not hasattr(os, "fork"):
-            argv.append("--no-fork")
+        elif sys.platform.startswith("linux"):
+            argv.append("--subreaper")
         try:
             proc = subprocess.Popen(
                 argv,
@@ -604,8 +401,25 @@ class Sandbox:
             raise SandboxUnavailable(f"could not start the sandbox worker: {detail}") from None
         for fd in (request_r, reply_w, output_w, error_w, error_r):
             os.close(fd)
-        self._worker = _Worker(proc, request_w, reply_r, output_r, groups, self._output)
+        self._worker = WorkerProcess(proc, request_w, reply_r, output_r, groups, self._output)
         return self._worker
+
+    def _create_cgroups(self) -> sandbox_cgroups.CgroupSet:
+        if not (self.layers.get("pids-cgroup") or self.layers.get("memory-cgroup")):
+            return sandbox_cgroups.CgroupSet()
+        groups = sandbox_cgroups.CgroupSet.create(
+            pids_max=self.limits.max_processes,
+            # The server, the call's child and the private tmpfs share this allowance.
+            memory_bytes=(self.limits.memory_mib + 128) << 20,
+        )
+        # Report only what was really set up for this worker.
+        self.layers["pids-cgroup"] = self.layers["pids-cgroup"] and groups.pids is not None
+        self.layers["memory-cgroup"] = self.layers["memory-cgroup"] and groups.memory is not None
+        if not self.layers["pids-cgroup"]:
+            groups.pids = None
+        if not self.layers["memory-cgroup"]:
+            groups.memory = None
+        return groups
 
     def _plan(self, temp: str, groups: sandbox_cgroups.CgroupSet) -> IsolationPlan:
         caps = ResourceCaps(
@@ -666,11 +480,8 @@ def _enter_isolation(plan: IsolationPlan, error_fd: int) -> None:
 
 
 def _scrubbed_environment(home: str) -> dict[str, str]:
-    env = {"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8", "HOME": home,
-           "TMPDIR": "/tmp"}
-    if os.name == "nt":  # pragma: no cover - the interpreter needs these on Windows
-        env.update({key: os.environ[key] for key in ("SYSTEMROOT", "TEMP") if key in os.environ})
-    return env
+    return {"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8", "HOME": home,
+            "TMPDIR": "/tmp"}
 
 
 def _safe_file_name(name: str) -> str:
@@ -678,8 +489,8 @@ def _safe_file_name(name: str) -> str:
 
 
 def _json(message: dict) -> bytes:
-    return json.dumps(message, ensure_ascii=False, separators=(",", ":"),
-                      allow_nan=False).encode("utf-8")
+    return json.dumps(message, ensure_ascii=True, separators=(",", ":"),
+                      allow_nan=False).encode("ascii")
 
 
 def _envelope(raw: bytes, request_id: int, max_bytes: int = ENVELOPE_BYTES) -> dict:
@@ -756,6 +567,3 @@ def _read_all(fd: int) -> str:
         os.close(fd)
     return data.decode("utf-8", "replace")
 
-
-if sys.platform == "win32":  # pragma: no cover
-    raise ImportError("grader.sandbox needs a POSIX host (Linux or macOS)")

@@ -1,7 +1,7 @@
 """The sandbox worker: the untrusted side of the grader, run as a script by its own interpreter.
 
 Standard library only, and never imported by the grader: the trusted side starts it as
-``python -I -S sandbox_worker.py REQUEST_FD REPLY_FD SUBMISSION [--init] [--no-fork]`` inside
+``python -I -S sandbox_worker.py REQUEST_FD REPLY_FD SUBMISSION [--init | --subreaper]`` inside
 whatever isolation the host allows. It speaks length-prefixed JSON frames (4-byte big-endian
 length, then UTF-8 JSON) over the two pipes it is given; stdout and stderr belong to the
 student and are never used for the protocol.
@@ -10,8 +10,8 @@ It is a fork server: ``load`` imports the submission once; every ``call`` forks 
 that runs one function under resource limits and writes its tagged answer to a private pipe,
 which this process relays after the child has been reaped. With ``--init`` it first forks
 into the new PID namespace it was started in, so the server is the namespace's process 1 and
-can remove every stray process after each call. With ``--no-fork`` (hosts without fork) the
-call runs in this process and the trusted side starts a fresh worker for the next one.
+can remove every stray process after each call; without one, ``--subreaper`` (Linux) makes
+orphaned processes its children so it can still find and remove them.
 """
 
 # Builtins the server relies on, bound as module globals so a submission that replaces them
@@ -20,16 +20,18 @@ from builtins import (  # noqa: A004
     BaseException, Exception, callable, dict, getattr, int, isinstance, len, list, max, min,
     range, set, str, tuple, type,
 )
-import json
+# Start-up time matters (a worker is started per submission and after every crash), so the
+# low-level modules stand in for ``json``, ``signal`` and ``types``, which pull in ``re``,
+# ``enum`` and ``functools``.
+import _json
+import _signal as signal
 import math
 import os
 import resource
 import select
-import signal
 import struct
 import sys
 import time
-import types
 
 HEADER = struct.Struct(">I")
 MAX_REQUEST_BYTES = 256 << 20
@@ -37,6 +39,12 @@ MAX_DEPTH = 64
 MAX_TYPE_NAME = 200
 MAX_MESSAGE_CHARS = 2000
 MODULE_NAME = "student"
+ModuleType = type(sys)
+FunctionType = type(lambda: None)
+SUBMISSION_LABEL = ["student.py"]  # the file name shown in tracebacks and syntax errors
+LOADED = [None]  # the imported submission, once loaded
+SUBREAPER = [False]  # whether orphans of calls are re-parented to this server
+PR_SET_CHILD_SUBREAPER = 36
 
 # Bound once, before any student code runs, so a submission that patches these modules at
 # import time cannot change how the server forks, waits or frames its replies.
@@ -50,20 +58,29 @@ _read = os.read
 _write = os.write
 _close = os.close
 _exit = os._exit
-_scan_json = json.decoder.JSONDecoder().scan_once
 
 
-def _make_dumps():
-    """A JSON encoder built from the C accelerator, immune to later patches of ``json``."""
-    make = getattr(json.encoder, "c_make_encoder", None)
-    if make is None:
-        return lambda value: json.dumps(value, ensure_ascii=False, separators=(",", ":"))
-    encoder = make(None, None, json.encoder.c_encode_basestring, None, ":", ",", False, False,
-                   True)
-    return lambda value: "".join(encoder(value, 0))
+class _StrictJson:
+    """Settings for the C JSON scanner: plain types only, no NaN or Infinity."""
+
+    strict = True
+    object_hook = None
+    object_pairs_hook = None
+    parse_float = float
+    parse_int = int
+
+    @staticmethod
+    def parse_constant(name):
+        raise ValueError("%s is not allowed in a request" % name)
 
 
-_dumps = _make_dumps()
+_scan_json = _json.make_scanner(_StrictJson())
+_encoder = _json.make_encoder(None, None, _json.encode_basestring_ascii, None, ":", ",",
+                              False, False, False)
+
+
+def _dumps(value):
+    return "".join(_encoder(value, 0))
 
 
 def _loads(text):
@@ -191,9 +208,6 @@ def describe_exception(error):
     }
 
 
-SUBMISSION_LABEL = ["student.py"]
-
-
 # ---------------------------------------------------------------------------------------------
 # loading the submission
 
@@ -225,7 +239,7 @@ def load(path):
         }
     except (ValueError, MemoryError, RecursionError) as error:
         return {"status": "load-error", "error": "could not be compiled: %s" % type(error).__name__}
-    module = types.ModuleType(MODULE_NAME)
+    module = ModuleType(MODULE_NAME)
     module.__file__ = os.path.abspath(path)
     sys.modules[MODULE_NAME] = module
     try:
@@ -246,12 +260,9 @@ def load(path):
 def function_names(module):
     names = []
     for name, value in list(dict.items(module.__dict__)):
-        if type(name) is str and isinstance(value, types.FunctionType) and not name.startswith("_"):
+        if type(name) is str and isinstance(value, FunctionType) and not name.startswith("_"):
             names.append(name[:MAX_TYPE_NAME])
     return names[:1000]
-
-
-LOADED = [None]
 
 
 def flush_output():
@@ -267,7 +278,7 @@ def flush_output():
 
 
 def run_call(request):
-    """Run the requested function in this process; return the reply message (no status codes)."""
+    """Run the requested function in this process and describe what happened."""
     module = LOADED[0]
     name = request["function"]
     function = None if module is None else dict.get(module.__dict__, name)
@@ -331,23 +342,27 @@ def serve_call(request, reply_fd, channel_fds, is_init):
         child_main(request, write_fd, channel_fds)
     _close(write_fd)
     try:
-        payload, timed_out, too_large = collect_answer(read_fd, pid, started + request["timeout"],
-                                                       request["max_bytes"])
+        payload, how = collect_answer(read_fd, pid, started + request["timeout"],
+                                      request["max_bytes"], channel_fds[0])
     finally:
         _close(read_fd)
-    if payload is not None:
-        # The child has answered and has nothing left to do: reply first, reap afterwards.
+    if how == "answer":
+        # The child has answered and has nothing left to do: kill it and anything it started,
+        # reply, and only then wait for them to die.
         kill_group(pid)
+        kill_strays(is_init)
         send_call_reply(reply_fd, request["id"], payload, {})
         reap(pid, is_init)
         return
-    if timed_out or too_large:
-        kill_group(pid)
+    if how != "no-answer" or not exits_soon(pid):
+        kill_group(pid)  # a child that closed its answer pipe but runs on is killed too
     status, usage = reap(pid, is_init)
+    if how == "abandoned":
+        _exit(0)
     reply = {"cpu": usage.ru_utime + usage.ru_stime}
-    if timed_out:
+    if how == "timeout":
         reply["status"] = "timeout"
-    elif too_large:
+    elif how == "too-large":
         reply["status"] = "bad-answer"
         reply["error"] = "the answer is over %d bytes" % request["max_bytes"]
     elif os.WIFSIGNALED(status):
@@ -360,11 +375,17 @@ def serve_call(request, reply_fd, channel_fds, is_init):
 
 
 def reap(pid, is_init):
-    """Wait for the call's child, then remove whatever it left running."""
+    """Wait for the call's child, then remove and reap whatever it left running."""
     _, status, usage = _wait4(pid, 0)
     kill_group(pid)
-    if is_init:
-        sweep_namespace()
+    for _ in range(1000):
+        kill_strays(is_init)
+        try:
+            stray, _ = _waitpid(-1, os.WNOHANG)
+        except ChildProcessError:
+            break
+        if stray == 0:
+            time.sleep(0.001)
     return status, usage
 
 
@@ -376,34 +397,51 @@ def own_cpu_seconds():
     return total
 
 
-def collect_answer(fd, pid, deadline, max_bytes):
-    """Read one framed answer from the child; stop at the deadline or when the child is gone."""
+def collect_answer(fd, pid, deadline, max_bytes, request_fd):
+    """Read one framed answer from the child.
+
+    Returns (payload, how) where how is "answer", "timeout", "too-large", "no-answer" (the
+    child is gone without a complete answer) or "abandoned" (the grader closed the request
+    pipe or wrote to it mid-call: it is gone or misbehaving, so stop serving).
+    """
     buffer = bytearray()
     needed = None
     poller = _poll()
     poller.register(fd, select.POLLIN | select.POLLHUP)
+    poller.register(request_fd, select.POLLIN | select.POLLHUP)
     child_gone = False
     while True:
         if needed is not None and len(buffer) >= needed:
-            return bytes(buffer[HEADER.size:needed]), False, False
+            return bytes(buffer[HEADER.size:needed]), "answer"
         remaining = deadline - _monotonic()
         if remaining <= 0:
-            return None, True, False
+            return None, "timeout"
         events = poller.poll(min(remaining, 0.05 if child_gone else 0.25) * 1000)
         if not events:
             if child_gone:
-                return None, False, False
+                return None, "no-answer"
             child_gone = child_exited(pid)
             continue
+        if any(ready == request_fd for ready, _ in events):
+            return None, "abandoned"
         chunk = _read(fd, 1 << 20)
         if not chunk:
-            return None, False, False
+            return None, "no-answer"
         buffer += chunk
         if needed is None and len(buffer) >= HEADER.size:
             (size,) = HEADER.unpack(bytes(buffer[: HEADER.size]))
             if size > max_bytes + 4096:
-                return None, False, True
+                return None, "too-large"
             needed = HEADER.size + size
+
+
+def exits_soon(pid, seconds=0.1):
+    end = _monotonic() + seconds
+    while not child_exited(pid):
+        if _monotonic() > end:
+            return False
+        time.sleep(0.002)
+    return True
 
 
 def child_exited(pid):
@@ -421,26 +459,47 @@ def kill_group(pid):
         pass
 
 
-def sweep_namespace():
-    """As process 1 of a PID namespace: kill every other process in it, then reap them."""
-    try:
-        _kill(-1, signal.SIGKILL)
-    except OSError:
-        pass
-    while True:
+def kill_strays(is_init):
+    """SIGKILL every process a call left behind, wherever it moved (never the server)."""
+    if is_init:
         try:
-            pid, _ = _waitpid(-1, os.WNOHANG)
-        except ChildProcessError:
-            return
-        if pid == 0:
-            time.sleep(0.001)
+            _kill(-1, signal.SIGKILL)  # from process 1: everyone else in the namespace
+        except OSError:
+            pass
+    elif SUBREAPER[0]:
+        for pid in adopted_children():
+            try:
+                _kill(pid, signal.SIGKILL)
+            except OSError:
+                pass
+
+
+def become_subreaper():
+    """Outside a PID namespace (Linux): adopt orphans, so a detached process stays findable."""
+    try:
+        import ctypes
+
+        SUBREAPER[0] = ctypes.CDLL(None).prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0
+    except (ImportError, OSError, AttributeError):
+        SUBREAPER[0] = False
+
+
+def adopted_children():
+    pids = []
+    try:
+        for task in os.listdir("/proc/self/task"):
+            with open("/proc/self/task/%s/children" % task) as handle:
+                pids.extend(int(part) for part in handle.read().split())
+    except (OSError, ValueError):
+        return []
+    return pids
 
 
 # ---------------------------------------------------------------------------------------------
 # the server loop
 
 
-def serve(request_fd, reply_fd, submission, forking, is_init):
+def serve(request_fd, reply_fd, submission, is_init):
     channel_fds = (request_fd, reply_fd)
     while True:
         raw = read_frame(request_fd, MAX_REQUEST_BYTES)
@@ -455,12 +514,7 @@ def serve(request_fd, reply_fd, submission, forking, is_init):
             send(reply_fd, reply)
         elif op == "call":
             request["args"] = [from_tagged(arg) for arg in request["args"]]
-            if forking:
-                serve_call(request, reply_fd, channel_fds, is_init)
-            else:
-                reply = run_call(request)
-                flush_output()
-                send_call_reply(reply_fd, request["id"], None, reply)
+            serve_call(request, reply_fd, channel_fds, is_init)
         else:
             send(reply_fd, {"id": request["id"], "status": "unknown-op"})
 
@@ -501,7 +555,10 @@ def become_namespace_init():
             continue
     if os.WIFSIGNALED(status):
         number = os.WTERMSIG(status)
-        signal.signal(number, signal.SIG_DFL)
+        try:
+            signal.signal(number, signal.SIG_DFL)
+        except (OSError, ValueError):  # SIGKILL and SIGSTOP keep their default anyway
+            pass
         _kill(os.getpid(), number)
     _exit(os.WEXITSTATUS(status) if os.WIFEXITED(status) else 1)
 
@@ -510,12 +567,13 @@ def main(argv):
     request_fd, reply_fd, submission = int(argv[1]), int(argv[2]), argv[3]
     flags = set(argv[4:])
     SUBMISSION_LABEL[0] = os.path.basename(submission)
-    forking = "--no-fork" not in flags and hasattr(os, "fork")
     is_init = False
-    if "--init" in flags and forking:
+    if "--init" in flags:
         become_namespace_init()
         is_init = os.getpid() == 1
-    serve(request_fd, reply_fd, submission, forking, is_init)
+    elif "--subreaper" in flags:
+        become_subreaper()
+    serve(request_fd, reply_fd, submission, is_init)
 
 
 if __name__ == "__main__":

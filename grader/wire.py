@@ -53,11 +53,11 @@ class WireBounds:
 
 
 def encode(value: Any, bounds: WireBounds = WireBounds()) -> bytes:
-    """Encode plain *value* as UTF-8 JSON; anything not plain raises :class:`WireError`."""
+    """Encode plain *value* as JSON bytes; anything not plain raises :class:`WireError`."""
     counter = _Counter(bounds)
     tagged = _to_tagged(value, 0, counter, path="value")
-    data = json.dumps(tagged, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
-    return data.encode("utf-8")
+    # ASCII escapes let any str travel, lone surrogates included.
+    return json.dumps(tagged, ensure_ascii=True, separators=(",", ":"), allow_nan=False).encode()
 
 
 def to_tagged(value: Any, bounds: WireBounds = WireBounds()) -> Any:

@@ -27,7 +27,7 @@ How it stays exact:
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from heapq import heapify, heappop, heappush, heapreplace
 
 from .corpus import END_OF_WORD, check_end_of_word, segment, word_counts
@@ -70,7 +70,8 @@ class _Interner(dict):
 class IncrementalTrainer:
     """The state of a training run: segmented words, live pair counts, their index and heap.
 
-    :meth:`best` names the next pair and its count, :meth:`merge` applies it. ``counts`` maps
+    :meth:`best` names the next pair and its count, :meth:`merge` applies it, at most
+    ``num_merges`` times (pair ids are sized for that many new symbols). ``counts`` maps
     word -> count in corpus order (as :func:`reference.corpus.word_counts` returns it).
     """
 
@@ -95,10 +96,17 @@ class IncrementalTrainer:
         # Ids never exceed the starting symbols plus one per merge, so pair ids stay unique.
         self.shift = (len(self.symbols) + num_merges + 1).bit_length()
         self.mask = (1 << self.shift) - 1
-        self.symbol_keys: list = []
+        # Per-symbol tie fields: the strings themselves, or their inversions for reverse order.
+        self.symbol_keys: list = (
+            [inverted(symbol) for symbol in self.symbols]
+            if tie_break == REVERSE_LEXICOGRAPHIC
+            else self.symbols
+        )
+        # A pair emptied by merges keeps a 0 here until its heap entry surfaces.
         self.pair_count: dict[int, int] = {}
         self.index: dict[int, list[int]] = {}
         self._count_initial_pairs()
+        self._entry = self._entry_function()
         self.heap: list[Entry] = [
             self._entry(pair, count) for pair, count in self.pair_count.items()
         ]
@@ -119,24 +127,20 @@ class IncrementalTrainer:
                 elif containing[-1] != word_id:
                     containing.append(word_id)
 
-    def _symbol_key(self, symbol: int):
-        """The per-symbol tie field: the string itself, or its inversion for reverse order."""
-        keys = self.symbol_keys
-        while len(keys) <= symbol:
-            text = self.symbols[len(keys)]
-            keys.append(inverted(text) if self.tie_break == REVERSE_LEXICOGRAPHIC else text)
-        return keys[symbol]
+    def _entry_function(self) -> Callable[[int, int], Entry]:
+        """The rule's heap entry for (pair, count); its key is never worse than the true key."""
+        shift, mask, symbols, index = self.shift, self.mask, self.symbols, self.index
+        if self.tie_break == FIRST_SEEN:
+            return lambda pair, count: (-count, index[pair][0], 0, pair)
+        if self.tie_break == CONCATENATED:
 
-    def _entry(self, pair: int, count: int) -> Entry:
-        """A heap entry for ``pair`` whose key is never worse than the pair's true key."""
-        left, right = pair >> self.shift, pair & self.mask
-        rule = self.tie_break
-        if rule == FIRST_SEEN:
-            return (-count, self.index[pair][0], 0, pair)
-        if rule == CONCATENATED:
-            first = self.symbols[left]
-            return (-count, first + self.symbols[right], first, pair)
-        return (-count, self._symbol_key(left), self._symbol_key(right), pair)
+            def concatenated(pair: int, count: int) -> Entry:
+                first = symbols[pair >> shift]
+                return (-count, first + symbols[pair & mask], first, pair)
+
+            return concatenated
+        keys = self.symbol_keys
+        return lambda pair, count: (-count, keys[pair >> shift], keys[pair & mask], pair)
 
     # -- reading the state ---------------------------------------------------------------------
 
@@ -200,8 +204,13 @@ class IncrementalTrainer:
         text = merged_pair[0] + merged_pair[1]
         is_new_symbol = text not in self.interner
         new = self.interner[text]
+        if new > self.mask:
+            raise RuntimeError("more merges than the trainer was sized for")
+        if is_new_symbol and self.symbol_keys is not self.symbols:
+            self.symbol_keys.append(inverted(text))
         words, freqs, pair_count = self.words, self.freqs, self.pair_count
         same = left == right
+        new_first, right_first = new << shift, right << shift  # pair ids lacking their right
         # Pairs that contain the new symbol -> one word id per occurrence, in word order.
         gained: defaultdict[int, list[int]] = defaultdict(list)
 
@@ -221,15 +230,16 @@ class IncrementalTrainer:
                     if i:
                         before = word[i - 1]
                         if merged_at == i - 1:
-                            # Overlap (a b a b): the pair (new, left) was only just counted.
-                            gained[(new << shift) | left].pop()
+                            # Overlap (a b a b): the previous merge counted (new, left) on its
+                            # right, but that left is merged now; the pair is (new, new).
+                            gained[new_first | left].pop()
                         else:
                             pair_count[(before << shift) | left] -= freq
                         gained[(before << shift) | new].append(word_id)
                     if i + 1 < last:
                         after = word[i + 2]
-                        pair_count[(right << shift) | after] -= freq
-                        gained[(new << shift) | after].append(word_id)
+                        pair_count[right_first | after] -= freq
+                        gained[new_first | after].append(word_id)
                     word[i] = new
                     del word[i + 1]
                     last -= 1

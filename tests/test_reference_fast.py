@@ -82,6 +82,28 @@ def test_fast_matches_plain_with_counts_on_the_lesson_texts(tie_break):
     assert list(fast.iter_merges(texts, 40, tie_break=tie_break)) == expected
 
 
+@pytest.mark.parametrize("tie_break", TIE_BREAKS)
+@settings(max_examples=80)
+@given(
+    corpus=st.lists(
+        st.lists(st.text("é\u0301猫😀</w>", max_size=7), max_size=6).map(" ".join), max_size=3
+    ),
+    fuse_end_of_word=st.booleans(),
+)
+def test_fast_matches_plain_on_non_ascii_and_literal_marker_text(
+    tie_break, corpus, fuse_end_of_word
+):
+    # Words may contain the marker's own characters, so merges can spell "</w>" inside a word.
+    options = {"tie_break": tie_break, "fuse_end_of_word": fuse_end_of_word}
+    assert fast.train_bpe(corpus, 30, **options) == plain.train_bpe(corpus, 30, **options)
+
+
+@given(st.text(max_size=4), st.text(max_size=4))
+def test_inverted_keys_sort_in_reverse_string_order(first, second):
+    assert (first < second) == (fast.inverted(first) > fast.inverted(second))
+    assert (first == second) == (fast.inverted(first) == fast.inverted(second))
+
+
 # -- first-seen regressions: the hand-derived merge lists are explained step by step ----------
 
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import os
 import signal
+import subprocess
+import sys
 import textwrap
 import time
 from pathlib import Path
@@ -313,3 +315,56 @@ def test_worker_start_is_quick_enough_to_restart_per_failure(submission):
     with Sandbox(submission, limits=FAST) as opened:
         assert opened.load().ok
     assert time.monotonic() - started < 5.0
+
+
+GRADER_THAT_DIES = """
+import sys
+from grader.sandbox import Sandbox, SandboxLimits
+box = Sandbox(sys.argv[1], limits=SandboxLimits(call_seconds=60, total_seconds=120))
+box.load()
+print(box.worker_pid, flush=True)
+box.call("sleep", [50])
+"""
+
+
+def descendants(root: int) -> set[int]:
+    parents = {}
+    for entry in os.listdir("/proc"):
+        try:
+            with open(f"/proc/{entry}/stat") as handle:
+                stat = handle.read()
+        except OSError:
+            continue
+        if entry.isdigit():
+            parents[int(entry)] = int(stat[stat.rindex(")") + 2:].split()[1])
+    found, frontier = set(), {root}
+    while frontier:
+        frontier = {pid for pid, parent in parents.items() if parent in frontier} - found
+        found |= frontier
+    return found
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc"), reason="needs /proc to follow processes")
+def test_no_process_outlives_a_grader_that_is_killed_mid_call(submission):
+    grader = subprocess.Popen([sys.executable, "-c", GRADER_THAT_DIES, str(submission)],
+                              stdout=subprocess.PIPE, cwd=Path(__file__).parent.parent)
+    try:
+        assert grader.stdout.readline().strip().isdigit()
+        time.sleep(0.3)  # the call is running now
+        spawned = descendants(grader.pid)
+        assert spawned, "the grader started no worker"
+    finally:
+        grader.kill()
+        grader.wait()
+    deadline = time.monotonic() + 5
+    while (alive := [pid for pid in spawned if _running(pid)]) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert alive == []
+
+
+def _running(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as handle:
+            return handle.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False

@@ -44,7 +44,21 @@ def sleep(seconds):
 
 def quit():
     os._exit(0)
+
+
+def detach():
+    if os.fork() == 0:
+        os.setsid()
+        if os.fork() == 0:
+            try:
+                os.execv("/bin/sleep", ["sleep", "17.3205"])
+            finally:
+                os._exit(0)
+        os._exit(0)
+    time.sleep(0.1)
+    return "detached"
 """
+MARKER = "17.3205"
 
 
 def grade_scenario(path: str) -> dict:
@@ -63,9 +77,23 @@ def grade_scenario(path: str) -> dict:
                 "sleep": box.call("sleep", [5]).kind,
                 "quit": box.call("quit", []).kind,
                 "after": box.call("add", [1, 1]).value,
+                "detach": box.call("detach", []).value,
+                "survivors": marked_processes(),
                 "directory": box.directory,
             }
     return report
+
+
+def marked_processes() -> list[int]:
+    found = []
+    for entry in os.listdir("/proc"):
+        try:
+            with open(f"/proc/{entry}/cmdline", "rb") as handle:
+                if MARKER.encode() in handle.read():
+                    found.append(int(entry))
+        except (OSError, ValueError):
+            continue
+    return found
 
 
 def run_as_nobody(path: str) -> dict:
@@ -124,5 +152,6 @@ def test_an_unprivileged_grader_still_grades_safely(shared_submission):
         run = report[label]
         assert run["loaded"] is True
         assert (run["add"], run["sleep"], run["quit"], run["after"]) == (5, "timeout", "exit", 2)
+        assert (run["detach"], run["survivors"]) == ("detached", [])
         assert run["who"] == report["uid"]  # no uid change without root
         assert not os.path.exists(run["directory"])

@@ -9,7 +9,7 @@ import json
 from pathlib import Path
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from grader import wire
@@ -48,17 +48,20 @@ def typed(value):
     return (type(value).__name__, value)
 
 
+@settings(max_examples=60)
 @given(plain_values)
 def test_trusted_round_trip_keeps_exact_types(value):
     assert typed(wire.decode(wire.encode(value))) == typed(value)
 
 
+@settings(max_examples=60)
 @given(plain_values)
 def test_worker_decodes_what_the_grader_sends(value):
     tree = json.loads(wire.encode(value))
     assert typed(worker.from_tagged(tree)) == typed(value)
 
 
+@settings(max_examples=60)
 @given(plain_values)
 def test_grader_decodes_what_the_worker_answers(value):
     tree = worker.to_tagged(value, [10_000])

@@ -1,10 +1,186 @@
-"""Commands: bundle (being built)."""
+"""Commands: ``grade bundle gradescope|prairielearn|image|classroom`` (LMS autograder packages).
+
+Each subcommand parses options and calls the library: :mod:`grader.bundle_gradescope`,
+:mod:`grader.bundle_prairielearn`, and the GitHub Classroom workflow of
+:mod:`grader.formats.classroom`. Problems the user can fix are reported in one message
+(exit 2 for bad options, 1 when a bundle cannot be built), never as a traceback.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Optional
 
 import click
 
-@click.command("bundle")
+from ..bundle_wheels import (
+    DEFAULT_PLATFORMS,
+    DEFAULT_PYTHON_VERSION,
+    WheelError,
+    WheelSources,
+    WheelTarget,
+    parse_python_version,
+)
+from ..bundles import SANDBOX_MODES, BundleError
+from ..spec import Exercise, SpecError, load_exercise
+
+
+def _exercise(exercise_id: str) -> Exercise:
+    try:
+        return load_exercise(exercise_id)
+    except SpecError as error:
+        raise click.UsageError(str(error)) from None
+
+
+def _target(python_version: str, platforms: tuple, for_this_python: bool) -> WheelTarget:
+    if for_this_python:
+        return WheelTarget.this_interpreter()
+    try:
+        version = parse_python_version(python_version)
+    except WheelError as error:
+        raise click.BadParameter(str(error), param_hint="--python-version") from None
+    return WheelTarget(python_version=version, platforms=tuple(platforms) or DEFAULT_PLATFORMS)
+
+
+def _sources(wheels_from: tuple, offline: bool, project_wheel: Optional[Path]) -> WheelSources:
+    if offline and not wheels_from:
+        raise click.UsageError("--offline needs at least one --wheels-from DIR to take the wheels from")
+    return WheelSources(find_links=tuple(wheels_from), offline=offline, project_wheel=project_wheel)
+
+
+def _fail(error: Exception) -> None:
+    click.echo(f"grade bundle: {error}", err=True)
+    sys.exit(1)
+
+
+def wheel_options(function):
+    """The options choosing which wheels a bundle ships."""
+    options = [
+        click.option("--python-version", default=DEFAULT_PYTHON_VERSION, show_default=True,
+                     help="Python version of the grading host (Gradescope's Ubuntu 22.04: 3.10)."),
+        click.option("--platform", "platforms", multiple=True, metavar="TAG",
+                     help="Wheel platform tag of the host (repeatable); default: "
+                     + ", ".join(DEFAULT_PLATFORMS) + "."),
+        click.option("--for-this-python", is_flag=True,
+                     help="Ship wheels for the Python running this command (to try a bundle locally)."),
+        click.option("--wheels-from", multiple=True, metavar="DIR",
+                     type=click.Path(exists=True, file_okay=False, path_type=Path),
+                     help="Also take wheels from this directory (repeatable)."),
+        click.option("--offline", is_flag=True,
+                     help="Use only --wheels-from directories, not the package index."),
+        click.option("--project-wheel", type=click.Path(exists=True, dir_okay=False, path_type=Path),
+                     help="Ship this bpe_autograder wheel instead of building one from the checkout."),
+    ]
+    for option in reversed(options):
+        function = option(function)
+    return function
+
+
+SANDBOX_OPTION = click.option(
+    "--sandbox", type=click.Choice(SANDBOX_MODES), default="strict", show_default=True,
+    help="strict: refuse to grade (an 'Autograder error' result) when the host lacks an "
+    "isolation layer it should have; best-effort: grade with the layers available.",
+)
+
+
+@click.group("bundle")
 def bundle() -> None:
-    """Not available yet."""
-    raise click.ClickException("'grade bundle' is not available yet")
+    """Package EXERCISE's autograder for Gradescope, PrairieLearn or GitHub Classroom."""
 
 
+@bundle.command("gradescope")
+@click.argument("exercise_id", metavar="EXERCISE")
+@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path),
+              default=Path("autograder.zip"), show_default=True, help="The zip to write.")
+@SANDBOX_OPTION
+@wheel_options
+def gradescope(exercise_id: str, output: Path, sandbox: str, python_version: str, platforms: tuple,
+               for_this_python: bool, wheels_from: tuple, offline: bool,
+               project_wheel: Optional[Path]) -> None:
+    """Write Gradescope's autograder zip (setup.sh installs offline from wheels inside it)."""
+    from ..bundle_gradescope import build_gradescope_bundle
+
+    exercise = _exercise(exercise_id)
+    target = _target(python_version, platforms, for_this_python)
+    sources = _sources(wheels_from, offline, project_wheel)
+    click.echo(f"collecting wheels for {target.describe()} ...", err=True)
+    try:
+        built = build_gradescope_bundle(exercise, output, target=target, sources=sources, sandbox=sandbox)
+    except (BundleError, WheelError) as error:
+        _fail(error)
+    click.echo(f"wrote {built.path} ({built.size_bytes / 1e6:.1f} MB, {len(built.wheels.wheels)} wheels); "
+               "upload it under Configure Autograder > Zip file upload", err=True)
+
+
+@bundle.command("prairielearn")
+@click.argument("exercise_id", metavar="EXERCISE")
+@click.option("-o", "--output", type=click.Path(file_okay=False, path_type=Path), required=True,
+              help="The question directory to write (e.g. COURSE/questions/bpe).")
+@click.option("--image", metavar="NAME", help="Grader image the question runs in "
+              "(as pushed from `grade bundle image`); default: bpe-autograder/grader:VERSION.")
+@click.option("--force", is_flag=True, help="Overwrite a non-empty directory (its uuid is kept).")
+@SANDBOX_OPTION
+def prairielearn(exercise_id: str, output: Path, image: Optional[str], force: bool, sandbox: str) -> None:
+    """Write a PrairieLearn question directory graded externally by bpe-autograder."""
+    from ..bundle_prairielearn import write_prairielearn_question
+
+    exercise = _exercise(exercise_id)
+    try:
+        question = write_prairielearn_question(exercise, output, image=image, sandbox=sandbox, force=force)
+    except BundleError as error:
+        _fail(error)
+    click.echo(f"wrote {question.directory}: {', '.join(question.files)}", err=True)
+
+
+@bundle.command("image")
+@click.option("-o", "--output", type=click.Path(file_okay=False, path_type=Path), required=True,
+              help="The Docker build context to write (Dockerfile, install.sh, wheels/).")
+@click.option("--image", metavar="NAME", help="The image name the Dockerfile's comments use.")
+@click.option("--force", is_flag=True, help="Overwrite a non-empty directory.")
+@wheel_options
+def image(output: Path, image: Optional[str], force: bool, python_version: str, platforms: tuple,
+          for_this_python: bool, wheels_from: tuple, offline: bool,
+          project_wheel: Optional[Path]) -> None:
+    """Write the build context of the grader image PrairieLearn questions run in."""
+    from ..bundle_prairielearn import write_grader_image
+
+    if for_this_python:
+        raise click.UsageError("the image's Python comes from its base image: give --python-version")
+    target = _target(python_version, platforms, False)
+    sources = _sources(wheels_from, offline, project_wheel)
+    click.echo(f"collecting wheels for {target.describe()} ...", err=True)
+    try:
+        built = write_grader_image(output, image=image, target=target, sources=sources, force=force)
+    except (BundleError, WheelError) as error:
+        _fail(error)
+    click.echo(f"wrote {built.directory}; build it with: docker build -t {built.image} {built.directory}",
+               err=True)
+
+
+@bundle.command("classroom")
+@click.argument("exercise_id", metavar="EXERCISE")
+@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path),
+              help="Where to write the workflow (e.g. .github/workflows/classroom.yml); "
+              "default: standard output.")
+@click.option("--install", default="bpe-autograder", show_default=True, metavar="REQUIREMENT",
+              help="What the workflow installs with pip (a version pin or a git URL).")
+@click.option("--python-version", default="3.12", show_default=True,
+              help="Python the workflow sets up.")
+def classroom(exercise_id: str, output: Optional[Path], install: str, python_version: str) -> None:
+    """Write the GitHub Classroom workflow that grades EXERCISE on every push."""
+    from ..formats.classroom import WorkflowOptionError, render_workflow
+
+    exercise = _exercise(exercise_id)
+    try:
+        workflow = render_workflow(exercise.id, submission=exercise.student_file, install=install,
+                                   python_version=python_version)
+    except WorkflowOptionError as error:
+        raise click.UsageError(str(error)) from None
+    if output is None:
+        click.echo(workflow, nl=False)
+        return
+    if not output.parent.is_dir():
+        raise click.BadParameter(f"the directory {output.parent} does not exist", param_hint="-o")
+    output.write_text(workflow, encoding="utf-8")
+    click.echo(f"wrote {output}", err=True)

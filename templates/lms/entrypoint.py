@@ -159,10 +159,19 @@ def _kill_group(process: subprocess.Popen) -> None:
 
 
 def grader_messages(stderr: str) -> str:
-    """The grader's own one-line messages (never tracebacks), for the student-visible reason."""
-    lines = [line.strip() for line in stderr.splitlines() if line.startswith("grade submit: ")
-             or line.startswith("Error: ")]
-    return "\n".join(lines)[:STUDENT_REASON_LIMIT]
+    """The grader's own one-line messages (never tracebacks), for the student-visible reason.
+
+    An internal error's text may quote any value the grader held, hidden cases included, so
+    students only learn that one happened; staff read it in the log.
+    """
+    lines = []
+    for line in stderr.splitlines():
+        if not (line.startswith("grade submit: ") or line.startswith("Error: ")):
+            continue
+        if "internal error" in line:
+            line = "grade submit: internal error of the grader (details in the staff log)"
+        lines.append(line.strip())
+    return "\n".join(dict.fromkeys(lines))[:STUDENT_REASON_LIMIT]
 
 
 def read_results(path: Path, platform: str) -> str:

@@ -1,0 +1,200 @@
+"""``grade bundle prairielearn``: the question directory, its entrypoint on a /grade-like root,
+and the grader image's build context (read, not built: no Docker engine here)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from html.parser import HTMLParser
+from pathlib import Path
+
+import jsonschema
+import pytest
+from click.testing import CliRunner
+
+import grader.bundle_prairielearn as bundle_prairielearn
+from grader.bundle_wheels import WheelSet, WheelTarget
+from grader.bundles import BundleError
+from grader.cli import main
+from grader.spec import load_exercise
+from grader.stubs import render_stub
+from grader.templates_dir import templates_path
+
+SCHEMAS = Path(__file__).parent / "schemas"
+SUBMISSIONS = Path(__file__).parent / "submissions"
+EXERCISE = "bpe-train-encode"
+
+
+def validate(path: Path) -> dict:
+    data = json.loads(path.read_text(encoding="utf-8"))
+    schema = json.loads((SCHEMAS / "prairielearn_results.schema.json").read_text(encoding="utf-8"))
+    jsonschema.Draft202012Validator(schema).validate(data)
+    return data
+
+
+@pytest.fixture(scope="module")
+def question(tmp_path_factory) -> Path:
+    directory = tmp_path_factory.mktemp("course") / "bpe"
+    result = CliRunner().invoke(main, ["bundle", "prairielearn", EXERCISE, "-o", str(directory),
+                                       "--image", "myorg/bpe-grader:0.1.0"])
+    assert result.exit_code == 0, result.output
+    return directory
+
+
+# --------------------------------------------------------------------------- the question
+
+
+def test_info_json_enables_external_grading_through_the_tests_entrypoint(question):
+    info = json.loads((question / "info.json").read_text())
+    assert info["type"] == "v3" and info["gradingMethod"] == "External"
+    options = info["externalGradingOptions"]
+    assert options["enabled"] is True and options["image"] == "myorg/bpe-grader:0.1.0"
+    assert options["entrypoint"] == "/grade/tests/run_grader"
+    assert (question / "tests" / "run_grader").is_file()
+    assert 0 < options["timeout"] <= 600
+    assert len(info["uuid"]) == 36
+
+
+class ElementCollector(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__()
+        self.elements: list[tuple[str, dict]] = []
+        self.text: list[str] = []
+
+    def handle_starttag(self, tag, attrs):
+        self.elements.append((tag, dict(attrs)))
+
+    def handle_data(self, data):
+        self.text.append(data)
+
+
+def test_question_html_offers_an_editor_prefilled_with_the_stub(question):
+    exercise = load_exercise(EXERCISE)
+    parser = ElementCollector()
+    parser.feed((question / "question.html").read_text())
+    editors = [attrs for tag, attrs in parser.elements if tag == "pl-file-editor"]
+    assert len(editors) == 1
+    assert editors[0]["file-name"] == exercise.student_file
+    assert (question / editors[0]["source-file-name"]).read_text() == render_stub(exercise)
+    assert "pl-external-grader-results" in [tag for tag, _ in parser.elements]
+
+
+def test_question_html_escapes_text_and_hides_braces_from_mustache(tmp_path):
+    exercise = load_exercise(EXERCISE).model_copy(
+        update={"instructions": "Return {{ merges }} and <script>alert(1)</script> & more."}
+    )
+    html = bundle_prairielearn.question_html(exercise)
+    assert "<script>" not in html and "{{ merges }}" not in html
+    parser = ElementCollector()
+    parser.feed(html)
+    assert "Return {{ merges }} and <script>alert(1)</script> & more." in "".join(parser.text)
+
+
+def test_tests_directory_holds_the_spec_and_the_grading_settings(question):
+    exercise = load_exercise(EXERCISE)
+    tests = question / "tests"
+    config = json.loads((tests / "bundle.json").read_text())
+    assert (tests / config["exercise_file"]).read_text() == exercise.source.read_text()
+    assert config["student_file"] == exercise.student_file
+    assert config["max_score"] == exercise.total_points
+    assert config["strict_sandbox"] is True
+    assert os.access(tests / "run_grader", os.X_OK) and os.access(tests / "entrypoint.py", os.X_OK)
+
+
+def test_a_non_empty_directory_is_kept_unless_forced_and_the_uuid_survives(question):
+    before = json.loads((question / "info.json").read_text())["uuid"]
+    refused = CliRunner().invoke(main, ["bundle", "prairielearn", EXERCISE, "-o", str(question)])
+    assert refused.exit_code == 1 and "--force" in refused.output
+    forced = CliRunner().invoke(main, ["bundle", "prairielearn", EXERCISE, "-o", str(question), "--force",
+                                       "--image", "myorg/bpe-grader:0.1.0"])
+    assert forced.exit_code == 0, forced.output
+    assert json.loads((question / "info.json").read_text())["uuid"] == before
+
+
+@pytest.mark.parametrize("image", ["My Image", "bad;rm -rf", ""])
+def test_a_malformed_image_name_is_refused(tmp_path, image):
+    result = CliRunner().invoke(main, ["bundle", "prairielearn", EXERCISE, "-o", str(tmp_path / "q"),
+                                       "--image", image])
+    assert result.exit_code == 1 and "not a Docker image name" in result.output
+
+
+# --------------------------------------------------------------------------- grading on a /grade root
+
+
+def grade_on_root(question: Path, tmp_path: Path, submission: Path) -> Path:
+    """Run the question's entrypoint as PrairieLearn would, with the grader of this test run."""
+    root = tmp_path / "grade"
+    (root / "student").mkdir(parents=True)
+    (root / "student" / "student.py").write_bytes(submission.read_bytes())
+    os.symlink(question / "tests", root / "tests")
+    environment = dict(os.environ, GRADE_ROOT=str(root), BPE_AUTOGRADER_VENV=sys.prefix)
+    finished = subprocess.run(["bash", str(root / "tests" / "run_grader")], env=environment,
+                              capture_output=True, text=True, timeout=300)
+    assert finished.returncode == 0, finished.stdout + finished.stderr
+    return root / "results" / "results.json"
+
+
+def test_a_syntax_error_is_not_gradable(question, tmp_path):
+    results = validate(grade_on_root(question, tmp_path, SUBMISSIONS / "broken_syntax.py"))
+    assert results["gradable"] is False
+    assert any("SyntaxError" in error for error in results["format_errors"])
+
+
+@pytest.mark.parametrize("name, full_marks", [("correct_counter.py", True), ("wrong_encode_drops_marker.py", False)])
+def test_a_loadable_submission_gets_a_score_between_zero_and_one(question, tmp_path, name, full_marks):
+    results = validate(grade_on_root(question, tmp_path, SUBMISSIONS / name))
+    assert results["gradable"] is True
+    assert 0 <= results["score"] <= 1
+    assert (results["score"] == 1) is full_marks
+
+
+# --------------------------------------------------------------------------- the grader image
+
+
+@pytest.fixture
+def image_context(tmp_path, monkeypatch) -> Path:
+    """The image's build context, with a stand-in wheel set (the real one is downloaded)."""
+    def fake_wheels(directory: Path, target: WheelTarget, sources) -> WheelSet:
+        directory.mkdir(parents=True)
+        project = directory / "bpe_autograder-0.1.0-py3-none-any.whl"
+        for name in (project.name, "pip-24.0-py3-none-any.whl"):
+            (directory / name).write_bytes(b"")
+        return WheelSet(directory=directory, project_wheel=project, wheels=sorted(directory.iterdir()))
+
+    monkeypatch.setattr(bundle_prairielearn, "collect_wheels", fake_wheels)
+    context = tmp_path / "image"
+    bundle_prairielearn.write_grader_image(context, image="myorg/bpe-grader:0.1.0")
+    return context
+
+
+def dockerfile_instructions(text: str) -> list[tuple[str, str]]:
+    joined = text.replace("\\\n", " ")
+    lines = [line.strip() for line in joined.splitlines() if line.strip() and not line.strip().startswith("#")]
+    return [tuple(line.split(None, 1)) for line in lines]
+
+
+def test_the_image_installs_the_grader_offline_from_its_context(image_context):
+    instructions = dockerfile_instructions((image_context / "Dockerfile").read_text())
+    assert instructions[0] == ("FROM", "python:3.10-slim")
+    copied = [argument.split()[0] for keyword, argument in instructions if keyword == "COPY"]
+    assert copied and all((image_context / source).exists() for source in copied)
+    runs = " ".join(argument for keyword, argument in instructions if keyword == "RUN")
+    assert "install.sh" in runs and "curl" not in runs and "wget" not in runs
+    install = (image_context / "install.sh").read_text()
+    assert "--no-index" in install and "bpe-autograder==0.1.0" in install
+    env = " ".join(argument for keyword, argument in instructions if keyword == "ENV")
+    assert "/opt/bpe-autograder/venv/bin" in env
+    run_grader = templates_path() / "prairielearn" / "run_grader.j2"
+    assert "/opt/bpe-autograder/venv" in run_grader.read_text()
+
+
+def test_the_image_needs_a_python_version_for_its_base():
+    with pytest.raises(BundleError, match="Python version"):
+        bundle_prairielearn.write_grader_image(Path("unused"), target=WheelTarget.this_interpreter())
+
+
+def test_the_image_command_refuses_this_python(tmp_path):
+    result = CliRunner().invoke(main, ["bundle", "image", "-o", str(tmp_path / "img"), "--for-this-python"])
+    assert result.exit_code == 2 and "--python-version" in result.output
