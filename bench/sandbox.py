@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import resource
 import statistics
 import sys
 import tempfile
@@ -39,26 +40,42 @@ def open_box(path: str, portable: bool) -> Sandbox:
     return box
 
 
-def time_starts(path: str, count: int, portable: bool) -> list[float]:
-    times = []
+def time_starts(path: str, count: int, portable: bool) -> tuple[list[float], list[float]]:
+    """Wall time of start + import, and CPU time of grader and worker for a whole run."""
+    times, cpu = [], []
     for _ in range(count):
+        cpu_before = _cpu_of_self_and_children()
         started = time.perf_counter()
         with open_box(path, portable) as box:
             if not box.load().ok:
                 raise SystemExit("the benchmark submission did not load")
             times.append(time.perf_counter() - started)
-    return times
+        cpu.append(_cpu_of_self_and_children() - cpu_before)
+    return times, cpu
 
 
-def time_calls(box: Sandbox, function: str, args: list, count: int) -> list[float]:
-    times = []
+def time_calls(box: Sandbox, function: str, args: list, count: int
+               ) -> tuple[list[float], list[float]]:
+    """Wall time per call, and CPU time per call (grader + worker, where it can be measured)."""
+    times, cpu = [], []
     for _ in range(count):
+        grader_cpu = time.process_time()
         started = time.perf_counter()
         outcome = box.call(function, args)
         times.append(time.perf_counter() - started)
         if not outcome.ok:
             raise SystemExit(f"benchmark call failed: {outcome.error}")
-    return times
+        if outcome.cpu_seconds is not None:
+            cpu.append(time.process_time() - grader_cpu + outcome.cpu_seconds)
+    return times, cpu
+
+
+def _cpu_of_self_and_children() -> float:
+    total = 0.0
+    for who in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN):
+        usage = resource.getrusage(who)
+        total += usage.ru_utime + usage.ru_stime
+    return total
 
 
 def describe(label: str, seconds: list[float], target_ms: float | None = None) -> str:
@@ -91,22 +108,33 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as directory:
         path = os.path.join(directory, "student.py")
         Path(path).write_text(SUBMISSION)
-        starts = time_starts(path, options.starts, options.portable)
+        starts, start_cpu = time_starts(path, options.starts, options.portable)
         with open_box(path, options.portable) as box:
             box.load()
             active = box.layers
             time_calls(box, "ping", [], 20)  # warm up
-            trivial = time_calls(box, "ping", [], options.calls)
+            trivial, trivial_cpu = time_calls(box, "ping", [], options.calls)
             corpus = one_megabyte_corpus()
-            big = time_calls(box, "size", [corpus], options.big_calls)
+            big, big_cpu = time_calls(box, "size", [corpus], options.big_calls)
 
     print(f"python {sys.version.split()[0]} as uid {os.geteuid()}; layer probe {probe_ms:.1f} ms"
-          " (once per grader process)")
+          " (once per grader process); load average "
+          + " ".join(f"{load:.2f}" for load in os.getloadavg()) + f" on {os.cpu_count()} cores")
     print("active layers: " + ", ".join(name for name, on in active.items() if on))
     print(layers_notice(active) or "all isolation layers active")
+    megabytes = f"{sum(map(len, corpus)) / 1e6:.2f} MB"
+    print("wall-clock time:")
     print(describe("worker start (spawn + import)", starts, 100))
     print(describe("trivial call round trip", trivial, 2))
-    print(describe(f"call with a {sum(map(len, corpus)) / 1e6:.2f} MB corpus", big))
+    print(describe(f"call with a {megabytes} corpus", big))
+    print("CPU time, less sensitive to other load on the machine (per call: the grader plus the"
+          " worker's cpuacct cgroup, or, without cgroups, plus the call's child only):")
+    print(describe("whole run: start, import, stop", start_cpu))
+    if trivial_cpu:
+        print(describe("trivial call", trivial_cpu))
+        print(describe(f"call with a {megabytes} corpus", big_cpu))
+    else:
+        print("(per-call CPU needs the cpuacct cgroup, unavailable here)")
     if layers != active:
         print("(layers restricted by --portable)")
 

@@ -55,12 +55,25 @@ _EXPENSIVE_KINDS = frozenset({"timeout", "budget", "memory"})
 # --------------------------------------------------------------------------- strategies
 
 
+def letter_count_strategy(exercise: Exercise) -> st.SearchStrategy[int]:
+    """How many letters of the alphabet one input uses (the first one, two, ... of them).
+
+    Fewer letters mean more repeated symbols, overlapping pairs and ties, where most
+    mistakes show; about half the inputs use every letter, and shrinking heads for one.
+    """
+    size = len(_alphabet(exercise))
+    return st.one_of(st.integers(1, size), st.just(size))
+
+
+def _alphabet(exercise: Exercise) -> str:
+    return "".join(sorted(set(exercise.properties.alphabet)))
+
+
 def word_strategy(exercise: Exercise) -> st.SearchStrategy[str]:
-    props = exercise.properties
-    # Lists of letters rather than st.text: same words and shrinking, without the Unicode
-    # tables st.text builds and caches on disk.
-    letters = st.sampled_from(sorted(set(props.alphabet)))
-    return st.lists(letters, min_size=1, max_size=props.max_word_length).map("".join)
+    # Lists of letters rather than st.text: the same words and shrinking, without the
+    # Unicode tables st.text builds and caches on disk.
+    letters = st.sampled_from(_alphabet(exercise))
+    return st.lists(letters, min_size=1, max_size=exercise.properties.max_word_length).map("".join)
 
 
 def corpus_strategy(exercise: Exercise) -> st.SearchStrategy[Any]:
@@ -73,26 +86,78 @@ def corpus_strategy(exercise: Exercise) -> st.SearchStrategy[Any]:
     return st.lists(line, max_size=props.max_words)
 
 
+def fold_letters(value: Any, alphabet: str, count: int) -> Any:
+    """``value`` (a text, a list of texts or word counts) using only the first ``count`` letters.
+
+    Each letter becomes the letter at its index modulo ``count``; words that become equal in
+    a word-count mapping add up their counts. Plain maps like this keep Hypothesis fast
+    (no dependent draws) and shrink well.
+    """
+    table = str.maketrans({letter: alphabet[index % count] for index, letter in enumerate(alphabet)})
+    if isinstance(value, str):
+        return value.translate(table)
+    if isinstance(value, dict):
+        folded: dict[str, int] = {}
+        for word, times in value.items():
+            key = word.translate(table)
+            folded[key] = folded.get(key, 0) + times
+        return folded
+    return [text.translate(table) for text in value]
+
+
 def training_strategy(exercise: Exercise) -> st.SearchStrategy[tuple[Any, int]]:
     """``(corpus, num_merges)`` pairs."""
-    return st.tuples(corpus_strategy(exercise), st.integers(0, exercise.properties.max_merges))
+    alphabet = _alphabet(exercise)
+    return st.tuples(
+        letter_count_strategy(exercise), corpus_strategy(exercise),
+        st.integers(0, exercise.properties.max_merges),
+    ).map(lambda drawn: (fold_letters(drawn[1], alphabet, drawn[0]), drawn[2]))
 
 
 def encoding_strategy(exercise: Exercise) -> st.SearchStrategy[tuple[Any, int, str]]:
-    """``(corpus, num_merges, word)``: the word is encoded with what training learned."""
+    """``(corpus, num_merges, word)``: the word is encoded with what training learned.
+
+    Words are mostly pieces of the corpus's words, alone or two glued together, so that many
+    merges apply to them and the order they apply in matters; the rest are fresh words.
+    Merge counts lean high for the same reason.
+    """
+    alphabet = _alphabet(exercise)
+    most = exercise.properties.max_merges
+    pick = st.integers(0, 10_000)
+
+    def build(drawn: tuple) -> tuple[Any, int, str]:
+        count, corpus, fewer, kind, first, second, fresh = drawn
+        corpus = fold_letters(corpus, alphabet, count)
+        pieces = word_pieces(corpus)
+        if not pieces or kind == 2:
+            word = fold_letters(fresh, alphabet, count)
+        else:
+            word = pieces[first % len(pieces)] + (pieces[second % len(pieces)] if kind else "")
+        return corpus, most - fewer, word
+
     return st.tuples(
-        corpus_strategy(exercise),
-        st.integers(0, exercise.properties.max_merges),
-        word_strategy(exercise),
-    )
+        letter_count_strategy(exercise), corpus_strategy(exercise), st.integers(0, most),
+        st.integers(0, 2), pick, pick, word_strategy(exercise),
+    ).map(build)
+
+
+def word_pieces(corpus: Any) -> list[str]:
+    """Every substring of every word of the corpus, shortest first."""
+    words = list(corpus) if isinstance(corpus, dict) else [w for text in corpus for w in text.split()]
+    pieces = {word[i:j] for word in words for i in range(len(word)) for j in range(i + 1, len(word) + 1)}
+    return sorted(pieces, key=lambda piece: (len(piece), piece))
 
 
 def sentence_strategy(exercise: Exercise) -> st.SearchStrategy[tuple[Any, int, str]]:
     """``(corpus, num_merges, sentence)``."""
-    sentence = st.lists(word_strategy(exercise), min_size=0, max_size=SENTENCE_WORDS).map(" ".join)
+    alphabet = _alphabet(exercise)
+    sentence = st.lists(word_strategy(exercise), max_size=SENTENCE_WORDS).map(" ".join)
     return st.tuples(
-        corpus_strategy(exercise), st.integers(0, exercise.properties.max_merges), sentence
-    )
+        letter_count_strategy(exercise), corpus_strategy(exercise),
+        st.integers(0, exercise.properties.max_merges), sentence,
+    ).map(lambda drawn: (
+        fold_letters(drawn[1], alphabet, drawn[0]), drawn[2], fold_letters(drawn[3], alphabet, drawn[0])
+    ))
 
 
 def reference_merges(exercise: Exercise, corpus: Any, num_merges: int) -> list[Pair]:
@@ -326,20 +391,16 @@ def _report(calls: StudentCalls, role: str, failure: Failure) -> tuple[str, dict
         corpus, num_merges = failure.example
         given: dict[str, Any] = {"corpus": json_corpus(corpus), "num_merges": num_merges}
         call_text = f"{name}({corpus!r}, {num_merges})"
-        diagnosis_input: dict[str, Any] = {"corpus": corpus, "num_merges": num_merges}
         expected_json: Any = json_pairs(failure.expected)
     else:
         corpus, num_merges, text = failure.example
         merges = reference_merges(exercise, corpus, num_merges)
-        key = "word" if role == "encode" else "sentence"
-        given = {"corpus": json_corpus(corpus), "num_merges": num_merges, key: text,
-                 "merges": json_pairs(merges)}
-        call_text = f"{name}({text!r}, merges)"
-        diagnosis_input = {key: text, "merges": merges}
+        given = {"corpus": json_corpus(corpus), "num_merges": num_merges,
+                 _TEXT_KEY[role]: text, "merges": json_pairs(merges)}
+        call_text = (f"{name}({text!r}, {merges!r}), the merges learned from {corpus!r} "
+                     f"with num_merges={num_merges}")
         expected_json = failure.expected
     lead = f"Differs from the reference on generated input; the smallest found is {call_text}"
-    if role != "train":
-        lead += f" with the merges learned from {corpus!r} in {num_merges} merges"
     if not answer.ok:
         details = counterexample_details("agrees-with-reference", given, expected=expected_json,
                                          explanation=answer.failure or "")
@@ -354,5 +415,31 @@ def _report(calls: StudentCalls, role: str, failure: Failure) -> tuple[str, dict
         actual_json = answer.value
     details = counterexample_details("agrees-with-reference", given, expected=expected_json,
                                      actual=actual_json, difference=difference)
-    found = diagnose(exercise, role, answer.value, diagnosis_input)
-    return f"{lead}. {what}", details, found
+    return f"{lead}. {what}", details, _diagnoses(exercise, role, failure)
+
+
+_TEXT_KEY = {"encode": "word", "sequence_lengths": "sentence"}
+
+
+def _diagnoses(exercise: Exercise, role: str, failure: Failure) -> list:
+    """Known mistakes that reproduce the student's output on every failing input seen.
+
+    A shrunk input is tiny, and on a tiny input unrelated mistakes often coincide (on
+    ``["aa"]`` a wrong tie rule and a missing marker both merge ``(a, a)`` first); the
+    unshrunk input the search started from tells them apart.
+    """
+    found: Optional[list] = None
+    for seen in (failure, failure.first):
+        if seen is None or not seen.answer.ok:
+            continue
+        named = diagnose(exercise, role, seen.answer.value, _diagnosis_input(exercise, role, seen.example))
+        found = named if found is None else [d for d in found if d.id in {n.id for n in named}]
+    return found or []
+
+
+def _diagnosis_input(exercise: Exercise, role: str, example: Any) -> dict[str, Any]:
+    if role == "train":
+        corpus, num_merges = example
+        return {"corpus": corpus, "num_merges": num_merges}
+    corpus, num_merges, text = example
+    return {_TEXT_KEY[role]: text, "merges": reference_merges(exercise, corpus, num_merges)}

@@ -257,7 +257,8 @@ def _call_text(role: str, example: Any, calls: StudentCalls) -> str:
     if role == "train":
         return f"{name}({example[0]!r}, {example[1]})"
     corpus, k, text = example
-    return f"{name}({text!r}, merges) with the merges learned from {corpus!r} in {k} merges"
+    merges = reference_merges(calls.exercise, corpus, k)
+    return f"{name}({text!r}, {merges!r}), the merges learned from {corpus!r} with num_merges={k}"
 
 
 def _actual_json(failure: Failure) -> Any:

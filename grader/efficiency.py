@@ -21,7 +21,8 @@ from __future__ import annotations
 
 import gc
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any, Optional
 
 from reference import train_bpe as reference_train_bpe
@@ -45,7 +46,7 @@ WALL_FACTOR = 1.5
 WALL_GRACE_SECONDS = 1.0
 
 STAFF_HINT = (
-    "To speed it up: count pairs over a Counter of the unique words with their counts, never "
+    "What makes training fast: count pairs over a Counter of the unique words with their counts, never "
     "over every word of the texts; after a merge, rewrite only the words that contain the "
     "merged pair; and keep an index from each pair to the words containing it, so finding "
     "those words does not mean scanning them all."
@@ -77,10 +78,7 @@ def run_efficiency(box: SandboxLike, exercise: Exercise, milestone: Milestone, c
     workload = describe_workload(settings)
     if not outcome.ok:
         details["student_seconds"] = None
-        if outcome.kind == "timeout":
-            return result(False, f"{name} did not finish within {timeout:g} s {workload}. {STAFF_HINT}")
-        return result(False, f"{failure_message(name, outcome)} {workload}; "
-                             f"make the {_train_milestone_title(exercise)} milestone pass first.")
+        return result(False, call_failure_message(name, outcome, timeout, workload, exercise))
     try:
         actual = StudentCalls(box, exercise).merges_shape(outcome.value, name)
     except ShapeError as error:
@@ -121,17 +119,20 @@ def describe_workload(settings: EfficiencySettings) -> str:
 
 
 def cpu_time(run: Callable[[], Any]) -> tuple[float, Any]:
-    """CPU seconds of ``run()`` in this process, and its result.
+    """CPU seconds of ``run()`` in this process, and its result."""
+    started = time.process_time()
+    value = run()
+    return time.process_time() - started, value
 
-    Objects the grader already holds are frozen out of the collector first, so the time does
-    not depend on how much the grading process has allocated before.
-    """
+
+@contextmanager
+def collector_frozen() -> Iterator[None]:
+    """Objects the grader already holds are kept out of the garbage collector's scans, so a
+    time measured inside does not depend on how much the grading process allocated before."""
     gc.collect()
     gc.freeze()
     try:
-        started = time.process_time()
-        value = run()
-        return time.process_time() - started, value
+        yield
     finally:
         gc.unfreeze()
 
@@ -148,7 +149,8 @@ def time_reference(corpus: Any, exercise: Exercise, runs: int = REFERENCE_RUNS) 
             end_of_word=conventions.end_of_word,
         )
 
-    timings = [cpu_time(train) for _ in range(max(1, runs))]
+    with collector_frozen():
+        timings = [cpu_time(train) for _ in range(max(1, runs))]
     best = min(seconds for seconds, _ in timings)
     return best, timings[0][1]
 
@@ -192,6 +194,21 @@ def _rounded(seconds: Optional[float]) -> Optional[float]:
 
 
 # --------------------------------------------------------------------------- messages
+
+
+def call_failure_message(name: str, outcome: Any, timeout: float, workload: str, exercise: Exercise) -> str:
+    """Why there is no answer to time: too slow or too big (the staff idea helps), the
+    submission's overall time budget, or a crash (the train milestone shows it on small inputs)."""
+    if outcome.kind == "timeout":
+        return f"{name} did not finish within {timeout:g} s {workload}. {STAFF_HINT}"
+    if outcome.kind == "memory":
+        return f"{failure_message(name, outcome)} {workload}. {STAFF_HINT}"
+    if outcome.kind == "budget":
+        return (f"{failure_message(name, outcome)} before the efficiency check could time "
+                f"{name}: the earlier checks used it up, so make every function quick on small "
+                "inputs first.")
+    return (f"{failure_message(name, outcome)} {workload}; make the "
+            f"{_train_milestone_title(exercise)} milestone pass first.")
 
 
 def wrong_answer_message(name: str, expected: list[Pair], actual: list[Pair], exercise: Exercise) -> str:

@@ -263,9 +263,13 @@ def tokens_message(function: str, word: str, expected: list[str], actual: list[s
     where = (
         f"they first differ at token {index + 1}"
         if index is not None and index < min(len(expected), len(actual))
-        else f"you returned {len(actual)} tokens, expected {len(expected)}"
+        else f"you returned {_tokens_count(len(actual))}, expected {len(expected)}"
     )
     return f"{function}({word!r}) returned {actual!r}, expected {expected!r}; {where}."
+
+
+def _tokens_count(count: int) -> str:
+    return "1 token" if count == 1 else f"{count} tokens"
 
 
 def lengths_details(

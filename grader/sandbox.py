@@ -15,6 +15,8 @@ worker for the next call. Isolation layers come from :mod:`grader.sandbox_layers
 
 from __future__ import annotations
 
+import fcntl
+import functools
 import json
 import os
 import re
@@ -44,14 +46,18 @@ __all__ = [
     "SandboxUnavailable",
     "layers_notice",
     "probe_layers",
+    "remove_leftovers",
 ]
 
 WORKER_SCRIPT = Path(__file__).with_name("sandbox_worker.py")
-ENVELOPE_BYTES = 64 << 10
+ENVELOPE_BYTES = 64 << 10  # room for a reply's envelope around the answer itself
+# The worker stops an overdue call itself and says so; the grader kills the whole worker only
+# when no reply has come this long after the call's limit.
 GRACE_SECONDS = 0.5
 MAX_ERROR_CHARS = 500
-INSIDE_WORKER = "/sandbox/worker.py"
+INSIDE_WORKER = "/sandbox/worker.py"  # paths inside the private root (mount isolation)
 INSIDE_HOME = "/home/student"
+TEMP_PREFIX = "bpe-sandbox-"  # then the grader's pid, so leftovers of dead graders are known
 CALL_KINDS = ("ok", "exception", "timeout", "memory", "crash", "exit", "bad-answer", "missing",
               "budget")
 
@@ -61,7 +67,8 @@ class SandboxError(ValueError):
 
 
 class SandboxUnavailable(RuntimeError):
-    """Strict mode: an isolation layer this host should provide cannot be set up."""
+    """The sandbox cannot run here: a layer strict mode demands is missing, or the worker
+    process could not be started at all."""
 
 
 @dataclass(frozen=True)
@@ -85,6 +92,8 @@ class SandboxLimits:
 
 @dataclass(frozen=True)
 class LoadOutcome:
+    """Whether the submission imported; if not, why in words; its public function names."""
+
     ok: bool
     error: str | None
     functions: list[str] = field(default_factory=list)
@@ -92,6 +101,10 @@ class LoadOutcome:
 
 @dataclass(frozen=True)
 class CallOutcome:
+    """One call: its plain value when ``ok``, else ``error`` in words; ``kind`` is one of
+    :data:`CALL_KINDS`. ``seconds`` is wall time measured here; ``cpu_seconds`` comes from the
+    worker's cpuacct cgroup when there is one (trusted), else from the worker's own report."""
+
     ok: bool
     value: Any
     error: str | None
@@ -102,6 +115,37 @@ class CallOutcome:
 
 # ---------------------------------------------------------------------------------------------
 # the sandbox
+
+
+def remove_leftovers() -> None:
+    """Remove temporary directories and cgroups that graders which died (killed before they
+    could close their sandbox) left behind. Safe to call any time: only leftovers of dead
+    processes are touched. Runs once per grader process on its first sandbox."""
+    sandbox_cgroups.remove_stale()
+    directory = tempfile.gettempdir()
+    try:
+        names = os.listdir(directory)
+    except OSError:
+        return
+    for name in names:
+        creator = name[len(TEMP_PREFIX):].split("-", 1)[0]
+        path = os.path.join(directory, name)
+        if (name.startswith(TEMP_PREFIX) and creator.isdigit()
+                and not sandbox_cgroups.process_exists(int(creator))
+                and _owned_by_me(path)):
+            shutil.rmtree(path, ignore_errors=True)
+
+
+@functools.lru_cache(maxsize=1)
+def _remove_leftovers_once() -> None:
+    remove_leftovers()
+
+
+def _owned_by_me(path: str) -> bool:
+    try:
+        return os.lstat(path).st_uid == os.geteuid()
+    except OSError:
+        return False
 
 
 class Sandbox:
@@ -119,6 +163,7 @@ class Sandbox:
         if not isinstance(self.limits, SandboxLimits):
             raise SandboxError("limits must be a SandboxLimits")
         self.layers = dict(probe_layers())
+        _remove_leftovers_once()
         missing = sandbox_layers.missing_for_strict(self.layers)
         if strict and missing:
             raise SandboxUnavailable(
@@ -350,7 +395,7 @@ class Sandbox:
 
     def _prepare_temp(self) -> str:
         if self._temp is None:
-            self._temp = tempfile.mkdtemp(prefix="bpe-sandbox-")
+            self._temp = tempfile.mkdtemp(prefix=f"{TEMP_PREFIX}{os.getpid()}-")
             home = os.path.join(self._temp, "home")
             os.mkdir(home)
             shutil.copyfile(self.submission, os.path.join(home, self.file_name))
@@ -371,8 +416,8 @@ class Sandbox:
         worker_path = INSIDE_WORKER if mounted else os.path.join(temp, "worker.py")
         home = INSIDE_HOME if mounted else os.path.join(temp, "home")
         argv = [self._exec_path(), "-I", "-S", "-B", worker_path]
-        request_r, request_w = os.pipe()
-        reply_r, reply_w = os.pipe()
+        request_r, request_w = _roomy_pipe()
+        reply_r, reply_w = _roomy_pipe()
         output_r, output_w = os.pipe()
         error_r, error_w = os.pipe()
         argv += [str(request_r), str(reply_w), self.file_name]
@@ -401,7 +446,8 @@ class Sandbox:
             raise SandboxUnavailable(f"could not start the sandbox worker: {detail}") from None
         for fd in (request_r, reply_w, output_w, error_w, error_r):
             os.close(fd)
-        self._worker = WorkerProcess(proc, request_w, reply_r, output_r, groups, self._output)
+        self._worker = WorkerProcess(proc, request_w, reply_r, output_r, groups, self._output,
+                                     namespace_init=bool(self.layers.get("pid-namespace")))
         return self._worker
 
     def _create_cgroups(self) -> sandbox_cgroups.CgroupSet:
@@ -477,6 +523,18 @@ def _enter_isolation(plan: IsolationPlan, error_fd: int) -> None:
             os.write(error_fd, str(error).encode("utf-8", "replace")[:2000])
         finally:
             raise
+
+
+def _roomy_pipe() -> tuple[int, int]:
+    """A pipe with a 1 MiB buffer where Linux allows it: a large corpus then crosses in a few
+    writes instead of sixteen 64 KiB round trips."""
+    read_fd, write_fd = os.pipe()
+    if hasattr(fcntl, "F_SETPIPE_SZ"):  # Linux only
+        try:
+            fcntl.fcntl(write_fd, fcntl.F_SETPIPE_SZ, 1 << 20)
+        except OSError:
+            pass
+    return read_fd, write_fd
 
 
 def _scrubbed_environment(home: str) -> dict[str, str]:

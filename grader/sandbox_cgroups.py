@@ -15,6 +15,8 @@ import time
 from dataclasses import dataclass
 
 _serial = itertools.count()
+PREFIX = "bpe-sandbox-"  # then the creating grader's pid and a serial number
+CONTROLLERS = ("pids", "memory", "cpuacct")
 
 
 @dataclass
@@ -27,7 +29,7 @@ class CgroupSet:
 
     @classmethod
     def create(cls, pids_max: int, memory_bytes: int) -> CgroupSet:
-        name = f"bpe-sandbox-{os.getpid()}-{next(_serial)}"
+        name = f"{PREFIX}{os.getpid()}-{next(_serial)}"
         groups = cls(
             pids=_make_group("pids", name, {"pids.max": str(pids_max)}),
             memory=_make_group(
@@ -102,6 +104,45 @@ class CgroupSet:
                     break
                 except OSError:
                     time.sleep(0.005)
+
+
+def remove_stale() -> None:
+    """Remove empty groups left behind by graders that died without closing their sandbox."""
+    for path in stale_groups():
+        _rmdir_quietly(path)
+
+
+def stale_groups() -> list[str]:
+    """Groups named after a grader process that no longer exists."""
+    found = []
+    for controller in CONTROLLERS:
+        parent = _own_group_dir(controller)
+        try:
+            names = os.listdir(parent) if parent else []
+        except OSError:
+            continue
+        for name in names:
+            creator = _creator_pid(name)
+            if creator is not None and not process_exists(creator):
+                found.append(os.path.join(parent, name))
+    return found
+
+
+def process_exists(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def _creator_pid(name: str) -> int | None:
+    parts = name.split("-")
+    if len(parts) == 4 and name.startswith(PREFIX) and parts[2].isdigit():
+        return int(parts[2])
+    return None
 
 
 def join(procs_file: str, pid: int) -> None:

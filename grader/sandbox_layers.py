@@ -116,6 +116,7 @@ def needs_user_namespace() -> bool:
 
 @functools.lru_cache(maxsize=1)
 def _working_steps() -> frozenset[str]:
+    """Names of the layers (and of the "user-namespace" step) that worked in the probe."""
     if os.name != "posix":
         return frozenset()
     return frozenset(_probe_in_child())
@@ -145,11 +146,13 @@ def _probe_in_child() -> set[str]:
     groups = sandbox_cgroups.CgroupSet.create(pids_max=8, memory_bytes=64 << 20)
     try:
         pid = os.fork()
-        if pid == 0:  # pragma: no cover - runs in the probe child
-            os.close(read_fd)
-            found = _try_layers(scratch, groups)
-            os.write(write_fd, ",".join(name for name, ok in found.items() if ok).encode())
-            os._exit(0)
+        if pid == 0:  # pragma: no cover - runs in the probe child, which must never return
+            try:
+                os.close(read_fd)
+                found = _try_layers(scratch, groups)
+                os.write(write_fd, ",".join(name for name, ok in found.items() if ok).encode())
+            finally:
+                os._exit(0)
         os.close(write_fd)
         data = b""
         while chunk := os.read(read_fd, 4096):

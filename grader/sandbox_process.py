@@ -67,8 +67,10 @@ class WorkerProcess:
     """A running worker: its process, pipes and cgroups."""
 
     def __init__(self, proc: subprocess.Popen, request_fd: int, reply_fd: int, output_fd: int,
-                 groups: sandbox_cgroups.CgroupSet, output: OutputCapture) -> None:
+                 groups: sandbox_cgroups.CgroupSet, output: OutputCapture,
+                 namespace_init: bool) -> None:
         self.proc = proc
+        self.namespace_init = namespace_init  # its child is process 1 of a PID namespace
         self.request_fd = request_fd
         self.reply_fd = reply_fd
         self.output_fd: int | None = output_fd
@@ -127,27 +129,26 @@ class WorkerProcess:
             self.selector.unregister(self.request_fd)
         return rest
 
-    def _read_output(self) -> None:
+    def _read_output(self) -> bool:
+        """Read one chunk of student output; False when there was none waiting."""
         if self.output_fd is None:
-            return
+            return False
         chunk = _read_nonblocking(self.output_fd, 1 << 16)
         if chunk == b"":
             self.selector.unregister(self.output_fd)
             os.close(self.output_fd)
             self.output_fd = None
-        elif chunk:
-            self.output.feed(chunk)
+            return False
+        if chunk is None:
+            return False
+        self.output.feed(chunk)
+        return True
 
     def drain_output(self, rounds: int = 256) -> None:
+        """Read the output already waiting in the pipe, without blocking."""
         for _ in range(rounds):
-            if self.output_fd is None:
+            if not self._read_output():
                 return
-            chunk = _read_nonblocking(self.output_fd, 1 << 16)
-            if not chunk:
-                if chunk == b"":
-                    self._read_output()
-                return
-            self.output.feed(chunk)
 
     def exit_status(self, wait_seconds: float = 0.5) -> int | None:
         try:
@@ -161,12 +162,13 @@ class WorkerProcess:
         # Kill the server's children (in a PID namespace: its process 1, which takes the whole
         # namespace with it) before the worker process itself, so that it reaps them and no
         # orphaned zombie is left for the host's init to collect.
-        for child in _children_of(pid):
-            _kill_quietly(child)
-        try:
-            self.proc.wait(timeout=0.5)
-        except subprocess.TimeoutExpired:
-            pass
+        if self.namespace_init:
+            for child in _children_of(pid):
+                _kill_quietly(child)
+            try:
+                self.proc.wait(timeout=0.5)
+            except subprocess.TimeoutExpired:
+                pass
         try:
             os.killpg(pid, signal.SIGKILL)
         except OSError:

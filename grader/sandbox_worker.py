@@ -7,8 +7,9 @@ length, then UTF-8 JSON) over the two pipes it is given; stdout and stderr belon
 student and are never used for the protocol.
 
 It is a fork server: ``load`` imports the submission once; every ``call`` forks a fresh child
-that runs one function under resource limits and writes its tagged answer to a private pipe,
-which this process relays after the child has been reaped. With ``--init`` it first forks
+that runs one function under resource limits and writes its tagged answer to a private pipe;
+this process relays the answer as soon as it is complete, then kills and reaps the child and
+anything it started. With ``--init`` it first forks
 into the new PID namespace it was started in, so the server is the namespace's process 1 and
 can remove every stray process after each call; without one, ``--subreaper`` (Linux) makes
 orphaned processes its children so it can still find and remove them.
@@ -16,7 +17,7 @@ orphaned processes its children so it can still find and remove them.
 
 # Builtins the server relies on, bound as module globals so a submission that replaces them
 # in ``builtins`` at import time does not change how answers are encoded.
-from builtins import (  # noqa: A004
+from builtins import (
     BaseException, Exception, callable, dict, getattr, int, isinstance, len, list, max, min,
     range, set, str, tuple, type,
 )

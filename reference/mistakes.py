@@ -11,8 +11,9 @@ reference's. Three roles, one ``run`` signature each:
 - ``sequence_lengths``: ``run(sentence, merges, *, end_of_word) -> {"char", "bpe", "word"}``
 
 The implementations are deliberately plain: each is the lesson's algorithm with one thing
-done the way students get it wrong. Entries are listed most specific first; the grader keeps
-that order when several mistakes reproduce one output.
+done the way students get it wrong. Entries are listed most specific first, and where two
+often reproduce the same output the likelier explanation comes first (the named tie rules
+before a ``>=`` loop, a sorted merge list last); the grader keeps this order.
 """
 
 from __future__ import annotations

@@ -88,7 +88,7 @@ def test_over_the_absolute_cap_fails_and_points_at_the_staff_idea():
     result = grade(StandInBox(correct, cpu_seconds=2.5))
     assert not result.passed and result.score == 0
     assert "longer than the 2 s cap" in result.message
-    assert "Counter of the unique words" in result.message
+    assert "What makes training fast: count pairs over a Counter of the unique words" in result.message
     assert "only the words that contain the merged pair" in result.message
     assert "index from each pair to the words" in result.message
 
@@ -120,6 +120,13 @@ def test_a_timeout_fails_without_a_student_time():
     assert result.details["student_seconds"] is None
     assert "did not finish within 4 s" in result.message
     assert "Counter of the unique words" in result.message
+
+
+def test_running_out_of_memory_points_at_the_staff_idea_and_a_spent_budget_says_so():
+    memory = grade(StandInBox(None, kind="memory", error="ran out of memory (limit 512 MiB)"))
+    assert not memory.passed and "Counter of the unique words" in memory.message
+    budget = grade(StandInBox(None, kind="budget", error="the submission's time budget ran out"))
+    assert not budget.passed and "before the efficiency check could time train_bpe" in budget.message
 
 
 def test_an_exception_or_a_bad_shape_fails_with_what_went_wrong():

@@ -23,7 +23,7 @@ def without_efficiency(exercise: Exercise) -> Exercise:
     return exercise.model_copy(update={"milestones": milestones})
 
 
-def quick(exercise: Exercise, examples: int = 20) -> Exercise:
+def quick(exercise: Exercise, examples: int = 12) -> Exercise:
     """Fewer generated examples, so the tests stay fast; the checks are the same."""
     properties = exercise.properties.model_copy(update={"examples": examples})
     return without_efficiency(exercise).model_copy(update={"properties": properties})
@@ -36,7 +36,7 @@ def train_encode() -> Exercise:
 
 @pytest.fixture(scope="module")
 def lesson97() -> Exercise:
-    return without_efficiency(load_exercise("lesson97-bpe"))
+    return quick(load_exercise("lesson97-bpe"))
 
 
 def assert_full_marks(report: GradeReport, exercise: Exercise) -> None:

@@ -18,7 +18,7 @@ def without_efficiency(exercise: Exercise) -> Exercise:
     return exercise.model_copy(update={"milestones": milestones})
 
 
-def quick(exercise: Exercise, examples: int = 20) -> Exercise:
+def quick(exercise: Exercise, examples: int = 12) -> Exercise:
     """Fewer generated examples, so the tests stay fast; the checks are the same."""
     properties = exercise.properties.model_copy(update={"examples": examples})
     return without_efficiency(exercise).model_copy(update={"properties": properties})

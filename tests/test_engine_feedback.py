@@ -21,7 +21,7 @@ def without_efficiency(exercise: Exercise) -> Exercise:
     return exercise.model_copy(update={"milestones": milestones})
 
 
-def quick(exercise: Exercise, examples: int = 20) -> Exercise:
+def quick(exercise: Exercise, examples: int = 12) -> Exercise:
     """Fewer generated examples, so the tests stay fast; the checks are the same."""
     properties = exercise.properties.model_copy(update={"examples": examples})
     return without_efficiency(exercise).model_copy(update={"properties": properties})
@@ -77,8 +77,7 @@ def test_tie_rule_case_names_the_step_the_tied_pairs_and_the_rules_pick(tie_repo
 
 def test_tie_rule_failure_is_diagnosed_as_the_first_seen_rule(tie_report_all_public):
     result = check(tie_report_all_public, "train", "cases:four-way-tie")
-    assert result.diagnoses, "the wrong tie rule must be named"
-    assert any("first-seen" in d.id or "first seen" in d.title.lower() for d in result.diagnoses)
+    assert "ties-first-seen" in [d.id for d in result.diagnoses]
     assert all(d.message for d in result.diagnoses)
 
 
@@ -95,7 +94,8 @@ def test_tie_rule_differential_reports_the_shrunk_counterexample(tie_report):
     assert details["first_difference"]["step"] == 1
     assert len(details["first_difference"]["tied"]) == 2
     assert "the smallest found is train_bpe(" in result.message
-    assert result.diagnoses and any("first" in d.id for d in result.diagnoses)
+    # Diagnosed on the unshrunk input too, so coincidences on the tiny one are ruled out.
+    assert [d.id for d in result.diagnoses] == ["ties-first-seen"]
 
 
 def test_properties_still_pass_for_a_wrong_but_consistent_trainer(tie_report):

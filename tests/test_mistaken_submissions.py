@@ -14,20 +14,23 @@ property of the grader, not luck of the cases.
 from __future__ import annotations
 
 import functools
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from grader.audit import DEPENDS_ON, affected_milestones, run_audit
+from grader.audit import DEPENDS_ON, affected_milestones, exercise_without_efficiency, run_audit
+from grader.engine import grade_submission
 from grader.diagnose import mistakes_for
 from grader.exercises import exercise_ids
 from grader.expected import to_merge_form
 from grader.mistaken_students import STUDENT_MISTAKES, applicable_mistakes, student_source
 from grader.spec import load_exercise
-from reference import train_bpe
+from reference import encode, train_bpe
 from reference.mistakes import ROLES
 
+ROOT = Path(__file__).resolve().parent.parent
 EXERCISES = {exercise_id: load_exercise(exercise_id) for exercise_id in exercise_ids()}
 CASES = [
     (exercise_id, mistake.id)
@@ -120,9 +123,17 @@ def test_each_submission_answers_what_its_catalogue_entry_computes(exercise_id, 
 # --------------------------------------------------------------------------- graded for real
 
 
+def sample(exercise_id, kind):
+    return ROOT / "examples" / exercise_id / f"student_{kind}.py"
+
+
 @pytest.fixture(scope="module")
 def audits():
-    return {exercise_id: run_audit(exercise) for exercise_id, exercise in EXERCISES.items()}
+    """Every exercise audited once; the correct sample of examples/ stands as the reference."""
+    return {
+        exercise_id: run_audit(exercise, reference_submission=sample(exercise_id, "correct"))
+        for exercise_id, exercise in EXERCISES.items()
+    }
 
 
 @pytest.mark.parametrize("exercise_id", list(EXERCISES))
@@ -154,3 +165,49 @@ def test_each_mistake_fails_exactly_its_milestones_and_is_named(audits, exercise
 def test_every_shipped_exercise_passes_its_audit(audits, exercise_id):
     audit = audits[exercise_id]
     assert audit.ok, [m.to_json() for m in audit.mistakes if not m.caught] or audit.unexpected
+
+
+WRONG_SAMPLES = {
+    "bpe-train-encode": {"train": "ties-first-seen", "encode": "encode-longest-match"},
+    "lesson97-bpe": {"train": "ties-lexicographic", "sequence-lengths": "lengths-char-letters-only"},
+}
+
+
+@pytest.mark.parametrize("exercise_id", list(WRONG_SAMPLES))
+def test_each_wrong_sample_fails_where_it_is_wrong_and_names_its_mistakes(exercise_id):
+    exercise = exercise_without_efficiency(EXERCISES[exercise_id])
+    report = grade_submission(sample(exercise_id, "wrong"), exercise)
+    assert report.errors == []
+    expected = WRONG_SAMPLES[exercise_id]
+    for milestone in report.milestones:
+        named = {d.id for check in milestone.checks for d in check.diagnoses}
+        if milestone.id in expected:
+            assert not milestone.passed and expected[milestone.id] in named, milestone.id
+        else:
+            assert milestone.passed, milestone.id
+
+
+def test_every_exercise_has_a_correct_and_a_wrong_sample_with_its_header():
+    for exercise_id in EXERCISES:
+        for kind in ("correct", "wrong"):
+            first_line = sample(exercise_id, kind).read_text(encoding="utf-8").splitlines()[0]
+            assert first_line == f"# exercise: {exercise_id}"
+
+
+@settings(max_examples=40)
+@given(data=st.data())
+def test_the_generated_correct_submissions_agree_with_the_reference(data):
+    for exercise_id, exercise in EXERCISES.items():
+        conventions = exercise.conventions
+        corpus = data.draw(corpora(conventions.corpus_form))
+        num_merges = data.draw(st.integers(min_value=0, max_value=8))
+        actual = run_student(exercise, None, "train", corpus, num_merges)
+        pairs = [tuple(item[0]) if conventions.merge_form == "pairs-with-token" else tuple(item)
+                 for item in actual]
+        merges = train_bpe(corpus, num_merges, tie_break=conventions.tie_break,
+                           end_of_word=conventions.end_of_word)
+        assert pairs == merges
+        word = data.draw(words)
+        given_merges = to_merge_form(merges, conventions.merge_form)
+        assert run_student(exercise, None, "encode", word, given_merges) == encode(
+            word, merges, end_of_word=conventions.end_of_word)

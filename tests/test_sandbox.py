@@ -3,6 +3,7 @@ overall budget, captured output, isolation layers, strict mode and clean-up."""
 
 from __future__ import annotations
 
+import errno
 import os
 import signal
 import subprocess
@@ -14,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from grader import sandbox as sandbox_module
+from grader import sandbox_cgroups
 from grader.sandbox import (
     Opaque,
     Sandbox,
@@ -22,6 +24,7 @@ from grader.sandbox import (
     SandboxUnavailable,
     layers_notice,
     probe_layers,
+    remove_leftovers,
 )
 from grader.sandbox_layers import LAYER_NAMES
 
@@ -103,6 +106,15 @@ def where():
 
 def die():
     os._exit(3)
+
+
+def kernel_view():
+    import ctypes
+
+    libc = ctypes.CDLL(None, use_errno=True)
+    no_new_privs = libc.prctl(39, 0, 0, 0, 0)  # PR_GET_NO_NEW_PRIVS
+    unshared = libc.unshare(0x10000000)  # CLONE_NEWUSER
+    return {"no_new_privs": no_new_privs, "unshare": unshared, "errno": ctypes.get_errno()}
 '''
 
 
@@ -234,6 +246,16 @@ def test_worker_sees_only_a_private_directory_and_a_scrubbed_environment(box):
         assert seen["cwd"] == "/home/student"
 
 
+def test_reported_kernel_layers_are_really_in_force(box):
+    seen = box.call("kernel_view", []).value
+    if LAYERS["no-new-privs"]:
+        assert seen["no_new_privs"] == 1
+    if LAYERS["seccomp"]:
+        assert (seen["unshare"], seen["errno"]) == (-1, errno.EPERM)
+    if not (LAYERS["no-new-privs"] or LAYERS["seccomp"]):
+        pytest.skip("neither no-new-privs nor seccomp is available here")
+
+
 def test_close_kills_the_worker_and_removes_the_directory(submission):
     with Sandbox(submission, limits=FAST) as opened:
         opened.load()
@@ -322,7 +344,7 @@ import sys
 from grader.sandbox import Sandbox, SandboxLimits
 box = Sandbox(sys.argv[1], limits=SandboxLimits(call_seconds=60, total_seconds=120))
 box.load()
-print(box.worker_pid, flush=True)
+print(box.worker_pid, box.directory, flush=True)
 box.call("sleep", [50])
 """
 
@@ -349,7 +371,8 @@ def test_no_process_outlives_a_grader_that_is_killed_mid_call(submission):
     grader = subprocess.Popen([sys.executable, "-c", GRADER_THAT_DIES, str(submission)],
                               stdout=subprocess.PIPE, cwd=Path(__file__).parent.parent)
     try:
-        assert grader.stdout.readline().strip().isdigit()
+        worker_pid, directory = grader.stdout.readline().split()
+        assert worker_pid.isdigit() and os.path.isdir(directory)
         time.sleep(0.3)  # the call is running now
         spawned = descendants(grader.pid)
         assert spawned, "the grader started no worker"
@@ -360,6 +383,10 @@ def test_no_process_outlives_a_grader_that_is_killed_mid_call(submission):
     while (alive := [pid for pid in spawned if _running(pid)]) and time.monotonic() < deadline:
         time.sleep(0.05)
     assert alive == []
+    # What the dead grader could not clean up is removed by the next grader.
+    remove_leftovers()
+    assert not os.path.exists(directory)
+    assert [path for path in sandbox_cgroups.stale_groups() if f"-{grader.pid}-" in path] == []
 
 
 def _running(pid: int) -> bool:

@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 import reference
-from grader.sandbox import CallOutcome, Opaque, Sandbox, SandboxLimits, probe_layers
+from grader.sandbox import CALL_KINDS, CallOutcome, Opaque, Sandbox, SandboxLimits, probe_layers
 
 HOSTILE = Path(__file__).parent / "hostile"
 LIMITS = SandboxLimits(call_seconds=1.0, memory_mib=192, total_seconds=30.0,
@@ -140,6 +140,7 @@ def run(fixture: str, function: str = "train_bpe", args: list | None = None,
         output = box.output
     for outcome in outcomes:
         assert_plain(outcome.value)
+        assert outcome.kind in CALL_KINDS and outcome.ok == (outcome.kind == "ok")
         assert outcome.seconds >= 0
     if footprint:
         footprint.assert_clean(markers)
@@ -266,8 +267,10 @@ def test_daemon_does_not_outlive_the_call(host_root):
         footprint.remember_worker()
         outcome = box.call("train_bpe", [CORPUS, 1])
         assert outcome.value == [("a", "b")]
-        time.sleep(0.2)
-        during = [cmd for _, _, cmd in process_table().values() if "42.2718" in cmd]
+        deadline = time.monotonic() + 2.0  # SIGKILL is sent before the reply; death follows
+        while (during := [cmd for _, _, cmd in process_table().values() if "42.2718" in cmd]) \
+                and time.monotonic() < deadline:
+            time.sleep(0.02)
         if LAYERS["pid-namespace"] or LAYERS["pids-cgroup"]:
             assert during == [], "the daemon survived the call"
     footprint.assert_clean(markers=("42.2718",))
@@ -377,9 +380,11 @@ def test_results_forged_in_plausible_places_stay_inside_the_sandbox(host_root):
 @needs["mount-isolation"]
 def test_reference_grader_and_specs_are_out_of_view(host_root):
     repository = Path(__file__).resolve().parent.parent
+    specs = sorted((repository / "exercises").glob("*.yaml"))[:1]
     paths = [str(repository / "reference" / "plain.py"),
              str(repository / "grader" / "sandbox.py"),
              str(repository / "pyproject.toml"),
+             *map(str, specs),
              "/etc/shadow"]
     _, [outcome], _ = run("spy_on_grader.py", args=[paths, 1], host_root=host_root)
     assert outcome.kind == "ok"

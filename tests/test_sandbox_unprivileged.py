@@ -15,6 +15,7 @@ import os
 import shutil
 import tempfile
 import textwrap
+import time
 import traceback
 
 import pytest
@@ -84,7 +85,16 @@ def grade_scenario(path: str) -> dict:
     return report
 
 
-def marked_processes() -> list[int]:
+def marked_processes(patience: float = 2.0) -> list[int]:
+    """Live processes carrying the marker; strays get a moment to finish dying (SIGKILL is
+    sent before the call's reply, reaping happens after it)."""
+    deadline = time.monotonic() + patience
+    while (found := _marked_now()) and time.monotonic() < deadline:
+        time.sleep(0.02)
+    return found
+
+
+def _marked_now() -> list[int]:
     found = []
     for entry in os.listdir("/proc"):
         try:

@@ -21,7 +21,7 @@ def spec_file(tmp_path_factory) -> Path:
     """bpe-train-encode without its (slow) efficiency milestone and with fewer generated
     examples, as a spec file: the CLI is under test here, not the checks."""
     data = yaml.safe_load(exercise_path("bpe-train-encode").read_text(encoding="utf-8"))
-    data["properties"]["examples"] = 20
+    data["properties"]["examples"] = 12
     data["milestones"] = [
         m for m in data["milestones"] if all(c["kind"] != "efficiency" for c in m["checks"])
     ]
