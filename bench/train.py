@@ -26,7 +26,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))  # the reference from this checkout, installed or not
 
-DEFAULT_CORPUS = Path("/work/shared/data/corpus6m.txt")
+DEFAULT_CORPUS = Path(__file__).resolve().parents[2] / "shared" / "data" / "corpus6m.txt"
 TRAINERS = ("fast", "plain", "tokenizers", "subword-nmt")
 REQUIRED_PACKAGE = {"tokenizers": "tokenizers", "subword-nmt": "subword_nmt"}
 
@@ -124,6 +124,7 @@ def measure(trainer: str, merges: int, args: argparse.Namespace, alphabet: int) 
 
 
 def best_of(trainer: str, merges: int, args: argparse.Namespace, alphabet: int) -> Run:
+    """``--repeat`` runs; each figure is the lowest seen (timings only get worse with noise)."""
     runs = [measure(trainer, merges, args, alphabet) for _ in range(args.repeat)]
     fastest = min(runs, key=lambda run: run.seconds)
     fastest.cpu_seconds = min(run.cpu_seconds for run in runs)

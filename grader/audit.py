@@ -23,7 +23,7 @@ from typing import Any, Optional
 
 from .engine import grade_submission
 from .mistaken_students import StudentMistake, applicable_mistakes, write_submission
-from .result import GradeReport, MilestoneResult
+from .result import GradeReport
 from .spec import Exercise
 
 class UnknownMistake(ValueError):

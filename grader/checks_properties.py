@@ -10,8 +10,9 @@ produced, as a student's own ``train_bpe`` would hand them over.
 Properties: train is deterministic, ``train(c, k)`` is a prefix of ``train(c, k + 1)``, and
 returns at most ``k`` merges; encode is deterministic, its tokens join back to the word plus
 the end-of-word marker, and every token is a character of the word, the marker or a merge
-product; sequence lengths are deterministic, ordered ``char >= bpe >= word``, and ``bpe``
-equals ``char`` when there are no merges.
+product; sequence lengths are deterministic, ordered ``char >= bpe >= word``, ``bpe``
+equals ``char`` when there are no merges, and a sentence's counts are the sums of its
+words' (its first word's plus the rest's).
 
 "Inputs are not mutated" is not checked: every call runs in a freshly forked sandbox child
 that receives its own copy of the inputs and sends back only its return value, so a mutation
@@ -24,7 +25,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Optional
 
-from .checks_differential import Failure, reference_merges, smallest_failure
+from .checks_differential import failure_diagnoses
+from .generated_inputs import Failure, reference_merges, smallest_failure
 from .feedback import counterexample_details, graded, json_corpus, json_pairs, timed
 from .result import CheckResult
 from .scoring import split_evenly
@@ -77,7 +79,8 @@ def _property(calls: StudentCalls, role: str, prop: Property, share: float, exam
         f"Property '{prop.title}' fails; smallest input found: "
         f"{_call_text(role, failure.example, calls)}. {explanation}"
     )
-    return graded(check_id, prop.title, share, False, message=message.strip(), details=details)
+    return graded(check_id, prop.title, share, False, message=message.strip(), details=details,
+                  diagnoses=failure_diagnoses(calls.exercise, role, failure))
 
 
 # --------------------------------------------------------------------------- per role
@@ -228,14 +231,34 @@ def _lengths_properties(calls: StudentCalls) -> list[Property]:
             return _failed_call(example, answer)
         value = answer.value
         if value["bpe"] != value["char"]:
-            return Failure(example, answer, explanation=(
+            return Failure(example, answer, inputs={"sentence": sentence, "merges": []}, explanation=(
                 f"with no merges BPE is character-level, so bpe should equal char; got {value!r}"))
+        return None
+
+    def additive(example: tuple[Any, int, str]) -> Optional[Failure]:
+        merges, whole = lengths_of(example)
+        words = example[2].split()
+        if len(words) < 2:
+            return None
+        if not whole.ok:
+            return _failed_call(example, whole)
+        head, rest = words[0], " ".join(words[1:])
+        parts = [calls.remembered("sequence_lengths", part, merges) for part in (head, rest)]
+        for part in parts:
+            if not part.ok:
+                return _failed_call(example, part)
+        summed = {key: parts[0].value[key] + parts[1].value[key] for key in whole.value}
+        if whole.value != summed:
+            return Failure(example, whole, explanation=(
+                f"every count is a sum over the words, so the counts of {example[2]!r} should be "
+                f"those of {head!r} plus those of {rest!r}: {summed!r}, but they are {whole.value!r}"))
         return None
 
     return [
         Property("deterministic", "same input, same lengths", deterministic),
         Property("ordered", "char >= bpe >= word", ordered),
         Property("no-merges-is-char", "without merges, bpe equals char", no_merges_is_char),
+        Property("additive", "a sentence's counts are the sums of its words'", additive),
     ]
 
 

@@ -46,10 +46,10 @@ WALL_FACTOR = 1.5
 WALL_GRACE_SECONDS = 1.0
 
 STAFF_HINT = (
-    "What makes training fast: count pairs over a Counter of the unique words with their counts, never "
-    "over every word of the texts; after a merge, rewrite only the words that contain the "
-    "merged pair; and keep an index from each pair to the words containing it, so finding "
-    "those words does not mean scanning them all."
+    "What makes training fast: count pairs over a Counter of the unique words with their "
+    "counts, never over every word of the texts; after a merge, rewrite only the words that "
+    "contain the merged pair; and keep an index from each pair to the words containing it, so "
+    "finding those words does not mean scanning them all."
 )
 
 
@@ -64,33 +64,36 @@ def run_efficiency(box: SandboxLike, exercise: Exercise, milestone: Milestone, c
             f"the exercise's efficiency settings cannot be used: {error}; fix the "
             "efficiency: block of the exercise"))]
     reference_seconds, expected = time_reference(corpus, exercise)
-    timeout = wall_timeout(settings)
     name = exercise.function("train").name
-    outcome = box.call(name, [corpus, settings.num_merges], timeout=timeout)
-    student_seconds = _cpu_or_wall(outcome)
-    details = timing_details(student_seconds, reference_seconds, settings)
+    outcome = box.call(name, [corpus, settings.num_merges], timeout=wall_timeout(settings))
+    student_seconds = _cpu_or_wall(outcome) if outcome.ok else None
+    passed, message = judge(box, exercise, outcome, expected, student_seconds, reference_seconds)
+    result = graded(CHECK_ID, TITLE, share, passed, message=message,
+                    details=timing_details(student_seconds, reference_seconds, settings))
+    result.seconds = getattr(outcome, "seconds", None)
+    return [result]
 
-    def result(passed: bool, message: str) -> list[CheckResult]:
-        check_result = graded(CHECK_ID, TITLE, share, passed, message=message, details=details)
-        check_result.seconds = getattr(outcome, "seconds", None)
-        return [check_result]
 
+def judge(box: SandboxLike, exercise: Exercise, outcome: Any, expected: list[Pair],
+          student_seconds: Optional[float], reference_seconds: float) -> tuple[bool, str]:
+    """Pass or fail, and the message: an answer first, then the right merges, then the time."""
+    settings = exercise.efficiency
+    name = exercise.function("train").name
     workload = describe_workload(settings)
     if not outcome.ok:
-        details["student_seconds"] = None
-        return result(False, call_failure_message(name, outcome, timeout, workload, exercise))
+        return False, call_failure_message(name, outcome, wall_timeout(settings), workload, exercise)
     try:
         actual = StudentCalls(box, exercise).merges_shape(outcome.value, name)
     except ShapeError as error:
-        return result(False, f"{error}; its speed is not graded until it returns merges.")
+        return False, f"{error}; its speed is not graded until it returns merges."
     if actual != expected:
-        return result(False, wrong_answer_message(name, expected, actual, exercise))
+        return False, wrong_answer_message(name, expected, actual, exercise)
     verdict = speed_verdict(student_seconds, reference_seconds, settings)
     if verdict is None:
-        return result(True, f"{name} learned the reference's merges {workload}, within the time "
-                            f"allowed ({_limits_text(settings)}).")
-    return result(False, f"{name} learned the right merges {workload}, but {verdict} "
-                         f"({_limits_text(settings)}). {STAFF_HINT}")
+        return True, (f"{name} learned the reference's merges {workload}, within the time "
+                      f"allowed ({_limits_text(settings)}).")
+    return False, (f"{name} learned the right merges {workload}, but {verdict} "
+                   f"({_limits_text(settings)}). {STAFF_HINT}")
 
 
 # --------------------------------------------------------------------------- the corpus

@@ -2,14 +2,14 @@
 
 ``grade audit`` and the tests grade these files through the real grading path, sandbox
 included, exactly as they would grade a student: so the code is written the way a student
-writes it (a dict of words, a loop of merges, helper functions), never imported from
+writes it (a dict of words, a loop of merges, small functions), never imported from
 ``reference.mistakes``. A submission is assembled from parts: a correct program for the
 exercise's conventions (corpus form, tie-break rule, merge form, marker, function names),
 with the part where the mistake lives replaced.
 
-Each entry here is keyed by the id of the catalogue entry it reproduces; a test proves each
-file's answers equal that entry's on its witness input, and that every catalogue entry has
-a file here.
+Each entry here is keyed by the id of the catalogue entry it reproduces; tests prove each
+file answers exactly what that entry computes on generated inputs, and that every catalogue
+entry has a file here.
 """
 
 from __future__ import annotations
@@ -23,8 +23,6 @@ from typing import Optional
 from reference.tie_breaks import CONCATENATED, FIRST_SEEN, LEXICOGRAPHIC, REVERSE_LEXICOGRAPHIC
 
 from .spec import Exercise
-
-PARTS = ("read_words", "count_pairs", "best_pair", "merge_word", "train", "encode", "lengths")
 
 # --------------------------------------------------------------------------- correct parts
 
@@ -140,7 +138,7 @@ CORRECT_LENGTHS = {
     "word": "len(words)",
 }
 
-HELPERS = '''
+SHARED_FUNCTIONS = '''
 EOW = $eow
 
 
@@ -528,7 +526,7 @@ def student_source(exercise: Exercise, mistake_id: Optional[str] = None) -> str:
             parts[part] = _for_form(source, exercise)
     settings = _settings(exercise, mistake)
     roles = exercise.functions.roles()
-    body = [HELPERS, parts["read_words"], parts["count_pairs"], parts["best_pair"], parts["merge_word"]]
+    body = [SHARED_FUNCTIONS, parts["read_words"], parts["count_pairs"], parts["best_pair"], parts["merge_word"]]
     if "train" in roles:
         body.append(parts["train"])
     if "encode" in roles:

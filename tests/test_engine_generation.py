@@ -1,0 +1,77 @@
+"""The generated inputs of the differential and property checks: deterministic, in range,
+in the exercise's corpus form, and shaped so that mistakes show."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from grader import generated_inputs
+from grader.generated_inputs import fold_letters, generated_examples, word_pieces
+from grader.engine import grade_submission
+from grader.spec import load_exercise
+
+SUBMISSIONS = Path(__file__).parent / "submissions"
+
+
+def test_folding_letters_keeps_the_shape_and_adds_up_counts():
+    assert fold_letters("abc cab", "abc", 1) == "aaa aaa"
+    assert fold_letters(["abc", "b c"], "abc", 2) == ["aba", "b a"]
+    assert fold_letters({"ab": 2, "aa": 3, "c": 1}, "abc", 1) == {"aa": 5, "a": 1}
+    assert fold_letters({"ab": 2}, "abc", 3) == {"ab": 2}
+
+
+def test_word_pieces_are_every_substring_shortest_first():
+    assert word_pieces(["ab a"]) == ["a", "b", "ab"]
+    assert word_pieces({"aba": 1}) == ["a", "b", "ab", "ba", "aba"]
+    assert word_pieces([]) == []
+
+
+@pytest.mark.parametrize("exercise_id, form", [("bpe-train-encode", list), ("lesson97-bpe", dict)])
+def test_generated_inputs_follow_the_exercise_settings(exercise_id, form):
+    exercise = load_exercise(exercise_id)
+    props = exercise.properties
+    train = generated_examples(exercise, "train", props.examples)
+    assert len(train) == props.examples
+    letters = set(props.alphabet)
+    for corpus, num_merges in train:
+        assert isinstance(corpus, form)
+        assert 0 <= num_merges <= props.max_merges
+        words = list(corpus) if form is dict else [w for text in corpus for w in text.split()]
+        assert all(set(word) <= letters and 0 < len(word) <= props.max_word_length for word in words)
+    encode = generated_examples(exercise, "encode", props.examples)
+    assert all(isinstance(word, str) and set(word) <= letters for _, _, word in encode)
+
+
+def test_generation_is_deterministic_and_independent_of_earlier_runs():
+    exercise = load_exercise("bpe-train-encode")
+    first = generated_examples(exercise, "encode", 30)
+    generated_inputs._GENERATED.clear()  # generate again from scratch
+    assert generated_examples(exercise, "encode", 30) == first
+
+
+def test_generated_inputs_make_ties_and_repeats_common():
+    exercise = load_exercise("bpe-train-encode")
+    train = generated_examples(exercise, "train", exercise.properties.examples)
+    one_letter = [corpus for corpus, _ in train if corpus and len(set("".join(corpus)) - {" "}) == 1]
+    assert len(one_letter) >= 5  # runs like "aaa" that overlapping merges trip over
+    encode = generated_examples(exercise, "encode", exercise.properties.examples)
+    from_corpus = [word for corpus, _, word in encode if word in "".join(corpus) or len(word) > 6]
+    assert len(from_corpus) >= len(encode) // 2  # mostly pieces of the corpus, alone or glued
+
+
+def test_a_sequence_lengths_mistake_fails_its_milestone_only_and_is_named():
+    exercise = load_exercise("lesson97-bpe")
+    properties = exercise.properties.model_copy(update={"examples": 12})
+    exercise = exercise.model_copy(update={"properties": properties})
+    report = grade_submission(SUBMISSIONS / "lesson97_wrong_char.py", exercise)
+    scores = {m.id: (m.score, m.max_score) for m in report.milestones}
+    assert scores["train"] == (40, 40) and scores["tokenize"] == (35, 35)
+    lengths = next(m for m in report.milestones if m.id == "sequence-lengths")
+    case = next(c for c in lengths.checks if c.id == "cases:deck-full-solution")
+    assert "char is 44 (expected 50)" in case.message
+    assert [d.id for d in case.diagnoses][:1] == ["lengths-char-letters-only"]
+    ordered = next(c for c in lengths.checks if c.id == "property:ordered")
+    assert not ordered.passed and "char >= bpe >= word" in ordered.message
+    assert any(d.id == "lengths-char-letters-only" for d in ordered.diagnoses)
