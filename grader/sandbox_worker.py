@@ -261,7 +261,7 @@ def load(path):
 def function_names(module):
     names = []
     for name, value in list(dict.items(module.__dict__)):
-        if type(name) is str and isinstance(value, FunctionType) and not name.startswith("_"):
+        if type(name) is str and callable(value) and not name.startswith("_"):
             names.append(name[:MAX_TYPE_NAME])
     return names[:1000]
 
