@@ -88,7 +88,7 @@ def test_lesson97_follows_the_decks_code():
     assert exercise.function("encode").name == "tokenize"
     assert exercise.function("sequence_lengths").name == "sequence_lengths"
     sentences = [c.sentence for c in exercise.public_cases if c.sentence]
-    assert sentences == ["subword tokenization handles rare words elegantly"]
+    assert sentences[0] == "subword tokenization handles rare words elegantly"
     assert "49" in exercise.instructions and "44" in exercise.instructions
 
 
