@@ -14,9 +14,8 @@ product; sequence lengths are deterministic, ordered ``char >= bpe >= word``, ``
 equals ``char`` when there are no merges, and a sentence's counts are the sums of its
 words' (its first word's plus the rest's).
 
-"Inputs are not mutated" is not checked: every call runs in a freshly forked sandbox child
-that receives its own copy of the inputs and sends back only its return value, so a mutation
-is invisible to the grader and cannot leak into another call.
+Every role also checks that its inputs are not modified: the sandbox sends back the
+arguments as each call left them, and they must equal what was sent.
 """
 
 from __future__ import annotations
@@ -139,6 +138,7 @@ def _train_properties(calls: StudentCalls) -> list[Property]:
         Property("deterministic", "same input, same merges", deterministic),
         Property("prefix-stable", "train(c, k) is a prefix of train(c, k+1)", prefix_stable),
         Property("at-most-k", "at most k merges", at_most_k),
+        _inputs_unmodified(lambda example: calls.remembered("train", *example)),
     ]
 
 
@@ -191,6 +191,7 @@ def _encode_properties(calls: StudentCalls) -> list[Property]:
         Property("round-trip", "tokens join back to the word plus the marker", round_trip),
         Property("known-tokens", "every token is a character, the marker or a merge product",
                  known_tokens),
+        _inputs_unmodified(lambda example: tokens_of(example)[1]),
     ]
 
 
@@ -259,7 +260,20 @@ def _lengths_properties(calls: StudentCalls) -> list[Property]:
         Property("ordered", "char >= bpe >= word", ordered),
         Property("no-merges-is-char", "without merges, bpe equals char", no_merges_is_char),
         Property("additive", "a sentence's counts are the sums of its words'", additive),
+        _inputs_unmodified(lambda example: lengths_of(example)[1]),
     ]
+
+
+def _inputs_unmodified(answer_of: Callable[[Any], StudentAnswer]) -> Property:
+    def unmodified(example: Any) -> Optional[Failure]:
+        answer = answer_of(example)
+        if not answer.ok:
+            return _failed_call(example, answer)
+        if answer.modified:
+            return Failure(example, answer, explanation=answer.modified)
+        return None
+
+    return Property("inputs-unmodified", "the arguments are not modified", unmodified)
 
 
 # --------------------------------------------------------------------------- reporting

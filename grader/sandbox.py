@@ -15,6 +15,7 @@ worker for the next call. Isolation layers come from :mod:`grader.sandbox_layers
 
 from __future__ import annotations
 
+
 import fcntl
 import functools
 import json
@@ -27,7 +28,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -111,6 +112,7 @@ class CallOutcome:
     kind: str
     seconds: float
     cpu_seconds: float | None = None
+    args_after: list | None = None
 
 
 # ---------------------------------------------------------------------------------------------
@@ -271,9 +273,12 @@ class Sandbox:
 
     # calling -----------------------------------------------------------------------------------
 
-    def call(self, function: str, args: list | tuple = (), timeout: float | None = None
-             ) -> CallOutcome:
-        """Run ``function(*args)`` in a fresh child of the worker and return its outcome."""
+    def call(self, function: str, args: list | tuple = (), timeout: float | None = None,
+             *, echo_args: bool = False) -> CallOutcome:
+        """Run ``function(*args)`` in a fresh child of the worker and return its outcome.
+
+        With ``echo_args`` an ``ok`` outcome also carries the arguments as the function left
+        them (``args_after``), so a caller can check that they were not modified."""
         if type(function) is not str or not function.isidentifier():
             raise SandboxError(f"function name must be an identifier, got {function!r}")
         if timeout is not None and (isinstance(timeout, bool) or not timeout > 0):
@@ -296,16 +301,18 @@ class Sandbox:
         limit = timeout if timeout is not None else self.limits.call_seconds
         if self.seconds_left <= 0:
             return _failed("budget", "the submission's time budget ran out")
-        return self._call(function, tagged_args, limit)
+        return self._call(function, tagged_args, limit, echo_args)
 
-    def _call(self, function: str, tagged_args: list, limit: float) -> CallOutcome:
+    def _call(self, function: str, tagged_args: list, limit: float, echo_args: bool = False
+              ) -> CallOutcome:
         budget_bound = self.seconds_left < limit
         allowed = min(limit, self.seconds_left)
         worker = self._worker
         assert worker is not None
         request = {"op": "call", "id": self._next_id(), "function": function,
                    "args": tagged_args, "timeout": allowed,
-                   "max_bytes": self.limits.max_answer_bytes, "max_items": 2_000_000}
+                   "max_bytes": self.limits.max_answer_bytes, "max_items": 2_000_000,
+                   "echo_args": echo_args}
         cpu_before = worker.groups.cpu_seconds()
         oom_before = worker.groups.oom_kills()
         started = time.monotonic()
@@ -355,9 +362,14 @@ class Sandbox:
         if status == "ok":
             if "value" not in answer:
                 raise WireError("an ok answer without a value")
-            value = wire.from_tagged(answer["value"], wire.WireBounds(
-                max_bytes=self.limits.max_answer_bytes))
-            return CallOutcome(True, value, None, "ok", seconds, cpu_seconds)
+            bounds = wire.WireBounds(max_bytes=self.limits.max_answer_bytes)
+            value = wire.from_tagged(answer["value"], bounds)
+            args_after = None
+            if "args" in answer:
+                args_after = wire.from_tagged(answer["args"], bounds)
+                if type(args_after) is not list:
+                    raise WireError("the echoed arguments are not a list")
+            return CallOutcome(True, value, None, "ok", seconds, cpu_seconds, args_after)
         if status == "exception":
             return CallOutcome(False, None, _exception_text(answer), "exception", seconds,
                                cpu_seconds)
@@ -612,8 +624,7 @@ def _timeout(limit: float, seconds: float, budget_bound: bool) -> CallOutcome:
 
 
 def _with_cpu(outcome: CallOutcome, cpu_seconds: float | None) -> CallOutcome:
-    return CallOutcome(outcome.ok, outcome.value, outcome.error, outcome.kind, outcome.seconds,
-                       cpu_seconds)
+    return replace(outcome, cpu_seconds=cpu_seconds)
 
 
 def _read_all(fd: int) -> str:

@@ -295,7 +295,11 @@ def run_call(request):
     except BaseException as error:
         return {"status": "exception", "exception": describe_exception(error)}
     try:
-        return {"status": "ok", "value": to_tagged(value, [request["max_items"]])}
+        answer = {"status": "ok", "value": to_tagged(value, [request["max_items"]])}
+        if request.get("echo_args") is True:
+            # The arguments as the function left them, so the grader can tell a mutation.
+            answer["args"] = to_tagged(list(request["args"]), [request["max_items"]])
+        return answer
     except TooLarge as error:
         return {"status": "bad-answer", "error": str(error)}
     except MemoryError:

@@ -36,7 +36,8 @@ class CallOutcomeLike(Protocol):
 
 
 class SandboxLike(Protocol):
-    def call(self, name: str, args: list, timeout: Optional[float] = None) -> CallOutcomeLike: ...
+    def call(self, name: str, args: list, timeout: Optional[float] = None, *,
+             echo_args: bool = False) -> CallOutcomeLike: ...
 
 
 @dataclass(frozen=True)
@@ -46,6 +47,7 @@ class StudentAnswer:
     value: Any = None
     failure: Optional[str] = None
     kind: str = "ok"  # the sandbox outcome kind, or "shape" for a value of the wrong shape
+    modified: Optional[str] = None  # which argument the call changed, in words
 
     @property
     def ok(self) -> bool:
@@ -95,25 +97,25 @@ class StudentCalls:
     def train(self, corpus: Any, num_merges: int) -> StudentAnswer:
         """The student's merges for ``corpus`` (already in the exercise's corpus form)."""
         name = self.function_name("train")
-        answer = self._call(name, [corpus, num_merges])
+        answer = self._call(name, [corpus, num_merges], ("corpus", "num_merges"))
         if not answer.ok:
             return answer
-        return self._shaped(lambda: self.merges_shape(answer.value, name))
+        return self._shaped(lambda: self.merges_shape(answer.value, name), answer.modified)
 
     def encode(self, word: str, merges: list[Pair]) -> StudentAnswer:
         """The student's tokens for ``word``, given ``merges`` in the exercise's merge form."""
         name = self.function_name("encode")
-        answer = self._call(name, [word, self.merge_list(merges)])
+        answer = self._call(name, [word, self.merge_list(merges)], ("word", "merges"))
         if not answer.ok:
             return answer
-        return self._shaped(lambda: shapes.tokens(answer.value, name))
+        return self._shaped(lambda: shapes.tokens(answer.value, name), answer.modified)
 
     def sequence_lengths(self, sentence: str, merges: list[Pair]) -> StudentAnswer:
         name = self.function_name("sequence_lengths")
-        answer = self._call(name, [sentence, self.merge_list(merges)])
+        answer = self._call(name, [sentence, self.merge_list(merges)], ("sentence", "merges"))
         if not answer.ok:
             return answer
-        return self._shaped(lambda: shapes.lengths(answer.value, name))
+        return self._shaped(lambda: shapes.lengths(answer.value, name), answer.modified)
 
     def remembered(self, role: str, *args: Any) -> StudentAnswer:
         """The answer of ``role``'s function on ``args``, calling only the first time.
@@ -146,19 +148,31 @@ class StudentCalls:
 
     # ----------------------------------------------------------------- plumbing
 
-    def _call(self, name: str, args: list) -> StudentAnswer:
+    def _call(self, name: str, args: list, arg_names: tuple[str, ...]) -> StudentAnswer:
         self.calls += 1
-        outcome = self.box.call(name, args)
+        outcome = self.box.call(name, args, echo_args=True)
         if outcome.ok:
-            return StudentAnswer(value=outcome.value)
+            after = getattr(outcome, "args_after", None)
+            return StudentAnswer(value=outcome.value, modified=modification(name, arg_names, args, after))
         return StudentAnswer(failure=failure_message(name, outcome), kind=outcome.kind)
 
     @staticmethod
-    def _shaped(convert: Any) -> StudentAnswer:
+    def _shaped(convert: Any, modified: Optional[str] = None) -> StudentAnswer:
         try:
-            return StudentAnswer(value=convert())
+            return StudentAnswer(value=convert(), modified=modified)
         except shapes.ShapeError as error:
-            return StudentAnswer(failure=cap(str(error)), kind="shape")
+            return StudentAnswer(failure=cap(str(error)), kind="shape", modified=modified)
+
+
+def modification(function: str, names: tuple[str, ...], sent: list, after: Optional[list]) -> Optional[str]:
+    """Which argument a call changed, in words, or None (also when the sandbox did not say)."""
+    if after is None:
+        return None
+    for name, before, now in zip(names, sent, after):
+        if now != before or type(now) is not type(before):
+            return cap(f"{function} changed its {name} argument: it was {before!r} before the call "
+                       f"and {now!r} after; work on a copy instead")
+    return None
 
 
 def failure_message(function: str, outcome: CallOutcomeLike) -> str:

@@ -52,7 +52,7 @@ class StandInBox:
         self.answer, self.cpu_seconds, self.kind, self.error = answer, cpu_seconds, kind, error
         self.calls: list[tuple[str, list, Optional[float]]] = []
 
-    def call(self, name, args, timeout=None):
+    def call(self, name, args, timeout=None, *, echo_args=False):
         self.calls.append((name, args, timeout))
         if self.kind != "ok":
             return Outcome(False, error=self.error, kind=self.kind, seconds=timeout or 0.0)

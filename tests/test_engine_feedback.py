@@ -102,7 +102,10 @@ def test_tie_rule_differential_reports_the_shrunk_counterexample(tie_report):
 def test_properties_still_pass_for_a_wrong_but_consistent_trainer(tie_report):
     train = next(m for m in tie_report.milestones if m.id == "train")
     properties = [c for c in train.checks if c.id.startswith("property:")]
-    assert {c.id for c in properties} == {"property:deterministic", "property:prefix-stable", "property:at-most-k"}
+    assert {c.id for c in properties} == {
+        "property:deterministic", "property:prefix-stable", "property:at-most-k",
+        "property:inputs-unmodified",
+    }
     assert all(c.passed for c in properties)
 
 

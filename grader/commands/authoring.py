@@ -8,7 +8,7 @@ from typing import Optional
 
 import click
 
-from ..spec import SpecError, available_exercises, json_schema, load_exercise
+from ..spec import ExerciseNotFound, SpecError, available_exercises, json_schema, load_exercise
 from ..spec_check import check_spec, iter_report_lines
 from ..stubs import StubExists, render_stub, write_stub
 
@@ -16,6 +16,8 @@ from ..stubs import StubExists, render_stub, write_stub
 def _load(exercise_ref: str):
     try:
         return load_exercise(exercise_ref)
+    except ExerciseNotFound as error:
+        raise click.BadParameter(str(error), param_hint="EXERCISE") from None
     except SpecError as error:
         raise click.ClickException(str(error)) from None
 

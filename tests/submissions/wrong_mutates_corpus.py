@@ -1,0 +1,47 @@
+# exercise: bpe-train-encode
+"""Right merges, but train_bpe empties the caller's corpus list as it reads it."""
+from collections import Counter
+
+EOW = "</w>"
+
+
+def _merge(symbols, pair):
+    out, i = [], 0
+    while i < len(symbols):
+        if i + 1 < len(symbols) and (symbols[i], symbols[i + 1]) == pair:
+            out.append(symbols[i] + symbols[i + 1])
+            i += 2
+        else:
+            out.append(symbols[i])
+            i += 1
+    return tuple(out)
+
+
+def train_bpe(corpus, num_merges):
+    words = Counter()
+    while corpus:
+        for w in corpus.pop().split():
+            words[tuple(w) + (EOW,)] += 1
+    merges = []
+    for _ in range(num_merges):
+        pairs = Counter()
+        for symbols, freq in words.items():
+            for a, b in zip(symbols, symbols[1:]):
+                pairs[(a, b)] += freq
+        if not pairs:
+            break
+        best = min(pairs, key=lambda p: (-pairs[p], p))
+        merges.append(best)
+        words = Counter({_merge(s, best): f for s, f in words.items()})
+    return merges
+
+
+def encode(word, merges):
+    rank = {p: i for i, p in enumerate(merges)}
+    symbols = tuple(word) + (EOW,)
+    while len(symbols) > 1:
+        candidates = [(rank[p], p) for p in zip(symbols, symbols[1:]) if p in rank]
+        if not candidates:
+            break
+        symbols = _merge(symbols, min(candidates)[1])
+    return list(symbols)

@@ -1,0 +1,55 @@
+"""A function that changes its arguments is caught: the sandbox echoes them back after the
+call and the ``inputs-unmodified`` property compares them with what was sent."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from grader.engine import grade_submission
+from grader.sandbox import Sandbox
+from grader.spec import load_exercise
+
+SUBMISSIONS = Path(__file__).parent / "submissions"
+
+
+def quick_exercise():
+    exercise = load_exercise("bpe-train-encode")
+    milestones = [m for m in exercise.milestones if m.check("efficiency") is None]
+    properties = exercise.properties.model_copy(update={"examples": 12})
+    return exercise.model_copy(update={"milestones": milestones, "properties": properties})
+
+
+def test_the_sandbox_echoes_arguments_as_the_call_left_them(tmp_path):
+    source = tmp_path / "student.py"
+    source.write_text(
+        "def grow(items, n):\n    items.append(('x', 'y'))\n    return n\n"
+        "def keep(items, n):\n    return n\n",
+        encoding="utf-8",
+    )
+    sent = [[("a", "b")], 3]
+    with Sandbox(source) as box:
+        grown = box.call("grow", sent, echo_args=True)
+        kept = box.call("keep", sent, echo_args=True)
+        silent = box.call("keep", sent)
+    assert grown.ok and grown.args_after == [[("a", "b"), ("x", "y")], 3]
+    assert kept.ok and kept.args_after == sent
+    assert type(kept.args_after[0][0]) is tuple
+    assert silent.ok and silent.args_after is None
+    assert sent == [[("a", "b")], 3]
+
+
+def test_a_trainer_that_empties_its_corpus_fails_only_that_property():
+    exercise = quick_exercise()
+    report = grade_submission(SUBMISSIONS / "wrong_mutates_corpus.py", exercise)
+    failed = [(m.id, c.id) for m in report.milestones for c in m.checks if not c.passed]
+    assert failed == [("train", "property:inputs-unmodified")]
+    check = next(c for c in report.checks if c.id == "property:inputs-unmodified" and not c.passed)
+    assert "changed its corpus argument" in check.message
+    assert "work on a copy" in check.message
+
+
+def test_a_correct_submission_leaves_its_inputs_alone():
+    exercise = quick_exercise()
+    report = grade_submission(SUBMISSIONS / "correct_counter.py", exercise)
+    unmodified = [c for c in report.checks if c.id == "property:inputs-unmodified"]
+    assert len(unmodified) == 2 and all(c.passed for c in unmodified)
