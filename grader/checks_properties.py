@@ -98,18 +98,6 @@ def _failed_call(example: Any, answer: StudentAnswer) -> Failure:
 
 
 def _train_properties(calls: StudentCalls) -> list[Property]:
-    def deterministic(example: tuple[Any, int]) -> Optional[Failure]:
-        first = calls.remembered("train", *example)
-        if not first.ok:
-            return _failed_call(example, first)
-        second = calls.answer("train", *example)
-        if not second.ok:
-            return _failed_call(example, second)
-        if first.value != second.value:
-            return Failure(example, second, explanation=(
-                f"two calls with the same input returned {first.value!r} and then {second.value!r}"))
-        return None
-
     def prefix_stable(example: tuple[Any, int]) -> Optional[Failure]:
         corpus, k = example
         shorter = calls.remembered("train", corpus, k)
@@ -135,7 +123,9 @@ def _train_properties(calls: StudentCalls) -> list[Property]:
         return None
 
     return [
-        Property("deterministic", "same input, same merges", deterministic),
+        _deterministic("same input, same merges",
+                       lambda example: calls.remembered("train", *example),
+                       lambda example: calls.answer("train", *example)),
         Property("prefix-stable", "train(c, k) is a prefix of train(c, k+1)", prefix_stable),
         Property("at-most-k", "at most k merges", at_most_k),
         _inputs_unmodified(lambda example: calls.remembered("train", *example)),
@@ -150,18 +140,6 @@ def _encode_properties(calls: StudentCalls) -> list[Property]:
         corpus, k, word = example
         merges = reference_merges(exercise, corpus, k)
         return merges, calls.remembered("encode", word, merges)
-
-    def deterministic(example: tuple[Any, int, str]) -> Optional[Failure]:
-        merges, first = tokens_of(example)
-        if not first.ok:
-            return _failed_call(example, first)
-        second = calls.answer("encode", example[2], merges)
-        if not second.ok:
-            return _failed_call(example, second)
-        if first.value != second.value:
-            return Failure(example, second, explanation=(
-                f"two calls with the same input returned {first.value!r} and then {second.value!r}"))
-        return None
 
     def round_trip(example: tuple[Any, int, str]) -> Optional[Failure]:
         _, answer = tokens_of(example)
@@ -187,7 +165,9 @@ def _encode_properties(calls: StudentCalls) -> list[Property]:
         return None
 
     return [
-        Property("deterministic", "same input, same tokens", deterministic),
+        _deterministic("same input, same tokens",
+                       lambda example: tokens_of(example)[1],
+                       lambda example: calls.answer("encode", example[2], tokens_of(example)[0])),
         Property("round-trip", "tokens join back to the word plus the marker", round_trip),
         Property("known-tokens", "every token is a character, the marker or a merge product",
                  known_tokens),
@@ -202,18 +182,6 @@ def _lengths_properties(calls: StudentCalls) -> list[Property]:
         corpus, k, sentence = example
         merges = reference_merges(exercise, corpus, k)
         return merges, calls.remembered("sequence_lengths", sentence, merges)
-
-    def deterministic(example: tuple[Any, int, str]) -> Optional[Failure]:
-        merges, first = lengths_of(example)
-        if not first.ok:
-            return _failed_call(example, first)
-        second = calls.answer("sequence_lengths", example[2], merges)
-        if not second.ok:
-            return _failed_call(example, second)
-        if first.value != second.value:
-            return Failure(example, second, explanation=(
-                f"two calls with the same input returned {first.value!r} and then {second.value!r}"))
-        return None
 
     def ordered(example: tuple[Any, int, str]) -> Optional[Failure]:
         _, answer = lengths_of(example)
@@ -256,12 +224,33 @@ def _lengths_properties(calls: StudentCalls) -> list[Property]:
         return None
 
     return [
-        Property("deterministic", "same input, same lengths", deterministic),
+        _deterministic("same input, same lengths",
+                       lambda example: lengths_of(example)[1],
+                       lambda example: calls.answer("sequence_lengths", example[2],
+                                                    lengths_of(example)[0])),
         Property("ordered", "char >= bpe >= word", ordered),
         Property("no-merges-is-char", "without merges, bpe equals char", no_merges_is_char),
         Property("additive", "a sentence's counts are the sums of its words'", additive),
         _inputs_unmodified(lambda example: lengths_of(example)[1]),
     ]
+
+
+def _deterministic(title: str, first_of: Callable[[Any], StudentAnswer],
+                   again_of: Callable[[Any], StudentAnswer]) -> Property:
+    """Calling again with the same input (``again_of``) gives the remembered answer."""
+    def deterministic(example: Any) -> Optional[Failure]:
+        first = first_of(example)
+        if not first.ok:
+            return _failed_call(example, first)
+        second = again_of(example)
+        if not second.ok:
+            return _failed_call(example, second)
+        if first.value != second.value:
+            return Failure(example, second, explanation=(
+                f"two calls with the same input returned {first.value!r} and then {second.value!r}"))
+        return None
+
+    return Property("deterministic", title, deterministic)
 
 
 def _inputs_unmodified(answer_of: Callable[[Any], StudentAnswer]) -> Property:

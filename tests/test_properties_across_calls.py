@@ -1,5 +1,7 @@
-"""A function that changes its arguments is caught: the sandbox echoes them back after the
-call and the ``inputs-unmodified`` property compares them with what was sent."""
+"""Reference-free properties that need more than one look at a call: a function that changes
+its arguments is caught (the sandbox echoes them back after the call and the
+``inputs-unmodified`` property compares them with what was sent), and so is one whose answer
+changes from call to call."""
 
 from __future__ import annotations
 
@@ -53,3 +55,11 @@ def test_a_correct_submission_leaves_its_inputs_alone():
     report = grade_submission(SUBMISSIONS / "correct_counter.py", exercise)
     unmodified = [c for c in report.checks if c.id == "property:inputs-unmodified"]
     assert len(unmodified) == 2 and all(c.passed for c in unmodified)
+
+
+def test_a_trainer_whose_answer_changes_between_calls_fails_determinism():
+    exercise = quick_exercise()
+    report = grade_submission(SUBMISSIONS / "wrong_alternating.py", exercise)
+    check = next(c for c in report.checks if c.id == "property:deterministic")
+    assert not check.passed
+    assert "two calls with the same input returned" in check.message
