@@ -172,7 +172,8 @@ class Sandbox:
                 "refusing to grade with --strict-sandbox: this host cannot set up "
                 + ", ".join(missing)
                 + ". Run the grader as root on Linux with namespaces available, "
-                "or grade without --strict-sandbox."
+                "or grade without --strict-sandbox (for an LMS bundle: build it again "
+                "with `grade bundle ... --sandbox best-effort`)."
             )
         self.interpreter = sandbox_layers.choose_interpreter(self.layers)
         self.file_name = _safe_file_name(self.submission.name)
