@@ -24,10 +24,11 @@ from .feedback import graded
 from .formats.gradability import NOT_GRADABLE_PREFIX
 from .result import CheckResult, GradeReport, MilestoneResult
 from .scoring import check_points
-from .spec import Check, Exercise, Milestone, SpecError, load_exercise
+from .spec import ID_PATTERN, Check, Exercise, Milestone, SpecError, load_exercise
 from .student_calls import StudentCalls
 
 HEADER = re.compile(r"^\s*#\s*exercise\s*:\s*(\S+)\s*$")
+EXERCISE_ID = re.compile(ID_PATTERN)
 HEADER_SEARCH_BYTES = 4096
 HEADER_SEARCH_LINES = 20
 
@@ -76,6 +77,13 @@ def resolve_exercise(path: Path, exercise: Union[Exercise, str, os.PathLike, Non
             raise GradingSetupError(
                 f"cannot tell which exercise {path.name} is for: it has no '# exercise: ID' "
                 f"line at the top; add one or pass --exercise ID ({_available()})"
+            )
+        if not EXERCISE_ID.match(exercise):
+            # The header is the student's text: it may name a shipped exercise, never a file.
+            raise GradingSetupError(
+                f"the '# exercise:' header of {path.name} says {exercise[:60]!r}, which is not "
+                f"an exercise id; write one of the ids ({_available()}) or pass a spec file "
+                "with --exercise"
             )
     try:
         return load_exercise(exercise)

@@ -150,6 +150,16 @@ def test_no_header_and_no_exercise_is_a_clear_setup_error(tmp_path):
     assert "bpe-train-encode" in message  # lists what is available
 
 
+def test_the_header_may_name_a_shipped_exercise_but_never_a_spec_file(tmp_path):
+    spec = tmp_path / "lesson97-bpe.yaml"
+    spec.write_text((Path(__file__).parents[1] / "exercises" / "lesson97-bpe.yaml").read_text())
+    student = tmp_path / "student.py"
+    student.write_text(f"# exercise: {spec}\ndef train_bpe(corpus, num_merges):\n    return []\n")
+    with pytest.raises(GradingSetupError, match="is not an exercise id"):
+        resolve_exercise(student, None)
+    assert resolve_exercise(student, str(spec)).id == "lesson97-bpe"  # an instructor's --exercise may
+
+
 def test_unknown_exercise_is_a_clear_setup_error(tmp_path):
     student = tmp_path / "student.py"
     student.write_text("# exercise: no-such-exercise\n")
