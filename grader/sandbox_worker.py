@@ -18,7 +18,7 @@ orphaned processes its children so it can still find and remove them.
 # Builtins the server relies on, bound as module globals so a submission that replaces them
 # in ``builtins`` at import time does not change how answers are encoded.
 from builtins import (
-    BaseException, Exception, callable, dict, getattr, int, isinstance, len, list, max, min,
+    BaseException, Exception, callable, dict, getattr, int, len, list, max, min,
     range, set, str, tuple, type,
 )
 # Start-up time matters (a worker is started per submission and after every crash), so the
@@ -41,7 +41,6 @@ MAX_TYPE_NAME = 200
 MAX_MESSAGE_CHARS = 2000
 MODULE_NAME = "student"
 ModuleType = type(sys)
-FunctionType = type(lambda: None)
 SUBMISSION_LABEL = ["student.py"]  # the file name shown in tracebacks and syntax errors
 LOADED = [None]  # the imported submission, once loaded
 SUBREAPER = [False]  # whether orphans of calls are re-parented to this server

@@ -21,10 +21,9 @@ from reference.tie_breaks import (
     LEXICOGRAPHIC,
     REVERSE_LEXICOGRAPHIC,
     Pair,
-    check_tie_break,
     order_tied,
 )
-from reference.validation import check_num_merges
+from reference.validation import check_training_options
 
 INDENT = "  "
 _COUNT = re.compile(r"[0-9]+")
@@ -246,8 +245,7 @@ def render_training(
     ``show_pairs`` and ``show_words`` cap the pair and corpus listings (0 shows all).
     Bad arguments raise the reference's ``BPEInputError``.
     """
-    check_num_merges(num_merges)
-    check_tie_break(tie_break)
+    check_training_options(num_merges, tie_break)
     counts = word_counts(corpus)
     words = initial_segmentation(counts, check_end_of_word(end_of_word))
     sections = [render_header(counts, num_merges, tie_break, end_of_word)]

@@ -37,9 +37,8 @@ from .tie_breaks import (
     LEXICOGRAPHIC,
     REVERSE_LEXICOGRAPHIC,
     Pair,
-    check_tie_break,
 )
-from .validation import check_min_count, check_num_merges
+from .validation import check_training_options
 
 # Heap entry: (-count, first tie field, second tie field, pair id). One layout for every rule.
 Entry = tuple
@@ -279,9 +278,7 @@ def iter_merges(
     min_count: int = 1,
 ) -> Iterator[tuple[Pair, int]]:
     """Yield each merge with the count it had when chosen (arguments as for :func:`train_bpe`)."""
-    check_num_merges(num_merges)
-    check_tie_break(tie_break)
-    check_min_count(min_count)
+    check_training_options(num_merges, tie_break, min_count)
     counts = word_counts(corpus)
     trainer = IncrementalTrainer(
         counts,

@@ -13,8 +13,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from .corpus import END_OF_WORD, Symbols, check_end_of_word, segment, word_counts
-from .tie_breaks import Pair, best_pair, check_tie_break, order_tied
-from .validation import check_min_count, check_num_merges
+from .tie_breaks import Pair, best_pair, order_tied
+from .validation import check_training_options
 
 Segmentation = dict[Symbols, int]
 
@@ -82,9 +82,7 @@ def train_steps(
     min_count: int = 1,
 ) -> Iterator[Step]:
     """Yield each merge step of a training run (arguments as for :func:`train_bpe`)."""
-    check_num_merges(num_merges)
-    check_tie_break(tie_break)
-    check_min_count(min_count)
+    check_training_options(num_merges, tie_break, min_count)
     words = initial_segmentation(
         word_counts(corpus), check_end_of_word(end_of_word), fuse_end_of_word=fuse_end_of_word
     )

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from .errors import BPEInputError
+from .tie_breaks import check_tie_break
 
 Pair = tuple[str, str]
 
@@ -21,6 +22,13 @@ def check_min_count(min_count: object) -> int:
     if isinstance(min_count, bool) or not isinstance(min_count, int) or min_count < 1:
         raise BPEInputError(f"min_count must be an int >= 1, got {min_count!r}")
     return min_count
+
+
+def check_training_options(num_merges: object, tie_break: object, min_count: object = 1) -> None:
+    """The scalar options every trainer takes, checked in one order so errors match."""
+    check_num_merges(num_merges)
+    check_tie_break(tie_break)
+    check_min_count(min_count)
 
 
 def check_merges(merges: object) -> list[Pair]:

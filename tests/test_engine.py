@@ -15,18 +15,9 @@ from grader.engine import GradingSetupError, exercise_header, grade_submission, 
 from grader.result import GradeReport
 from grader.spec import Exercise, load_exercise
 
+from exercise_variants import quick, without_efficiency
+
 SUBMISSIONS = Path(__file__).parent / "submissions"
-
-
-def without_efficiency(exercise: Exercise) -> Exercise:
-    milestones = [m for m in exercise.milestones if m.check("efficiency") is None]
-    return exercise.model_copy(update={"milestones": milestones})
-
-
-def quick(exercise: Exercise, examples: int = 12) -> Exercise:
-    """Fewer generated examples, so the tests stay fast; the checks are the same."""
-    properties = exercise.properties.model_copy(update={"examples": examples})
-    return without_efficiency(exercise).model_copy(update={"properties": properties})
 
 
 @pytest.fixture(scope="module")

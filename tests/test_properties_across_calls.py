@@ -11,14 +11,13 @@ from grader.engine import grade_submission
 from grader.sandbox import Sandbox
 from grader.spec import load_exercise
 
+from exercise_variants import quick
+
 SUBMISSIONS = Path(__file__).parent / "submissions"
 
 
 def quick_exercise():
-    exercise = load_exercise("bpe-train-encode")
-    milestones = [m for m in exercise.milestones if m.check("efficiency") is None]
-    properties = exercise.properties.model_copy(update={"examples": 12})
-    return exercise.model_copy(update={"milestones": milestones, "properties": properties})
+    return quick(load_exercise("bpe-train-encode"))
 
 
 def test_the_sandbox_echoes_arguments_as_the_call_left_them(tmp_path):
