@@ -31,7 +31,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from grader import engine  # noqa: E402
-from grader.formats import render  # noqa: E402
+from grader.report import render  # noqa: E402
 from grader.sandbox import Sandbox  # noqa: E402
 
 IMPORT_SECONDS = time.perf_counter() - STARTED
@@ -133,7 +133,7 @@ def bench_grading(submission: Path, runs: int) -> None:
 
 
 def bench_efficiency(runs: int) -> None:
-    from grader.efficiency import run_efficiency, wall_timeout
+    from grader.grading.checks.efficiency import run_efficiency, wall_timeout
     from grader.spec import load_exercise
 
     exercise = load_exercise("bpe-train-encode")
@@ -175,7 +175,7 @@ def lower_bound(submission: Path, exercise, reference_seconds: float) -> str:
     Training fewer merges never takes longer, so the time of the first ``LOWER_BOUND_MERGES``
     merges bounds the time of all of them from below.
     """
-    from grader.efficiency import corpus_for
+    from grader.grading.checks.efficiency import corpus_for
 
     with Sandbox(submission) as box:
         box.load()

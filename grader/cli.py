@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from .commands import authoring, bundle, submit, trace
+from grader.commands import authoring, bundle, submit, trace
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})

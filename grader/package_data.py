@@ -1,4 +1,5 @@
-"""Finding the folders shipped beside the code (exercise specs, templates), installed or not.
+"""Finding the folders shipped beside the code (exercise specs, templates), and the one Jinja
+environment every template is rendered with.
 
 A non-editable ``pip install .`` puts the top-level ``exercises/`` and ``templates/`` folders
 inside the package as ``grader/exercise_specs`` and ``grader/jinja_templates`` (see
@@ -30,3 +31,8 @@ def data_dir(name: str) -> Path:
         f"the grader's {name}/ folder is missing (looked in {searched}); "
         "reinstall bpe-autograder or run from a complete checkout"
     )
+
+
+def templates_path() -> Path:
+    """The directory holding the stub, report and bundle templates."""
+    return data_dir("templates")

@@ -6,10 +6,10 @@ frequency, ties broken by one of ``TIE_BREAKS``. ``reference.plain`` is the defi
 ``train_bpe`` here is the fast trainer, proven equal to it by property tests.
 """
 
-from .corpus import END_OF_WORD
-from .encoding import Encoder, encode
-from .errors import BPEInputError
-from .fast import train_bpe
-from .tie_breaks import TIE_BREAKS
+from reference.corpus import END_OF_WORD
+from reference.encoding import Encoder, encode
+from reference.errors import BPEInputError
+from reference.fast import train_bpe
+from reference.tie_breaks import TIE_BREAKS
 
 __all__ = ["END_OF_WORD", "TIE_BREAKS", "BPEInputError", "Encoder", "encode", "train_bpe"]

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
-from .errors import BPEInputError
+from reference.errors import BPEInputError
 
 END_OF_WORD = "</w>"
 

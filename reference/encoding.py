@@ -10,11 +10,11 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 
-from .corpus import END_OF_WORD, check_end_of_word, segment
-from .errors import BPEInputError
-from .plain import merge_symbols
-from .tie_breaks import Pair
-from .validation import check_merges
+from reference.corpus import END_OF_WORD, check_end_of_word, segment
+from reference.errors import BPEInputError
+from reference.plain import merge_symbols
+from reference.tie_breaks import Pair
+from reference.validation import check_merges
 
 
 @dataclass(frozen=True)

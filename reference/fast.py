@@ -30,15 +30,15 @@ from collections import defaultdict
 from collections.abc import Callable, Iterator
 from heapq import heapify, heappop, heappush, heapreplace
 
-from .corpus import END_OF_WORD, check_end_of_word, segment, word_counts
-from .tie_breaks import (
+from reference.corpus import END_OF_WORD, check_end_of_word, segment, word_counts
+from reference.tie_breaks import (
     CONCATENATED,
     FIRST_SEEN,
     LEXICOGRAPHIC,
     REVERSE_LEXICOGRAPHIC,
     Pair,
 )
-from .validation import check_training_options
+from reference.validation import check_training_options
 
 # Heap entry: (-count, first tie field, second tie field, pair id). One layout for every rule.
 Entry = tuple

@@ -12,9 +12,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from .corpus import END_OF_WORD, Symbols, check_end_of_word, segment, word_counts
-from .tie_breaks import Pair, best_pair, order_tied
-from .validation import check_training_options
+from reference.corpus import END_OF_WORD, Symbols, check_end_of_word, segment, word_counts
+from reference.tie_breaks import Pair, best_pair, order_tied
+from reference.validation import check_training_options
 
 Segmentation = dict[Symbols, int]
 

@@ -8,9 +8,9 @@ merge removes at least one symbol and no word ends below one token, so char >= b
 
 from __future__ import annotations
 
-from .corpus import END_OF_WORD, check_end_of_word
-from .encoding import encode
-from .errors import BPEInputError
+from reference.corpus import END_OF_WORD, check_end_of_word
+from reference.encoding import encode
+from reference.errors import BPEInputError
 
 
 def sequence_lengths(sentence: str, merges: object, *, end_of_word: str = END_OF_WORD) -> dict[str, int]:

@@ -13,7 +13,7 @@ Every rule is a total order on pairs, so training is deterministic under each of
 
 from __future__ import annotations
 
-from .errors import BPEInputError
+from reference.errors import BPEInputError
 
 Pair = tuple[str, str]
 

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from .errors import BPEInputError
-from .tie_breaks import check_tie_break
+from reference.errors import BPEInputError
+from reference.tie_breaks import check_tie_break
 
 Pair = tuple[str, str]
 

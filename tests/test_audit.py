@@ -12,9 +12,9 @@ from pathlib import Path
 import yaml
 from click.testing import CliRunner
 
-from grader.audit import exercise_without_efficiency, run_audit
+from grader.grading.audit import exercise_without_efficiency, run_audit
 from grader.cli import main
-from grader.exercises import exercise_path
+from grader.spec.loading import exercise_path
 from grader.spec import load_exercise
 
 ROOT = Path(__file__).resolve().parent.parent

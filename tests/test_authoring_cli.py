@@ -14,9 +14,9 @@ import pytest
 from click.testing import CliRunner
 
 from grader.cli import main
-from grader.exercises import exercise_ids
+from grader.spec.loading import exercise_ids
 from grader.spec import json_schema, load_exercise
-from grader.stubs import render_stub
+from grader.spec.stubs import render_stub
 
 REPO = Path(__file__).resolve().parents[1]
 SPECS = Path(__file__).parent / "specs"
@@ -126,9 +126,9 @@ def test_works_from_a_non_editable_install(tmp_path):
     elsewhere.mkdir()
     program = (
         "import sys; sys.path.insert(0, sys.argv[1])\n"
-        "import grader, grader.exercises\n"
+        "import grader, grader.spec.loading\n"
         "assert grader.__file__.startswith(sys.argv[1]), grader.__file__\n"
-        "print('DIR', grader.exercises.exercises_dir())\n"
+        "print('DIR', grader.spec.loading.exercises_dir())\n"
         "from grader.cli import main\n"
         "main(['list'])\n"
     )

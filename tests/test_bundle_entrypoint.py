@@ -18,9 +18,9 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-from grader.bundles import write_grading_files
+from grader.bundles.common import write_grading_files
 from grader.spec import load_exercise
-from grader.templates_dir import templates_path
+from grader.package_data import templates_path
 
 SCHEMAS = Path(__file__).parent / "schemas"
 SUBMISSIONS = Path(__file__).parent / "submissions"

@@ -23,12 +23,12 @@ import jsonschema
 import pytest
 from click.testing import CliRunner
 
-from grader.bundle_gradescope import build_gradescope_bundle
-from grader.bundle_wheels import WheelError, WheelSources, WheelTarget
-from grader.bundles import BundleError
+from grader.bundles.gradescope import build_gradescope_bundle
+from grader.bundles.wheels import WheelError, WheelSources, WheelTarget
+from grader.bundles.common import BundleError
 from grader.cli import main
 from grader.spec import load_exercise
-from grader.templates_dir import templates_path
+from grader.package_data import templates_path
 
 pytestmark = pytest.mark.slow
 

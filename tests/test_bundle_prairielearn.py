@@ -14,13 +14,13 @@ import jsonschema
 import pytest
 from click.testing import CliRunner
 
-import grader.bundle_prairielearn as bundle_prairielearn
-from grader.bundle_wheels import WheelSet, WheelTarget
-from grader.bundles import BundleError
+import grader.bundles.prairielearn as bundle_prairielearn
+from grader.bundles.wheels import WheelSet, WheelTarget
+from grader.bundles.common import BundleError
 from grader.cli import main
 from grader.spec import load_exercise
-from grader.stubs import render_stub
-from grader.templates_dir import templates_path
+from grader.spec.stubs import render_stub
+from grader.package_data import templates_path
 
 SCHEMAS = Path(__file__).parent / "schemas"
 SUBMISSIONS = Path(__file__).parent / "submissions"

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from grader.bundle_wheels import (
+from grader.bundles.wheels import (
     DEFAULT_PLATFORMS,
     WheelError,
     WheelTarget,

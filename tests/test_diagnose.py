@@ -11,8 +11,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from grader import diagnose as diagnose_module
-from grader.diagnose import (
+from grader.mistakes import diagnosis as diagnose_module
+from grader.mistakes.diagnosis import (
     diagnose,
     diagnose_encode,
     diagnose_lengths,
@@ -22,7 +22,7 @@ from grader.diagnose import (
 )
 from grader.result import Diagnosis
 from reference import END_OF_WORD, TIE_BREAKS, encode, train_bpe
-from reference.mistakes import (
+from grader.mistakes.catalogue import (
     CATALOGUE,
     LESSON_MERGES,
     LESSON_WORD_COUNTS,

@@ -16,8 +16,8 @@ from typing import Any, Optional
 
 import pytest
 
-from grader import efficiency
-from grader.efficiency import run_efficiency
+from grader.grading.checks import efficiency
+from grader.grading.checks.efficiency import run_efficiency
 from grader.sandbox import Sandbox
 from grader.spec import load_exercise
 from reference import train_bpe

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from grader.engine import GradingSetupError, exercise_header, grade_submission, resolve_exercise
+from grader.grading.engine import GradingSetupError, exercise_header, grade_submission, resolve_exercise
 from grader.result import GradeReport
 from grader.spec import Exercise, load_exercise
 

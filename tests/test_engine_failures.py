@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from grader.engine import grade_submission
+from grader.grading.engine import grade_submission
 from grader.result import GradeReport
 from grader.spec import Exercise, load_exercise
 

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from grader.engine import grade_submission
-from grader.feedback import first_difference, first_differing_index, merges_message, tokens_message
+from grader.grading.engine import grade_submission
+from grader.grading.feedback import first_difference, first_differing_index, merges_message, tokens_message
 from grader.result import GradeReport
 from grader.spec import Exercise, load_exercise
 

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from grader.scoring import check_points, earned, split_by_weight, split_evenly
+from grader.grading.scoring import check_points, earned, split_by_weight, split_evenly
 
 
 def test_milestone_points_split_by_check_weight():

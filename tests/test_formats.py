@@ -15,9 +15,9 @@ from format_fixtures import (
     sample_report,
     with_durations,
 )
-from grader.formats import FORMATS, HUMAN_FORMATS, ReportOptionsError, UnknownFormatError, render
-from grader.formats.redaction import public_view
-from grader.templates_dir import templates_path
+from grader.report import FORMATS, HUMAN_FORMATS, ReportOptionsError, UnknownFormatError, render
+from grader.report.redaction import public_view
+from grader.package_data import templates_path
 
 JSON_FORMATS = ("json", "gradescope", "prairielearn", "classroom")
 MEASURED_KEYS = ("seconds", "execution_time")

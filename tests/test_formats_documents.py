@@ -9,7 +9,7 @@ from html.parser import HTMLParser
 import pytest
 
 from format_fixtures import INJECTION, empty_report, hostile_report, not_gradable_report, sample_report
-from grader.formats import FORMATS, render
+from grader.report import FORMATS, render
 from grader.result import CheckResult, GradeReport, MilestoneResult
 
 CONTROL_OR_SURROGATE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\ud800-\udfff]")

@@ -11,9 +11,9 @@ import pytest
 import yaml
 
 from format_fixtures import empty_report, hostile_report, not_gradable_report, sample_report
-from grader.formats import render
-from grader.formats.classroom import WorkflowOptionError, render_workflow
-from grader.formats.prairielearn import SIZE_LIMIT_BYTES
+from grader.report import render
+from grader.report.classroom import WorkflowOptionError, render_workflow
+from grader.report.prairielearn import SIZE_LIMIT_BYTES
 from grader.result import CheckResult, GradeReport, MilestoneResult
 
 SCHEMAS = Path(__file__).parent / "schemas"

@@ -20,15 +20,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from grader.audit import DEPENDS_ON, affected_milestones, exercise_without_efficiency, run_audit
-from grader.engine import grade_submission
-from grader.diagnose import mistakes_for
-from grader.exercises import exercise_ids
-from grader.expected import to_merge_form
-from grader.mistaken_students import STUDENT_MISTAKES, applicable_mistakes, student_source
+from grader.grading.audit import DEPENDS_ON, affected_milestones, exercise_without_efficiency, run_audit
+from grader.grading.engine import grade_submission
+from grader.mistakes.diagnosis import mistakes_for
+from grader.spec.loading import exercise_ids
+from grader.spec.expected import to_merge_form
+from grader.mistakes.students import STUDENT_MISTAKES, applicable_mistakes, student_source
 from grader.spec import load_exercise
 from reference import encode, train_bpe
-from reference.mistakes import ROLES
+from grader.mistakes.catalogue import ROLES
 
 ROOT = Path(__file__).resolve().parent.parent
 EXERCISES = {exercise_id: load_exercise(exercise_id) for exercise_id in exercise_ids()}

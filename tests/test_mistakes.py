@@ -12,8 +12,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from reference import END_OF_WORD, TIE_BREAKS, encode, train_bpe
-from reference import mistakes
-from reference.mistakes import (
+from grader.mistakes import catalogue as mistakes
+from grader.mistakes.catalogue import (
     CATALOGUE,
     LESSON_MERGES,
     LESSON_SENTENCE,

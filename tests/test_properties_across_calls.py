@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from grader.engine import grade_submission
+from grader.grading.engine import grade_submission
 from grader.sandbox import Sandbox
 from grader.spec import load_exercise
 

@@ -14,9 +14,9 @@ from pathlib import Path
 
 import pytest
 
-from grader import sandbox as sandbox_module
-from grader import sandbox_cgroups
-from grader.sandbox import (
+from grader.sandbox import api as sandbox_module
+from grader.sandbox import cgroups as sandbox_cgroups
+from grader.sandbox.api import (
     Opaque,
     Sandbox,
     SandboxError,
@@ -26,7 +26,7 @@ from grader.sandbox import (
     probe_layers,
     remove_leftovers,
 )
-from grader.sandbox_layers import LAYER_NAMES
+from grader.sandbox.layers import LAYER_NAMES
 
 LAYERS = probe_layers()
 IS_ROOT = os.geteuid() == 0

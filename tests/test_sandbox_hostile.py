@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 import reference
-from grader.sandbox import CALL_KINDS, CallOutcome, Opaque, Sandbox, SandboxLimits, probe_layers
+from grader.sandbox.api import CALL_KINDS, CallOutcome, Opaque, Sandbox, SandboxLimits, probe_layers
 
 HOSTILE = Path(__file__).parent / "hostile"
 LIMITS = SandboxLimits(call_seconds=1.0, memory_mib=192, total_seconds=30.0,

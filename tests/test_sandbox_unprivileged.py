@@ -20,8 +20,8 @@ import traceback
 
 import pytest
 
-from grader import sandbox_layers
-from grader.sandbox import Sandbox, SandboxLimits, probe_layers
+from grader.sandbox import layers as sandbox_layers
+from grader.sandbox.api import Sandbox, SandboxLimits, probe_layers
 
 NOBODY = 65534
 PR_SET_DUMPABLE = 4

@@ -1,5 +1,5 @@
 """The tagged value encoding: exact types survive both directions, the trusted decoder is
-strict, and the worker's own copy of the codec agrees with grader.wire."""
+strict, and the worker's own copy of the codec agrees with grader.sandbox.wire."""
 
 from __future__ import annotations
 
@@ -12,10 +12,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from grader import wire
-from grader.wire import Opaque, WireBounds, WireError
+from grader.sandbox import wire
+from grader.sandbox.wire import Opaque, WireBounds, WireError
 
-WORKER_PATH = Path(wire.__file__).with_name("sandbox_worker.py")
+WORKER_PATH = Path(wire.__file__).with_name("worker.py")
 
 
 def load_worker_module():

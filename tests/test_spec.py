@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from grader.exercises import exercise_ids, exercises_dir
+from grader.spec.loading import exercise_ids, exercises_dir
 from grader.spec import (
     ExerciseNotFound,
     SpecError,

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from grader.exercises import exercise_ids
-from grader.spec_check import check_spec
+from grader.spec.loading import exercise_ids
+from grader.spec.check import check_spec
 
 SPECS = Path(__file__).parent / "specs"
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from grader.expected import (
+from grader.spec.expected import (
     bare_pairs,
     case_encodings,
     case_lengths,

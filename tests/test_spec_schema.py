@@ -9,7 +9,7 @@ import jsonschema
 import pytest
 import yaml
 
-from grader.exercises import exercise_paths, exercises_dir
+from grader.spec.loading import exercise_paths, exercises_dir
 from grader.spec import json_schema
 
 SPECS = Path(__file__).parent / "specs"

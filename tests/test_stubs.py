@@ -14,10 +14,10 @@ from pathlib import Path
 
 import pytest
 
-from grader.exercises import exercise_ids
-from grader.expected import bare_pairs, to_merge_form
+from grader.spec.loading import exercise_ids
+from grader.spec.expected import bare_pairs, to_merge_form
 from grader.spec import load_exercise
-from grader.stubs import StubExists, render_stub, write_stub
+from grader.spec.stubs import StubExists, render_stub, write_stub
 from reference import encode, train_bpe
 from reference.sequence_lengths import sequence_lengths
 

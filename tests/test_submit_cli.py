@@ -11,7 +11,7 @@ from click.testing import CliRunner
 
 from grader.cli import main
 from grader.commands import submit as submit_command
-from grader.exercises import exercise_path
+from grader.spec.loading import exercise_path
 
 SUBMISSIONS = Path(__file__).parent / "submissions"
 

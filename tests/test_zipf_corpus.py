@@ -11,8 +11,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from grader import zipf_corpus
-from grader.zipf_corpus import CorpusSettingsError, ZipfSpec
+from grader.grading import zipf_corpus
+from grader.grading.zipf_corpus import CorpusSettingsError, ZipfSpec
 
 SPEC = ZipfSpec(distinct_words=400, total_words=20_000, zipf_exponent=1.1, seed=97)
 
@@ -76,7 +76,7 @@ def test_one_seed_one_corpus_and_other_seeds_differ():
 def test_a_fresh_interpreter_generates_the_same_corpus():
     """Nothing depends on hash randomization or process state, only on the seed."""
     script = (
-        "import hashlib, json; from grader.zipf_corpus import ZipfSpec, texts; "
+        "import hashlib, json; from grader.grading.zipf_corpus import ZipfSpec, texts; "
         f"print(hashlib.sha256(json.dumps(texts(ZipfSpec({SPEC.distinct_words}, "
         f"{SPEC.total_words}, {SPEC.zipf_exponent}, {SPEC.seed}))).encode()).hexdigest())"
     )

@@ -8,9 +8,9 @@ from typing import Optional
 
 import click
 
-from ..spec import ExerciseNotFound, SpecError, available_exercises, json_schema, load_exercise
-from ..spec_check import check_spec, iter_report_lines
-from ..stubs import StubExists, render_stub, write_stub
+from grader.spec import ExerciseNotFound, SpecError, available_exercises, json_schema, load_exercise
+from grader.spec.check import check_spec, iter_report_lines
+from grader.spec.stubs import StubExists, render_stub, write_stub
 
 
 def _load(exercise_ref: str):

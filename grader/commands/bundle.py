@@ -1,8 +1,8 @@
 """Commands: ``grade bundle gradescope|prairielearn|image|classroom`` (LMS autograder packages).
 
-Each subcommand parses options and calls the library: :mod:`grader.bundle_gradescope`,
-:mod:`grader.bundle_prairielearn`, and the GitHub Classroom workflow of
-:mod:`grader.formats.classroom`. Problems the user can fix are reported in one message
+Each subcommand parses options and calls the library: :mod:`grader.bundles.gradescope`,
+:mod:`grader.bundles.prairielearn`, and the GitHub Classroom workflow of
+:mod:`grader.report.classroom`. Problems the user can fix are reported in one message
 (exit 2 for bad options, 1 when a bundle cannot be built), never as a traceback.
 """
 
@@ -14,7 +14,7 @@ from typing import Optional
 
 import click
 
-from ..bundle_wheels import (
+from grader.bundles.wheels import (
     DEFAULT_PLATFORMS,
     DEFAULT_PYTHON_VERSION,
     WheelError,
@@ -22,8 +22,8 @@ from ..bundle_wheels import (
     WheelTarget,
     parse_python_version,
 )
-from ..bundles import SANDBOX_MODES, BundleError
-from ..spec import Exercise, SpecError, load_exercise
+from grader.bundles.common import SANDBOX_MODES, BundleError
+from grader.spec import Exercise, SpecError, load_exercise
 
 
 def _exercise(exercise_id: str) -> Exercise:
@@ -99,7 +99,7 @@ def gradescope(exercise_id: str, output: Path, sandbox: str, python_version: str
                for_this_python: bool, wheels_from: tuple, offline: bool,
                project_wheel: Optional[Path]) -> None:
     """Write Gradescope's autograder zip (setup.sh installs offline from wheels inside it)."""
-    from ..bundle_gradescope import build_gradescope_bundle
+    from grader.bundles.gradescope import build_gradescope_bundle
 
     exercise = _exercise(exercise_id)
     target = _target(python_version, platforms, for_this_python)
@@ -123,7 +123,7 @@ def gradescope(exercise_id: str, output: Path, sandbox: str, python_version: str
 @SANDBOX_OPTION
 def prairielearn(exercise_id: str, output: Path, image: Optional[str], force: bool, sandbox: str) -> None:
     """Write a PrairieLearn question directory graded externally by bpe-autograder."""
-    from ..bundle_prairielearn import write_prairielearn_question
+    from grader.bundles.prairielearn import write_prairielearn_question
 
     exercise = _exercise(exercise_id)
     try:
@@ -143,7 +143,7 @@ def image(output: Path, image: Optional[str], force: bool, python_version: str, 
           for_this_python: bool, wheels_from: tuple, offline: bool,
           project_wheel: Optional[Path]) -> None:
     """Write the build context of the grader image PrairieLearn questions run in."""
-    from ..bundle_prairielearn import write_grader_image
+    from grader.bundles.prairielearn import write_grader_image
 
     if for_this_python:
         raise click.UsageError("the image's Python comes from its base image: give --python-version")
@@ -169,7 +169,7 @@ def image(output: Path, image: Optional[str], force: bool, python_version: str, 
               help="Python the workflow sets up.")
 def classroom(exercise_id: str, output: Optional[Path], install: str, python_version: str) -> None:
     """Write the GitHub Classroom workflow that grades EXERCISE on every push."""
-    from ..formats.classroom import WorkflowOptionError, render_workflow
+    from grader.report.classroom import WorkflowOptionError, render_workflow
 
     exercise = _exercise(exercise_id)
     try:

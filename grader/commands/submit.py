@@ -1,7 +1,7 @@
 """Commands: ``grade submit`` (grade one submission) and ``grade audit``.
 
-``submit`` only parses options, asks :mod:`grader.engine` for the grading and
-:mod:`grader.formats` for the document, and writes it. Exit status (DESIGN.md §5): 0 when
+``submit`` only parses options, asks :mod:`grader.grading.engine` for the grading and
+:mod:`grader.report` for the document, and writes it. Exit status (DESIGN.md §5): 0 when
 the submission was graded, whatever its score; 2 for usage errors; 1 only for a fault of
 the grader itself, reported in one short message rather than a traceback.
 """
@@ -12,9 +12,9 @@ from typing import NoReturn, Optional
 
 import click
 
-from ..engine import GradingSetupError, grade_submission, resolve_exercise
-from ..formats import FORMATS, HUMAN_FORMATS, render
-from ..sandbox import SandboxUnavailable, layers_notice
+from grader.grading.engine import GradingSetupError, grade_submission, resolve_exercise
+from grader.report import FORMATS, HUMAN_FORMATS, render
+from grader.sandbox import SandboxUnavailable, layers_notice
 
 GRADER_FAULT_ADVICE = (
     "This is a fault of the grader, not of the submission. Please report it to your course "
@@ -86,8 +86,8 @@ def audit(exercise_id: str, mistake_ids: tuple, fmt: str, jobs: Optional[int]) -
     """Do EXERCISE's checks catch every known mistake? Exit 1 when one slips through."""
     import json
 
-    from ..audit import UnknownMistake, render_text, run_audit
-    from ..spec import SpecError, load_exercise
+    from grader.grading.audit import UnknownMistake, render_text, run_audit
+    from grader.spec import SpecError, load_exercise
 
     try:
         exercise = load_exercise(exercise_id)

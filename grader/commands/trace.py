@@ -8,7 +8,7 @@ import click
 
 from reference import END_OF_WORD, TIE_BREAKS, BPEInputError
 
-from ..trace import parse_word_counts, render_trace
+from grader.trace import parse_word_counts, render_trace
 
 
 def _corpus_items(corpus: tuple[str, ...], corpus_file: Path | None, word_counts: bool) -> list[str]:

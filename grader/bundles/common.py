@@ -1,0 +1,109 @@
+"""What every LMS bundle shares: rendered templates, the grading files and their settings.
+
+The platform modules (:mod:`grader.bundles.gradescope`, :mod:`grader.bundles.prairielearn`)
+combine these with the offline wheel set of :mod:`grader.bundles.wheels`. On the grading host,
+the stdlib-only ``templates/lms/entrypoint.py`` reads ``bundle.json`` (written here), runs
+``grade submit`` on the submission and always leaves a valid ``results.json``.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import sys
+from pathlib import Path
+from typing import Any
+
+from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
+from markupsafe import Markup, escape
+
+from grader.bundles.wheels import WheelTarget, grader_version
+from grader.spec import Exercise
+from grader.package_data import templates_path
+
+ENTRYPOINT_TEMPLATE = "lms/entrypoint.py"
+INSTALL_TEMPLATE = "lms/install.sh.j2"
+CONFIG_NAME = "bundle.json"
+SANDBOX_MODES = ("strict", "best-effort")
+GRADING_MARGIN_SECONDS = 90
+
+
+class BundleError(Exception):
+    """A bundle cannot be built; the message says why and what to do."""
+
+
+# --------------------------------------------------------------------------- templates and config
+
+
+def render_template(name: str, **values: Any) -> str:
+    """Render ``templates/NAME``; HTML templates are autoescaped, scripts are not."""
+    environment = Environment(
+        loader=FileSystemLoader(str(templates_path())),
+        undefined=StrictUndefined,
+        keep_trailing_newline=True,
+        autoescape=select_autoescape(enabled_extensions=("html.j2", "html")),
+    )
+    environment.filters["pl_text"] = prairielearn_text
+    return environment.get_template(name).render(**values)
+
+
+def prairielearn_text(value: Any) -> Markup:
+    """HTML-escaped text whose braces PrairieLearn's Mustache pass cannot take for tags."""
+    escaped = str(escape(str(value)))
+    return Markup(escaped.replace("{", "&#123;").replace("}", "&#125;"))
+
+
+def entrypoint_source() -> str:
+    return (templates_path() / ENTRYPOINT_TEMPLATE).read_text(encoding="utf-8")
+
+
+def exercise_spec_text(exercise: Exercise) -> str:
+    """The exercise's YAML, shipped so that the host grades exactly this spec."""
+    if exercise.source is None or not exercise.source.is_file():
+        raise BundleError(f"exercise {exercise.id!r} has no spec file to ship in the bundle")
+    return exercise.source.read_text(encoding="utf-8")
+
+
+def grading_timeout(exercise: Exercise) -> int:
+    """Seconds the host allows one grading: the exercise's sandbox budget plus start-up."""
+    return int(math.ceil(exercise.limits.total_seconds)) + GRADING_MARGIN_SECONDS
+
+
+def bundle_config(exercise: Exercise, *, sandbox: str, exercise_file: str) -> dict[str, Any]:
+    """The settings ``entrypoint.py`` reads from ``bundle.json``."""
+    if sandbox not in SANDBOX_MODES:
+        raise BundleError(f"unknown sandbox mode {sandbox!r}; choose {' or '.join(SANDBOX_MODES)}")
+    return {
+        "exercise_id": exercise.id,
+        "exercise_file": exercise_file,
+        "student_file": exercise.student_file,
+        "max_score": exercise.total_points,
+        "strict_sandbox": sandbox == "strict",
+        "timeout_seconds": grading_timeout(exercise),
+        "grader_version": grader_version(),
+    }
+
+
+def write_grading_files(directory: Path, exercise: Exercise, *, sandbox: str) -> None:
+    """The spec, ``bundle.json`` and ``entrypoint.py``: what grading on the host reads."""
+    directory.mkdir(parents=True, exist_ok=True)
+    exercise_file = f"{exercise.id}.yaml"
+    (directory / exercise_file).write_text(exercise_spec_text(exercise), encoding="utf-8")
+    config = bundle_config(exercise, sandbox=sandbox, exercise_file=exercise_file)
+    (directory / CONFIG_NAME).write_text(json.dumps(config, indent=2) + "\n", encoding="utf-8")
+    write_executable(directory / "entrypoint.py", entrypoint_source())
+
+
+def write_executable(path: Path, text: str) -> None:
+    path.write_text(text, encoding="utf-8")
+    path.chmod(0o755)
+
+
+def install_script(version: str, target: WheelTarget, *, default_venv: str,
+                   venv_from_root: bool = False) -> str:
+    """The offline install script (Gradescope's ``setup.sh``, the image's ``install.sh``)."""
+    python_version = target.python_version or f"{sys.version_info.major}.{sys.version_info.minor}"
+    return render_template(
+        INSTALL_TEMPLATE, version=version, default_venv=default_venv,
+        default_venv_from_root=venv_from_root, python_version=python_version,
+    )

@@ -1,0 +1,182 @@
+"""A PrairieLearn externally graded question, and the grader image it runs in.
+
+``write_prairielearn_question`` lays out a question directory for a course's ``questions/``:
+``info.json`` (external grading through ``/grade/tests/run_grader``), ``question.html`` (a
+file editor pre-filled with the exercise's stub), the stub itself, and ``tests/`` with the
+spec, ``bundle.json`` and the stdlib-only ``entrypoint.py``, which runs ``grade submit
+--format prairielearn`` and always writes ``/grade/results/results.json``.
+
+``write_grader_image`` lays out the Docker build context of the image those questions name:
+a ``Dockerfile`` on ``python:3.x-slim`` that installs the grader from ``wheels/`` with pip
+``--no-index``. One image serves every question of a course.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import uuid
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Optional
+
+from grader.bundles.wheels import (
+    WheelSet,
+    WheelSources,
+    WheelTarget,
+    collect_wheels,
+    grader_version,
+    wheel_version,
+)
+from grader.bundles.common import (
+    BundleError,
+    grading_timeout,
+    install_script,
+    render_template,
+    write_executable,
+    write_grading_files,
+)
+from grader.spec import Exercise
+from grader.spec.stubs import render_stub
+
+PRAIRIELEARN_MAX_TIMEOUT = 600
+ENTRYPOINT = "/grade/tests/run_grader"
+STUB_FILE = "initial_code.py"
+DEFAULT_IMAGE_REPOSITORY = "bpe-autograder/grader"
+IMAGE_VENV = "/opt/bpe-autograder/venv"
+# Docker image references: [registry/]name[:tag], lowercase names.
+_IMAGE_NAME = re.compile(r"^[a-z0-9]+([._\-/:][a-z0-9]+)*(:[A-Za-z0-9_.\-]+)?$")
+
+
+def default_image() -> str:
+    return f"{DEFAULT_IMAGE_REPOSITORY}:{grader_version()}"
+
+
+@dataclass
+class PrairieLearnQuestion:
+    directory: Path
+    files: list[str]
+
+
+def write_prairielearn_question(
+    exercise: Exercise,
+    directory: Path,
+    *,
+    image: Optional[str] = None,
+    sandbox: str = "strict",
+    question_uuid: Optional[str] = None,
+    force: bool = False,
+) -> PrairieLearnQuestion:
+    """Write the question directory for ``exercise``; refuse a non-empty one unless ``force``."""
+    image = default_image() if image is None else image
+    check_image_name(image)
+    _prepare_directory(directory, force)
+    tests = directory / "tests"
+    _remove_stale(tests)
+    write_grading_files(tests, exercise, sandbox=sandbox)
+    write_executable(tests / "run_grader",
+                     render_template("prairielearn/run_grader.j2", exercise_id=exercise.id))
+    (directory / STUB_FILE).write_text(render_stub(exercise), encoding="utf-8")
+    (directory / "question.html").write_text(question_html(exercise), encoding="utf-8")
+    info = question_info(exercise, image=image, question_uuid=question_uuid or _existing_uuid(directory))
+    (directory / "info.json").write_text(json.dumps(info, indent=2) + "\n", encoding="utf-8")
+    files = sorted(path.relative_to(directory).as_posix() for path in directory.rglob("*") if path.is_file())
+    return PrairieLearnQuestion(directory=directory, files=files)
+
+
+def question_info(exercise: Exercise, *, image: str, question_uuid: Optional[str] = None) -> dict[str, Any]:
+    """The question's ``info.json``: a v3 question graded externally in ``image``."""
+    return {
+        "uuid": question_uuid or str(uuid.uuid4()),
+        "title": exercise.title,
+        "topic": "Tokenization",
+        "tags": ["bpe-autograder", exercise.id],
+        "type": "v3",
+        "singleVariant": True,
+        "gradingMethod": "External",
+        "externalGradingOptions": {
+            "enabled": True,
+            "image": image,
+            "entrypoint": ENTRYPOINT,
+            "timeout": min(PRAIRIELEARN_MAX_TIMEOUT, grading_timeout(exercise)),
+        },
+    }
+
+
+def question_html(exercise: Exercise) -> str:
+    return render_template(
+        "prairielearn/question.html.j2",
+        title=exercise.title,
+        lesson=exercise.lesson,
+        instructions=exercise.instructions.strip(),
+        student_file=exercise.student_file,
+        stub_file=STUB_FILE,
+    )
+
+
+def check_image_name(image: str) -> None:
+    if not _IMAGE_NAME.match(image):
+        raise BundleError(
+            f"--image {image!r} is not a Docker image name; use lowercase letters, digits and "
+            "'.', '_', '-', '/', e.g. yourorg/bpe-autograder:0.1.0"
+        )
+
+
+def _existing_uuid(directory: Path) -> Optional[str]:
+    """Keep the uuid of a question being regenerated: PrairieLearn tracks questions by it."""
+    try:
+        found = json.loads((directory / "info.json").read_text(encoding="utf-8")).get("uuid")
+    except (OSError, ValueError, AttributeError):
+        return None
+    return found if isinstance(found, str) else None
+
+
+def _prepare_directory(directory: Path, force: bool) -> None:
+    if directory.exists() and not directory.is_dir():
+        raise BundleError(f"{directory} exists and is not a directory")
+    if not directory.parent.is_dir():
+        raise BundleError(f"the directory {directory.parent} does not exist")
+    if directory.is_dir() and any(directory.iterdir()) and not force:
+        raise BundleError(f"{directory} is not empty; choose a new directory or pass --force to overwrite")
+    directory.mkdir(exist_ok=True)
+
+
+def _remove_stale(directory: Path) -> None:
+    """Drop a directory this command fills whole, so no file of an older build survives."""
+    if directory.is_dir():
+        shutil.rmtree(directory)
+
+
+# --------------------------------------------------------------------------- the grader image
+
+
+@dataclass
+class GraderImage:
+    directory: Path
+    image: str
+    wheels: WheelSet
+
+
+def write_grader_image(
+    directory: Path,
+    *,
+    image: Optional[str] = None,
+    target: WheelTarget = WheelTarget(),
+    sources: WheelSources = WheelSources(),
+    force: bool = False,
+) -> GraderImage:
+    """Write the Docker build context (``Dockerfile``, ``install.sh``, ``wheels/``)."""
+    if target.is_local:
+        raise BundleError("the grader image needs a Python version for its base image (e.g. 3.10)")
+    image = default_image() if image is None else image
+    check_image_name(image)
+    _prepare_directory(directory, force)
+    _remove_stale(directory / "wheels")
+    wheels = collect_wheels(directory / "wheels", target, sources)
+    version = wheel_version(wheels.project_wheel)
+    write_executable(directory / "install.sh", install_script(version, target, default_venv=IMAGE_VENV))
+    dockerfile = render_template("prairielearn/Dockerfile.j2", image=image,
+                                 python_version=target.python_version)
+    (directory / "Dockerfile").write_text(dockerfile, encoding="utf-8")
+    return GraderImage(directory=directory, image=image, wheels=wheels)

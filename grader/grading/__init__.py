@@ -1,0 +1,9 @@
+"""Grading one submission: the student's functions called through the sandbox, each milestone's
+checks run against the reference, points split and earned.
+
+Stage 4 of the flow (see docs/architecture.md). ``engine`` is the whole grading behind ``grade
+submit``; ``student_calls`` and ``shapes`` call the student and check what comes back;
+``generated_inputs`` and ``zipf_corpus`` make inputs; ``checks/`` holds every check kind behind
+one interface; ``feedback`` turns outcomes into messages and evidence; ``scoring`` splits points;
+``audit`` grades the catalogue's mistaken students to show the checks catch each mistake.
+"""

@@ -1,0 +1,344 @@
+"""The test-adequacy audit: do an exercise's checks catch every known mistake?
+
+For each catalogued mistake that can happen under the exercise's conventions, a student-style
+submission making exactly that mistake (:mod:`grader.mistakes.students`) is graded through
+the real grading path, sandbox included. A mistake *affects* the milestones that check the
+function it lives in; it is *caught* when each of them fails at least one check. A milestone
+it passes is a gap in the exercise: its checks cannot tell the mistake from the reference.
+A correct student-style submission must score full marks, or nothing here means anything.
+
+Efficiency checks time a correct trainer and are not meant to catch mistakes, so mistaken
+submissions are graded without them (which also keeps the audit quick); the correct
+submission is graded with every check.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Optional
+
+from grader.grading.engine import grade_submission
+from grader.mistakes.students import StudentMistake, applicable_mistakes, write_submission
+from grader.result import GradeReport
+from grader.spec import Exercise
+
+class UnknownMistake(ValueError):
+    """A mistake id was asked for that the catalogue does not have for this exercise."""
+
+
+# Milestones of these roles may also fail through the student's own code for another role
+# (a student's sequence_lengths calls their own encode), so failing them is not a surprise.
+DEPENDS_ON = {"sequence_lengths": {"encode"}}
+
+
+@dataclass
+class MistakeAudit:
+    """How the exercise's checks fared against one known mistake."""
+
+    id: str
+    title: str
+    role: str
+    affected: list[str]
+    failed: list[str] = field(default_factory=list)
+    catching_checks: dict[str, list[str]] = field(default_factory=dict)
+    named_in: list[str] = field(default_factory=list)
+    error: Optional[str] = None
+    witness: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def missed(self) -> list[str]:
+        """Affected milestones the mistaken submission passes: gaps in the exercise."""
+        return [milestone for milestone in self.affected if milestone not in self.failed]
+
+    @property
+    def caught(self) -> bool:
+        return self.error is None and not self.missed
+
+    @property
+    def named(self) -> bool:
+        """Whether a visible failing check's diagnosis names this mistake."""
+        return bool(self.named_in)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "title": self.title,
+            "role": self.role,
+            "affected": self.affected,
+            "failed": self.failed,
+            "missed": self.missed,
+            "caught": self.caught,
+            "catching_checks": self.catching_checks,
+            "named_in": self.named_in,
+            "error": self.error,
+        }
+
+
+@dataclass
+class ReferenceAudit:
+    """The correct student-style submission's grading."""
+
+    score: float
+    max_score: float
+    failed_checks: list[str]
+    errors: list[str]
+
+    @property
+    def full_marks(self) -> bool:
+        return not self.failed_checks and not self.errors and self.score == self.max_score
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "score": self.score,
+            "max_score": self.max_score,
+            "full_marks": self.full_marks,
+            "failed_checks": self.failed_checks,
+            "errors": self.errors,
+        }
+
+
+@dataclass
+class AuditReport:
+    exercise: str
+    reference: ReferenceAudit
+    mistakes: list[MistakeAudit]
+    unexpected: dict[str, list[str]] = field(default_factory=dict)
+    reports: dict[str, GradeReport] = field(default_factory=dict, repr=False)
+
+    @property
+    def ok(self) -> bool:
+        """Full marks for the reference, every mistake caught, nothing else failing."""
+        return (
+            self.reference.full_marks
+            and all(m.caught for m in self.mistakes)
+            and not self.unexpected
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "exercise": self.exercise,
+            "ok": self.ok,
+            "reference": self.reference.to_json(),
+            "mistakes": [m.to_json() for m in self.mistakes],
+            "unexpected_failures": self.unexpected,
+        }
+
+
+# --------------------------------------------------------------------------- running
+
+
+def run_audit(
+    exercise: Exercise,
+    *,
+    mistake_ids: Optional[list[str]] = None,
+    jobs: Optional[int] = None,
+    reference_submission: Optional[Path] = None,
+) -> AuditReport:
+    """Grade the correct submission and every applicable mistake (or only ``mistake_ids``).
+
+    ``jobs`` gradings run at once (default: one per core). ``reference_submission`` replaces
+    the generated correct submission, e.g. with the exercise's sample in ``examples/``.
+    """
+    from grader.mistakes.diagnosis import mistakes_for
+
+    catalogue = {m.id: m for role in exercise.functions.roles() for m in mistakes_for(role)}
+    mistakes = [m for m in applicable_mistakes(exercise) if m.id in catalogue]
+    if mistake_ids is not None:
+        unknown = sorted(set(mistake_ids) - {m.id for m in mistakes})
+        if unknown:
+            known = ", ".join(m.id for m in mistakes)
+            raise UnknownMistake(f"no applicable mistake {', '.join(unknown)} for {exercise.id}; "
+                             f"known: {known}")
+        mistakes = [m for m in mistakes if m.id in mistake_ids]
+    without_timing = exercise_without_efficiency(exercise)
+    with tempfile.TemporaryDirectory(prefix="grade-audit-") as directory:
+        reference_path = reference_submission or write_submission(exercise, Path(directory))
+        tasks = [(str(reference_path), exercise)] + [
+            (str(write_submission(exercise, Path(directory), m.id)), without_timing)
+            for m in mistakes
+        ]
+        reports = _grade_all(tasks, jobs)
+    reference_report, mistake_reports = reports[0], reports[1:]
+    audits = [
+        judge_mistake(exercise, mistake, catalogue[mistake.id], report)
+        for mistake, report in zip(mistakes, mistake_reports)
+    ]
+    return AuditReport(
+        exercise=exercise.id,
+        reference=judge_reference(reference_report),
+        mistakes=audits,
+        unexpected={
+            audit.id: failures
+            for mistake, audit, report in zip(mistakes, audits, mistake_reports)
+            if (failures := unexpected_failures(exercise, mistake, report))
+        },
+        reports={"reference": reference_report}
+        | {m.id: r for m, r in zip(mistakes, mistake_reports)},
+    )
+
+
+def exercise_without_efficiency(exercise: Exercise) -> Exercise:
+    """A copy of ``exercise`` without efficiency checks (and milestones left empty by that)."""
+    milestones = []
+    for milestone in exercise.milestones:
+        checks = [check for check in milestone.checks if check.kind != "efficiency"]
+        if checks:
+            milestones.append(milestone.model_copy(update={"checks": checks}))
+    return exercise.model_copy(update={"milestones": milestones})
+
+
+def _grade_all(tasks: list[tuple[str, Exercise]], jobs: Optional[int]) -> list[GradeReport]:
+    workers = max(1, min(jobs or os.cpu_count() or 1, len(tasks)))
+    if workers == 1:
+        return [_grade(task) for task in tasks]
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        return list(pool.map(_grade, tasks))
+
+
+def _grade(task: tuple[str, Exercise]) -> GradeReport:
+    path, exercise = task
+    return grade_submission(path, exercise)
+
+
+# --------------------------------------------------------------------------- judging
+
+
+def affected_milestones(exercise: Exercise, role: str) -> list[str]:
+    """Milestones that check the function of ``role`` with something other than timing."""
+    return [
+        milestone.id
+        for milestone in exercise.milestones
+        if milestone.function == role and any(c.kind != "efficiency" for c in milestone.checks)
+    ]
+
+
+def judge_mistake(exercise: Exercise, mistake: StudentMistake, entry: Any, report: GradeReport) -> MistakeAudit:
+    audit = MistakeAudit(
+        id=mistake.id,
+        title=getattr(entry, "title", mistake.id),
+        role=mistake.role,
+        affected=affected_milestones(exercise, mistake.role),
+        witness=dict(getattr(entry, "witness", {}) or {}),
+    )
+    if report.errors:
+        audit.error = "; ".join(report.errors)
+    for milestone in report.milestones:
+        failing = [check for check in milestone.checks if not check.passed]
+        if not failing:
+            continue
+        audit.failed.append(milestone.id)
+        audit.catching_checks[milestone.id] = [check.id for check in failing]
+        if any(d.id == mistake.id for check in failing for d in check.diagnoses):
+            audit.named_in.append(milestone.id)
+    return audit
+
+
+def unexpected_failures(exercise: Exercise, mistake: StudentMistake, report: GradeReport) -> list[str]:
+    """Milestones the mistake should not touch that failed anyway."""
+    roles = {mistake.role}
+    by_id = {m.id: m for m in exercise.milestones}
+    failed = []
+    for milestone in report.milestones:
+        role = by_id[milestone.id].function
+        may_fail = role in roles or mistake.role in DEPENDS_ON.get(role, set())
+        if not milestone.passed and not may_fail:
+            failed.append(milestone.id)
+    return failed
+
+
+def judge_reference(report: GradeReport) -> ReferenceAudit:
+    return ReferenceAudit(
+        score=report.score,
+        max_score=report.max_score,
+        failed_checks=[
+            f"{milestone.id}/{check.id}: {check.message}"
+            for milestone in report.milestones
+            for check in milestone.checks
+            if not check.passed
+        ],
+        errors=list(report.errors),
+    )
+
+
+# --------------------------------------------------------------------------- text
+
+
+def render_text(audit: AuditReport, exercise: Exercise) -> str:
+    """The audit for a terminal: one line per mistake, then what to fix."""
+    caught = sum(m.caught for m in audit.mistakes)
+    lines = [
+        f"Audit of {exercise.id}: {caught} of {len(audit.mistakes)} known mistakes caught",
+        _reference_line(audit.reference),
+    ]
+    lines += _reference_problems(audit.reference)
+    for mistake in audit.mistakes:
+        lines.append(_mistake_line(mistake))
+        lines += [f"      {line}" for line in _gap_advice(mistake, exercise)]
+    for mistake_id, milestones in audit.unexpected.items():
+        lines.append(
+            f"  ! {mistake_id} also fails {', '.join(milestones)}, which it should not touch: "
+            "the mistaken submission or those milestones' checks need a look"
+        )
+    lines.append("Audit passed." if audit.ok else "Audit FAILED: see the lines marked ✗ and !.")
+    return "\n".join(lines) + "\n"
+
+
+def _reference_line(reference: ReferenceAudit) -> str:
+    mark = "✓" if reference.full_marks else "✗"
+    return (f"{mark} a correct student-style submission scores "
+            f"{reference.score:g}/{reference.max_score:g}")
+
+
+def _reference_problems(reference: ReferenceAudit) -> list[str]:
+    return [f"      {line}" for line in reference.errors + reference.failed_checks]
+
+
+def _mistake_line(mistake: MistakeAudit) -> str:
+    mark = "✓" if mistake.caught else "✗"
+    caught_by = "; ".join(
+        f"{milestone} ({summarize_checks(checks)})"
+        for milestone, checks in mistake.catching_checks.items()
+    )
+    text = f"  {mark} {mistake.id} [{mistake.role}]: fails {caught_by or 'nothing'}"
+    if mistake.missed:
+        text += f"; PASSES {', '.join(mistake.missed)}"
+    if mistake.error:
+        text += f"; could not be graded: {mistake.error}"
+    elif mistake.caught and not mistake.named:
+        text += "; caught, but no visible check names it"
+    return text
+
+
+def summarize_checks(check_ids: list[str]) -> str:
+    """``cases:a, cases:b, differential`` -> ``2 cases, differential`` (other ids as they are)."""
+    cases = sum(check_id.split(":")[0] == "cases" for check_id in check_ids)
+    others = [check_id for check_id in check_ids if check_id.split(":")[0] != "cases"]
+    parts = [f"{cases} case{'s' if cases > 1 else ''}"] if cases else []
+    return ", ".join(parts + others)
+
+
+def _gap_advice(mistake: MistakeAudit, exercise: Exercise) -> list[str]:
+    advice = []
+    for milestone_id in mistake.missed:
+        milestone = exercise.milestone(milestone_id)
+        kinds = [check.kind for check in milestone.checks if check.kind != "efficiency"]
+        what = {
+            "train": "a case whose corpus shows it",
+            "encode": "an encode word (in a case) that shows it",
+            "sequence_lengths": "a case sentence that shows it",
+        }[mistake.role]
+        line = (f"no check of {milestone_id!r} ({', '.join(kinds)}) tells it from the reference: "
+                f"add {what} to the cases check")
+        if mistake.witness:
+            line += f", e.g. the catalogue's witness {_short(mistake.witness)}"
+        advice.append(line)
+    return advice
+
+
+def _short(value: Any, limit: int = 160) -> str:
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 3] + "..."

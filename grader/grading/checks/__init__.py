@@ -1,0 +1,1 @@
+"""Every kind of check a milestone can hold (cases, differential, properties, efficiency)."""

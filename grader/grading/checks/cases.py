@@ -1,0 +1,157 @@
+"""The ``cases`` check: the student's output on each case of the spec equals the reference's.
+
+One result per graded item: a case's merge list (train), each word of a case (encode) or a
+case's sentence (sequence_lengths); the check's points are split evenly over them. Encoding
+and sequence lengths use the *reference's* merges for the case, written in the exercise's
+merge form, so a training mistake does not also fail the encode milestone. A failed visible
+item shows its input, expected and actual values, the first difference and every known
+mistake that reproduces the student's output; a hidden item shows pass/fail only.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import partial
+from typing import Any, Optional
+
+from grader.spec.expected import case_encodings, case_lengths, reference_pairs
+from grader.grading.feedback import (
+    diagnose,
+    first_difference,
+    graded,
+    lengths_details,
+    lengths_message,
+    merges_details,
+    merges_message,
+    tokens_details,
+    timed,
+    tokens_message,
+)
+from grader.result import CheckResult, Diagnosis, Visibility
+from grader.grading.scoring import split_evenly
+from grader.spec import Case, Milestone
+from grader.grading.student_calls import StudentCalls
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """How one item went; ``diagnose`` is only run for a visible failure."""
+
+    passed: bool
+    message: str = ""
+    details: Optional[dict[str, Any]] = None
+    diagnose: Optional[Callable[[], list[Diagnosis]]] = None
+
+
+@dataclass(frozen=True)
+class CaseItem:
+    """One graded input of a case."""
+
+    check_id: str
+    title: str
+    visibility: Visibility
+    judge: Callable[[], Verdict]
+
+
+def run_cases(calls: StudentCalls, milestone: Milestone, points: float) -> list[CheckResult]:
+    """Grade every case input for the milestone's function, ``points`` split evenly."""
+    items = case_items(calls, milestone.function)
+    shares = split_evenly(points, len(items))
+    return [
+        timed(lambda item=item, share=share: _grade(item, share))
+        for item, share in zip(items, shares)
+    ]
+
+
+def _grade(item: CaseItem, share: float) -> CheckResult:
+    verdict = item.judge()
+    show_diagnosis = verdict.diagnose is not None and item.visibility == "visible"
+    return graded(
+        item.check_id, item.title, share, verdict.passed, visibility=item.visibility,
+        message=verdict.message, details=verdict.details,
+        diagnoses=verdict.diagnose() if show_diagnosis else [],
+    )
+
+
+def case_items(calls: StudentCalls, role: str) -> list[CaseItem]:
+    """The graded items of every case serving ``role``, hidden ones numbered exercise-wide."""
+    exercise = calls.exercise
+    hidden_numbers = {id(case): number for number, case in enumerate(exercise.hidden_cases, 1)}
+    items: list[CaseItem] = []
+    for case in exercise.cases_for(role):
+        visibility: Visibility = "visible" if case.public else "hidden"
+        label = case.id if case.public else f"hidden-{hidden_numbers[id(case)]}"
+        name = case.id if case.public else f"Hidden case {hidden_numbers[id(case)]}"
+        if role == "train":
+            title = f"{name}: train {_merges_count(case.num_merges)}" if case.public else name
+            items.append(CaseItem(f"cases:{label}", title, visibility,
+                                  partial(_judge_train, calls, case)))
+        elif role == "encode":
+            for number, (item, expected) in enumerate(case_encodings(exercise, case), 1):
+                title = f"{name}: encode {item.word!r}" if case.public else f"{name}, word {number}"
+                items.append(CaseItem(f"cases:{label}:{number}", title, visibility,
+                                      partial(_judge_encode, calls, case, item.word, expected)))
+        elif role == "sequence_lengths":
+            title = f"{name}: sequence lengths of {case.sentence!r}" if case.public else name
+            items.append(CaseItem(f"cases:{label}", title, visibility,
+                                  partial(_judge_lengths, calls, case)))
+    return items
+
+
+def _judge_train(calls: StudentCalls, case: Case) -> Verdict:
+    exercise = calls.exercise
+    expected = reference_pairs(exercise, case)
+    answer = calls.train(case.corpus, case.num_merges)
+    if answer.ok and answer.value == expected:
+        return Verdict(True)
+    if not answer.ok:
+        details = merges_details(case.corpus, case.num_merges, expected, None, None)
+        return Verdict(False, answer.failure or "", details)
+    difference = first_difference(exercise, case.corpus, case.num_merges, expected, answer.value)
+    return Verdict(
+        False,
+        merges_message(difference, case.num_merges) if difference else "",
+        merges_details(case.corpus, case.num_merges, expected, answer.value, difference),
+        partial(diagnose, exercise, "train", answer.value,
+                {"corpus": case.corpus, "num_merges": case.num_merges}),
+    )
+
+
+def _judge_encode(calls: StudentCalls, case: Case, word: str, expected: list[str]) -> Verdict:
+    exercise = calls.exercise
+    merges = reference_pairs(exercise, case)
+    answer = calls.encode(word, merges)
+    if answer.ok and answer.value == expected:
+        return Verdict(True)
+    if not answer.ok:
+        return Verdict(False, answer.failure or "", tokens_details(word, expected, None, merges))
+    return Verdict(
+        False,
+        tokens_message(calls.function_name("encode"), word, expected, answer.value),
+        tokens_details(word, expected, answer.value, merges),
+        partial(diagnose, exercise, "encode", answer.value, {"word": word, "merges": merges}),
+    )
+
+
+def _judge_lengths(calls: StudentCalls, case: Case) -> Verdict:
+    exercise = calls.exercise
+    sentence = case.sentence or ""
+    merges = reference_pairs(exercise, case)
+    expected = case_lengths(exercise, case) or {}
+    answer = calls.sequence_lengths(sentence, merges)
+    if answer.ok and answer.value == expected:
+        return Verdict(True)
+    if not answer.ok:
+        return Verdict(False, answer.failure or "", lengths_details(sentence, expected, None, merges))
+    return Verdict(
+        False,
+        lengths_message(calls.function_name("sequence_lengths"), sentence, expected, answer.value),
+        lengths_details(sentence, expected, answer.value, merges),
+        partial(diagnose, exercise, "sequence_lengths", answer.value,
+                {"sentence": sentence, "merges": merges}),
+    )
+
+
+def _merges_count(count: int) -> str:
+    return f"{count} merge" if count == 1 else f"{count} merges"

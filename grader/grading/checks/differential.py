@@ -1,0 +1,155 @@
+"""The ``differential`` check: on generated inputs the student's output equals the reference's.
+
+The inputs come from :mod:`grader.grading.generated_inputs`. Encoding and sequence lengths are
+checked with merge lists that training produced (the reference's): the two readings of
+"apply merges in rank order" agree only on those. A failure reports Hypothesis's *shrunk*
+smallest counterexample, with the first differing step and every known mistake that
+reproduces the student's output on it (and on the unshrunk input the search started from).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, Optional
+
+from reference import encode as reference_encode
+from reference.sequence_lengths import sequence_lengths as reference_lengths
+
+from grader.grading.feedback import (
+    counterexample_details,
+    diagnose,
+    first_difference,
+    graded,
+    json_corpus,
+    json_pairs,
+    merges_message,
+    timed,
+)
+from grader.grading.generated_inputs import Failure, reference_merges, smallest_failure
+from grader.result import CheckResult, Diagnosis
+from grader.spec import Exercise, Milestone
+from grader.grading.student_calls import StudentCalls
+
+
+def run_differential(calls: StudentCalls, milestone: Milestone, points: float) -> list[CheckResult]:
+    """One result: pass when no generated input tells the student's code from the reference."""
+    return [timed(lambda: _differential(calls, milestone, points))]
+
+
+def _differential(calls: StudentCalls, milestone: Milestone, points: float) -> CheckResult:
+    role = milestone.function
+    exercise = calls.exercise
+    examples = exercise.properties.examples
+    check_id, title = "differential", "Agrees with the reference on generated inputs"
+    judge = {"train": _train_judge, "encode": _encode_judge, "sequence_lengths": _lengths_judge}[role]
+    failure = smallest_failure(exercise, role, judge(calls))
+    if failure is None:
+        return graded(check_id, title, points, True,
+                      message=f"agrees with the reference on {examples} generated inputs")
+    message, details, found = _report(calls, role, failure)
+    return graded(check_id, title, points, False, message=message, details=details,
+                  diagnoses=found)
+
+
+def _train_judge(calls: StudentCalls) -> Callable[[tuple[Any, int]], Optional[Failure]]:
+    def judge(example: tuple[Any, int]) -> Optional[Failure]:
+        corpus, num_merges = example
+        expected = reference_merges(calls.exercise, corpus, num_merges)
+        answer = calls.remembered("train", corpus, num_merges)
+        if answer.ok and answer.value == expected:
+            return None
+        return Failure(example, answer, expected)
+
+    return judge
+
+
+def _encode_judge(calls: StudentCalls) -> Callable[[tuple[Any, int, str]], Optional[Failure]]:
+    def judge(example: tuple[Any, int, str]) -> Optional[Failure]:
+        corpus, num_merges, word = example
+        merges = reference_merges(calls.exercise, corpus, num_merges)
+        expected = reference_encode(word, merges, end_of_word=calls.exercise.conventions.end_of_word)
+        answer = calls.remembered("encode", word, merges)
+        if answer.ok and answer.value == expected:
+            return None
+        return Failure(example, answer, expected)
+
+    return judge
+
+
+def _lengths_judge(calls: StudentCalls) -> Callable[[tuple[Any, int, str]], Optional[Failure]]:
+    def judge(example: tuple[Any, int, str]) -> Optional[Failure]:
+        corpus, num_merges, sentence = example
+        merges = reference_merges(calls.exercise, corpus, num_merges)
+        expected = reference_lengths(
+            sentence, merges, end_of_word=calls.exercise.conventions.end_of_word
+        )
+        answer = calls.remembered("sequence_lengths", sentence, merges)
+        if answer.ok and answer.value == expected:
+            return None
+        return Failure(example, answer, expected)
+
+    return judge
+
+
+def _report(calls: StudentCalls, role: str, failure: Failure) -> tuple[str, dict, list[Diagnosis]]:
+    """Message, counterexample details and diagnoses for the smallest failing input."""
+    exercise = calls.exercise
+    answer = failure.answer
+    name = calls.function_name(role)
+    if role == "train":
+        corpus, num_merges = failure.example
+        given: dict[str, Any] = {"corpus": json_corpus(corpus), "num_merges": num_merges}
+        call_text = f"{name}({corpus!r}, {num_merges})"
+        expected_json: Any = json_pairs(failure.expected)
+    else:
+        corpus, num_merges, text = failure.example
+        merges = reference_merges(exercise, corpus, num_merges)
+        given = {"corpus": json_corpus(corpus), "num_merges": num_merges,
+                 _TEXT_KEY[role]: text, "merges": json_pairs(merges)}
+        call_text = (f"{name}({text!r}, {merges!r}), the merges learned from {corpus!r} "
+                     f"with num_merges={num_merges}")
+        expected_json = failure.expected
+    lead = f"Differs from the reference on generated input; the smallest found is {call_text}"
+    if not answer.ok:
+        details = counterexample_details("agrees-with-reference", given, expected=expected_json,
+                                         explanation=answer.failure or "")
+        return f"{lead}: {answer.failure}", details, []
+    difference = None
+    if role == "train":
+        difference = first_difference(exercise, corpus, num_merges, failure.expected, answer.value)
+        what = merges_message(difference, num_merges) if difference else ""
+        actual_json: Any = json_pairs(answer.value)
+    else:
+        what = f"expected {failure.expected!r}, got {answer.value!r}."
+        actual_json = answer.value
+    details = counterexample_details("agrees-with-reference", given, expected=expected_json,
+                                     actual=actual_json, difference=difference)
+    return f"{lead}. {what}", details, failure_diagnoses(exercise, role, failure)
+
+
+_TEXT_KEY = {"encode": "word", "sequence_lengths": "sentence"}
+
+
+def failure_diagnoses(exercise: Exercise, role: str, failure: Failure) -> list[Diagnosis]:
+    """Known mistakes that reproduce the student's output on every failing input seen.
+
+    A shrunk input is tiny, and on a tiny input unrelated mistakes often coincide (on
+    ``["aa"]`` a wrong tie rule and a missing marker both merge ``(a, a)`` first); the
+    unshrunk input the search started from tells them apart.
+    """
+    found: Optional[list[Diagnosis]] = None
+    for seen in (failure, failure.first):
+        if seen is None or not seen.answer.ok:
+            continue
+        given = seen.inputs or _diagnosis_input(exercise, role, seen.example)
+        named = diagnose(exercise, role, seen.answer.value, given)
+        found = named if found is None else [d for d in found if d.id in {n.id for n in named}]
+    return found or []
+
+
+def _diagnosis_input(exercise: Exercise, role: str, example: Any) -> dict[str, Any]:
+    if role == "train":
+        corpus, num_merges = example
+        return {"corpus": corpus, "num_merges": num_merges}
+    corpus, num_merges, text = example
+    return {_TEXT_KEY[role]: text, "merges": reference_merges(exercise, corpus, num_merges)}

@@ -1,0 +1,943 @@
+"""The catalogue of known student mistakes in BPE, each one a runnable implementation.
+
+A :class:`Mistake` computes exactly what a student who made that mistake returns, in the
+grader's canonical form, so the grader can name it when its output equals the student's
+(``grader.mistakes.diagnosis``). Each entry teaches through its ``hint`` and carries a ``witness``:
+a small input, as keyword arguments of ``run``, on which its output differs from the
+reference's. Three roles, one ``run`` signature each:
+
+- ``train``: ``run(corpus, num_merges, *, tie_break, end_of_word) -> list[(str, str)]``
+- ``encode``: ``run(word, merges, *, end_of_word) -> list[str]``
+- ``sequence_lengths``: ``run(sentence, merges, *, end_of_word) -> {"char", "bpe", "word"}``
+
+The implementations are deliberately plain: each is the lesson's algorithm with one thing
+done the way students get it wrong. Entries are listed most specific first, and where two
+often reproduce the same output the likelier explanation comes first (the named tie rules
+before a ``>=`` loop, a sorted merge list last); the grader keeps this order.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from reference.corpus import END_OF_WORD, Symbols, segment, word_counts
+from reference.encoding import encode
+from reference.plain import Segmentation, count_pairs, initial_segmentation, merge_symbols, train_bpe
+from reference.sequence_lengths import sequence_lengths
+from reference.tie_breaks import (
+    CONCATENATED,
+    DESCRIPTIONS,
+    FIRST_SEEN,
+    LEXICOGRAPHIC,
+    REVERSE_LEXICOGRAPHIC,
+    TIE_BREAKS,
+    Pair,
+    best_pair,
+)
+
+Role = Literal["train", "encode", "sequence_lengths"]
+ROLES: tuple[Role, ...] = ("train", "encode", "sequence_lengths")
+
+
+@dataclass(frozen=True, eq=False)
+class Mistake:
+    """One known mistake: what it is called, how to fix it, and what it computes.
+
+    ``tie_break`` is set only for the entries that are another tie-break rule; the grader
+    skips the one equal to the exercise's own rule. ``witness`` is read-only by convention.
+    Entries compare and hash by identity, so they can key dicts and sets.
+    """
+
+    id: str
+    title: str
+    hint: str
+    role: Role
+    run: Callable[..., Any]
+    witness: Mapping[str, Any]
+    tie_break: str | None = None
+
+    def output_on(self, inputs: Mapping[str, Any]) -> Any:
+        """This mistake's output on ``inputs`` (keyword arguments of ``run``)."""
+        return self.run(**inputs)
+
+
+# --- training, with one part swapped out ---------------------------------------------------
+
+PairCounter = Callable[[Segmentation], dict[Pair, int]]
+PairPicker = Callable[[dict[Pair, int], str], Pair]
+Merger = Callable[[Symbols, Pair], Symbols]
+
+
+def _train(
+    words: Segmentation,
+    num_merges: int,
+    tie_break: str,
+    *,
+    count: PairCounter = count_pairs,
+    pick: PairPicker = best_pair,
+    merge: Merger = merge_symbols,
+) -> list[Pair]:
+    """The lesson's training loop; a mistake replaces how pairs are counted, picked or merged."""
+    merges: list[Pair] = []
+    for _ in range(num_merges):
+        pair_counts = count(words)
+        if not pair_counts:
+            break
+        pair = pick(pair_counts, tie_break)
+        merges.append(pair)
+        words = _merge_words(words, pair, merge)
+    return merges
+
+
+def _merge_words(words: Segmentation, pair: Pair, merge: Merger) -> Segmentation:
+    # A wrong merge can make two words look alike; their counts add up, as in a Counter.
+    merged: Segmentation = {}
+    for symbols, count in words.items():
+        new_symbols = merge(symbols, pair)
+        merged[new_symbols] = merged.get(new_symbols, 0) + count
+    return merged
+
+
+def _words(corpus: object, end_of_word: str) -> Segmentation:
+    return initial_segmentation(word_counts(corpus), end_of_word)
+
+
+def _tie_rule_trainer(rule: str) -> Callable[..., list[Pair]]:
+    def run(corpus, num_merges, *, tie_break=LEXICOGRAPHIC, end_of_word=END_OF_WORD):
+        return train_bpe(corpus, num_merges, tie_break=rule, end_of_word=end_of_word)
+
+    run.__name__ = f"train_with_{rule.replace('-', '_')}_ties"
+    return run
+
+
+def _pick_last_seen(pair_counts: dict[Pair, int], tie_break: str) -> Pair:
+    """``if count >= best_count``: among tied pairs the one met last wins."""
+    best, best_count = None, -1
+    for pair, count in pair_counts.items():
+        if count >= best_count:
+            best, best_count = pair, count
+    assert best is not None  # pair_counts is never empty here
+    return best
+
+
+def train_ties_last_seen(corpus, num_merges, *, tie_break=LEXICOGRAPHIC, end_of_word=END_OF_WORD):
+    return _train(_words(corpus, end_of_word), num_merges, tie_break, pick=_pick_last_seen)
+
+
+def train_without_marker(corpus, num_merges, *, tie_break=LEXICOGRAPHIC, end_of_word=END_OF_WORD):
+    return train_bpe(corpus, num_merges, tie_break=tie_break, end_of_word="")
+
+
+def train_marker_glued(corpus, num_merges, *, tie_break=LEXICOGRAPHIC, end_of_word=END_OF_WORD):
+    return train_bpe(
+        corpus, num_merges, tie_break=tie_break, end_of_word=end_of_word, fuse_end_of_word=True
+    )
+
+
+def train_marker_split(corpus, num_merges, *, tie_break=LEXICOGRAPHIC, end_of_word=END_OF_WORD):
+    """``tuple(word + "</w>")``: the marker becomes the characters ``<``, ``/``, ``w``, ``>``."""
+    words: Segmentation = {}
+    for word, count in word_counts(corpus).items():
+        symbols = tuple(word + end_of_word)
+        words[symbols] = words.get(symbols, 0) + count
+    return _train(words, num_merges, tie_break)
+
+
+def train_unweighted(corpus, num_merges, *, tie_break=LEXICOGRAPHIC, end_of_word=END_OF_WORD):
+    """Every distinct word counted once, however often it occurs."""
+    once_each = dict.fromkeys(word_counts(corpus), 1)
+    return train_bpe(once_each, num_merges, tie_break=tie_break, end_of_word=end_of_word)
+
+
+def _count_pairs_once_per_word(words: Segmentation) -> dict[Pair, int]:
+    # dict.fromkeys rather than set() keeps the scan order, so first-seen ties stay defined.
+    pairs: dict[Pair, int] = {}
+    for symbols, count in words.items():
+        for pair in dict.fromkeys(zip(symbols, symbols[1:])):
+            pairs[pair] = pairs.get(pair, 0) + count
+    return pairs
+
+
+def train_pairs_once_per_word(
+    corpus, num_merges, *, tie_break=LEXICOGRAPHIC, end_of_word=END_OF_WORD
+):
+    return _train(
+        _words(corpus, end_of_word), num_merges, tie_break, count=_count_pairs_once_per_word
+    )
+
+
+def _text_streams(corpus: object, end_of_word: str) -> Segmentation:
+    """Each text as one symbol stream: its words' symbols, marker included, back to back.
+
+    A word-count corpus is one stream: each word repeated as often as it is counted.
+    """
+    if isinstance(corpus, Mapping):
+        counts = word_counts(corpus)
+        texts = [[word for word, count in counts.items() for _ in range(count)]]
+    else:
+        raw_texts = list(corpus)  # type: ignore[call-overload]
+        word_counts(raw_texts)  # the same validation and errors as the reference
+        texts = [text.split() for text in raw_texts]
+    streams: Segmentation = {}
+    for text_words in texts:
+        stream = tuple(symbol for word in text_words for symbol in segment(word, end_of_word))
+        streams[stream] = streams.get(stream, 0) + 1
+    return streams
+
+
+def train_across_words(corpus, num_merges, *, tie_break=LEXICOGRAPHIC, end_of_word=END_OF_WORD):
+    return _train(_text_streams(corpus, end_of_word), num_merges, tie_break)
+
+
+def train_texts_not_split(
+    corpus, num_merges, *, tie_break=LEXICOGRAPHIC, end_of_word=END_OF_WORD
+):
+    """``tuple(text) + ("</w>",)`` for each whole text: spaces become symbols too."""
+    if isinstance(corpus, Mapping):
+        return train_bpe(corpus, num_merges, tie_break=tie_break, end_of_word=end_of_word)
+    texts = list(corpus)  # type: ignore[call-overload]
+    word_counts(texts)  # the same validation and errors as the reference
+    words: Segmentation = {}
+    for text in texts:
+        symbols = tuple(text) + ((end_of_word,) if end_of_word else ())
+        words[symbols] = words.get(symbols, 0) + 1
+    return _train(words, num_merges, tie_break)
+
+
+def train_stale_counts(corpus, num_merges, *, tie_break=LEXICOGRAPHIC, end_of_word=END_OF_WORD):
+    """Pairs counted once, before any merge; then the top ``num_merges`` of those counts.
+
+    Recounting the unmerged words at every step and skipping pairs already chosen gives
+    this same list, so one entry covers both.
+    """
+    remaining = count_pairs(_words(corpus, end_of_word))
+    merges: list[Pair] = []
+    while remaining and len(merges) < num_merges:
+        pair = best_pair(remaining, tie_break)
+        merges.append(pair)
+        del remaining[pair]
+    return merges
+
+
+def train_merge_discarded(
+    corpus, num_merges, *, tie_break=LEXICOGRAPHIC, end_of_word=END_OF_WORD
+):
+    """The merged words are computed but never kept, so every step sees the same counts."""
+    pair_counts = count_pairs(_words(corpus, end_of_word))
+    if not pair_counts:
+        return []
+    return [best_pair(pair_counts, tie_break)] * num_merges
+
+
+def merge_right_to_left(symbols: Symbols, pair: Pair) -> Symbols:
+    """Occurrences replaced scanning from the end: ``a a a`` -> ``a aa``."""
+    first, second = pair
+    out: list[str] = []
+    i = len(symbols) - 1
+    while i >= 0:
+        if i >= 1 and symbols[i - 1] == first and symbols[i] == second:
+            out.append(first + second)
+            i -= 2
+        else:
+            out.append(symbols[i])
+            i -= 1
+    return tuple(reversed(out))
+
+
+def train_merge_right_to_left(
+    corpus, num_merges, *, tie_break=LEXICOGRAPHIC, end_of_word=END_OF_WORD
+):
+    return _train(_words(corpus, end_of_word), num_merges, tie_break, merge=merge_right_to_left)
+
+
+def merge_by_string_replace(symbols: Symbols, pair: Pair) -> Symbols:
+    """``" ".join(symbols).replace("a b", "ab").split(" ")``: matches inside longer symbols."""
+    first, second = pair
+    return tuple(" ".join(symbols).replace(f"{first} {second}", first + second).split(" "))
+
+
+def train_merge_by_string_replace(
+    corpus, num_merges, *, tie_break=LEXICOGRAPHIC, end_of_word=END_OF_WORD
+):
+    return _train(
+        _words(corpus, end_of_word), num_merges, tie_break, merge=merge_by_string_replace
+    )
+
+
+def merge_first_occurrence(symbols: Symbols, pair: Pair) -> Symbols:
+    """Only the first occurrence of ``pair`` is replaced."""
+    for i in range(len(symbols) - 1):
+        if (symbols[i], symbols[i + 1]) == pair:
+            return symbols[:i] + (symbols[i] + symbols[i + 1],) + symbols[i + 2 :]
+    return symbols
+
+
+def train_merge_first_occurrence(
+    corpus, num_merges, *, tie_break=LEXICOGRAPHIC, end_of_word=END_OF_WORD
+):
+    return _train(
+        _words(corpus, end_of_word), num_merges, tie_break, merge=merge_first_occurrence
+    )
+
+
+def train_one_too_many(corpus, num_merges, *, tie_break=LEXICOGRAPHIC, end_of_word=END_OF_WORD):
+    return train_bpe(corpus, num_merges + 1, tie_break=tie_break, end_of_word=end_of_word)
+
+
+def train_one_too_few(corpus, num_merges, *, tie_break=LEXICOGRAPHIC, end_of_word=END_OF_WORD):
+    return train_bpe(corpus, max(num_merges - 1, 0), tie_break=tie_break, end_of_word=end_of_word)
+
+
+def train_repeat_last_when_done(
+    corpus, num_merges, *, tie_break=LEXICOGRAPHIC, end_of_word=END_OF_WORD
+):
+    """``merges.append(best)`` outside ``if pairs:``: the last merge repeats to the end."""
+    merges = train_bpe(corpus, num_merges, tie_break=tie_break, end_of_word=end_of_word)
+    if not merges:
+        return merges
+    return merges + [merges[-1]] * (num_merges - len(merges))
+
+
+def train_sorted(corpus, num_merges, *, tie_break=LEXICOGRAPHIC, end_of_word=END_OF_WORD):
+    """Merges sorted as pairs. (Sorting by count is no mistake to catalogue: the winning
+    count never rises from one merge to the next, so a stable sort keeps the learned order.)"""
+    return sorted(train_bpe(corpus, num_merges, tie_break=tie_break, end_of_word=end_of_word))
+
+
+# --- encoding ------------------------------------------------------------------------------
+
+
+def _merge_at(symbols: list[str], i: int) -> list[str]:
+    return symbols[:i] + [symbols[i] + symbols[i + 1]] + symbols[i + 2 :]
+
+
+def encode_left_to_right(word, merges, *, end_of_word=END_OF_WORD):
+    """Repeatedly merge the leftmost adjacent pair that is in the merge list, whatever its rank."""
+    known = {tuple(pair) for pair in merges}
+    symbols = list(segment(word, end_of_word))
+    while True:
+        for i in range(len(symbols) - 1):
+            if (symbols[i], symbols[i + 1]) in known:
+                symbols = _merge_at(symbols, i)
+                break
+        else:
+            return symbols
+
+
+def encode_longest_match(word, merges, *, end_of_word=END_OF_WORD):
+    """At each position take the longest run of symbols whose text is a learned token."""
+    vocabulary = {first + second for first, second in merges}
+    symbols = list(segment(word, end_of_word))
+    tokens: list[str] = []
+    i = 0
+    while i < len(symbols):
+        end = len(symbols)
+        while end > i + 1 and "".join(symbols[i:end]) not in vocabulary:
+            end -= 1
+        tokens.append("".join(symbols[i:end]))
+        i = end
+    return tokens
+
+
+def encode_first_occurrence_only(word, merges, *, end_of_word=END_OF_WORD):
+    """Each merge, in rank order, replaces only its first occurrence in the word."""
+    symbols = segment(word, end_of_word)
+    for first, second in merges:
+        symbols = merge_first_occurrence(symbols, (first, second))
+    return list(symbols)
+
+
+def encode_reverse_rank(word, merges, *, end_of_word=END_OF_WORD):
+    """One pass per merge, starting from the last one learned."""
+    symbols = segment(word, end_of_word)
+    for first, second in reversed(list(merges)):
+        symbols = merge_symbols(symbols, (first, second))
+    return list(symbols)
+
+
+def encode_most_frequent_in_word(word, merges, *, end_of_word=END_OF_WORD):
+    """Repeatedly merge the known pair that occurs most often in this word (first met wins ties)."""
+    known = {tuple(pair) for pair in merges}
+    symbols = segment(word, end_of_word)
+    while True:
+        counts: dict[Pair, int] = {}
+        for pair in zip(symbols, symbols[1:]):
+            if pair in known:
+                counts[pair] = counts.get(pair, 0) + 1
+        if not counts:
+            return list(symbols)
+        symbols = merge_symbols(symbols, max(counts, key=counts.__getitem__))
+
+
+def encode_without_marker(word, merges, *, end_of_word=END_OF_WORD):
+    return encode(word, merges, end_of_word="")
+
+
+def encode_marker_after_merging(word, merges, *, end_of_word=END_OF_WORD):
+    tokens = encode(word, merges, end_of_word="")
+    return tokens + [end_of_word] if end_of_word else tokens
+
+
+def encode_marker_dropped(word, merges, *, end_of_word=END_OF_WORD):
+    """Merged correctly, then the lone marker token filtered out of the result."""
+    tokens = encode(word, merges, end_of_word=end_of_word)
+    return [token for token in tokens if token != end_of_word]
+
+
+def encode_marker_glued(word, merges, *, end_of_word=END_OF_WORD):
+    return encode(word, merges, end_of_word=end_of_word, fuse_end_of_word=True)
+
+
+def _encode_by_rank(symbols: Symbols, merges) -> list[str]:
+    ranks: dict[Pair, int] = {}
+    for rank, (first, second) in enumerate(merges):
+        ranks.setdefault((first, second), rank)
+    while True:
+        found = [pair for pair in zip(symbols, symbols[1:]) if pair in ranks]
+        if not found:
+            return list(symbols)
+        symbols = merge_symbols(symbols, min(found, key=ranks.__getitem__))
+
+
+def encode_marker_split(word, merges, *, end_of_word=END_OF_WORD):
+    """``list(word + "</w>")``: the marker enters as separate characters."""
+    return _encode_by_rank(tuple(word + end_of_word), merges)
+
+
+# --- sequence lengths (lesson 97, milestone 3): the right counts, changed in one place ------
+
+
+def lengths_char_letters_only(sentence, merges, *, end_of_word=END_OF_WORD):
+    return sequence_lengths(sentence, merges, end_of_word=end_of_word) | {
+        "char": sum(len(word) for word in sentence.split())
+    }
+
+
+def lengths_char_with_spaces(sentence, merges, *, end_of_word=END_OF_WORD):
+    return sequence_lengths(sentence, merges, end_of_word=end_of_word) | {"char": len(sentence)}
+
+
+def lengths_marker_never_counted(sentence, merges, *, end_of_word=END_OF_WORD):
+    words = sentence.split()
+    return {
+        "char": sum(len(word) for word in words),
+        "bpe": sum(
+            len(encode_marker_dropped(word, merges, end_of_word=end_of_word)) for word in words
+        ),
+        "word": len(words),
+    }
+
+
+def lengths_word_with_marker(sentence, merges, *, end_of_word=END_OF_WORD):
+    words = sentence.split()
+    per_word = 2 if end_of_word else 1
+    return sequence_lengths(sentence, merges, end_of_word=end_of_word) | {
+        "word": per_word * len(words)
+    }
+
+
+def lengths_bpe_whole_sentence(sentence, merges, *, end_of_word=END_OF_WORD):
+    """The whole sentence tokenized as one word: spaces are characters, one marker at the end."""
+    return sequence_lengths(sentence, merges, end_of_word=end_of_word) | {
+        "bpe": len(encode(sentence, merges, end_of_word=end_of_word))
+    }
+
+
+def lengths_distinct_words(sentence, merges, *, end_of_word=END_OF_WORD):
+    return sequence_lengths(sentence, merges, end_of_word=end_of_word) | {
+        "word": len(set(sentence.split()))
+    }
+
+
+# --- witnesses: small inputs on which each mistake departs from the reference --------------
+
+LESSON_WORD_COUNTS = {"low": 5, "lower": 2, "newest": 6, "widest": 3}
+SOLVED_PROBLEM_TEXTS = ["low " * 5 + "lower " * 2 + "newest " * 6 + "widest " * 3]
+LESSON_MERGES = train_bpe(LESSON_WORD_COUNTS, 10, tie_break=FIRST_SEEN)
+LESSON_SENTENCE = "subword tokenization handles rare words elegantly"
+
+
+def _train_input(corpus: object, num_merges: int, tie_break: str = LEXICOGRAPHIC) -> dict:
+    return {
+        "corpus": corpus,
+        "num_merges": num_merges,
+        "tie_break": tie_break,
+        "end_of_word": END_OF_WORD,
+    }
+
+
+def _encode_input(word: str, merges: list[Pair] = LESSON_MERGES) -> dict:
+    return {"word": word, "merges": merges, "end_of_word": END_OF_WORD}
+
+
+def _lengths_input(sentence: str, merges: list[Pair] = LESSON_MERGES) -> dict:
+    return {"sentence": sentence, "merges": merges, "end_of_word": END_OF_WORD}
+
+
+_CAT_CAP = ["cat cat cat cat cap cap cap cap"]
+
+# The exercise's own rule in each witness is one the entry's rule disagrees with there.
+_TIE_WITNESSES = {
+    LEXICOGRAPHIC: _train_input(LESSON_WORD_COUNTS, 6, FIRST_SEEN),
+    CONCATENATED: _train_input(_CAT_CAP, 4),
+    FIRST_SEEN: _train_input(LESSON_WORD_COUNTS, 6),
+    REVERSE_LEXICOGRAPHIC: _train_input(_CAT_CAP, 4),
+}
+
+_TIE_NAMES = {
+    LEXICOGRAPHIC: "the smallest pair",
+    CONCATENATED: "the alphabetically smallest joined string",
+    FIRST_SEEN: "the pair met first",
+    REVERSE_LEXICOGRAPHIC: "the largest pair",
+}
+
+_TIE_CODE = {
+    LEXICOGRAPHIC: "`min(pairs, key=lambda p: (-pairs[p], p))`",
+    CONCATENATED: "`min(pairs, key=lambda p: (-pairs[p], p[0] + p[1], p))`",
+    FIRST_SEEN: "`max(pairs, key=pairs.get)` over pairs counted in corpus order",
+    REVERSE_LEXICOGRAPHIC: "`max(pairs, key=lambda p: (pairs[p], p))`",
+}
+
+
+def _tie_rule_mistake(rule: str) -> Mistake:
+    return Mistake(
+        id=f"ties-{rule}",
+        title=f"Ties broken by {_TIE_NAMES[rule]}",
+        hint=(
+            f"When several pairs share the top count, your code picks {DESCRIPTIONS[rule]}, "
+            f"as {_TIE_CODE[rule]} does. That is a real convention, just not this exercise's: "
+            "reread its tie-break rule and choose among the tied pairs with exactly that rule, "
+            "because one different tie changes every merge after it."
+        ),
+        role="train",
+        run=_tie_rule_trainer(rule),
+        witness=_TIE_WITNESSES[rule],
+        tie_break=rule,
+    )
+
+
+TRAIN_MISTAKES: tuple[Mistake, ...] = (
+    Mistake(
+        id="marker-split",
+        title="End-of-word marker split into characters",
+        hint=(
+            'Building a word as `tuple(word + "</w>")` (or `list(...)`) turns the marker into '
+            "four symbols `<`, `/`, `w`, `>`, so training first learns to glue the marker back "
+            'together. Add it as one symbol instead: `tuple(word) + ("</w>",)`.'
+        ),
+        role="train",
+        run=train_marker_split,
+        witness=_train_input(LESSON_WORD_COUNTS, 6),
+    ),
+    Mistake(
+        id="marker-glued",
+        title="End-of-word marker glued to the last character",
+        hint=(
+            'Your words end in one symbol like `w</w>` instead of `w` followed by `</w>`, the way '
+            "subword-nmt writes them. Here the marker is a symbol of its own, so `(t, </w>)` is a "
+            'pair training can count and merge: build each word as `tuple(word) + ("</w>",)`.'
+        ),
+        role="train",
+        run=train_marker_glued,
+        witness=_train_input(LESSON_WORD_COUNTS, 6),
+    ),
+    Mistake(
+        id="no-end-of-word",
+        title="No end-of-word marker",
+        hint=(
+            "Your words are just their characters, so pairs like `(t, </w>)` never exist and the "
+            "end of a word looks like its middle. Append the marker as a separate last symbol of "
+            'every word before counting: `tuple(word) + ("</w>",)`.'
+        ),
+        role="train",
+        run=train_without_marker,
+        witness=_train_input(LESSON_WORD_COUNTS, 6),
+    ),
+    Mistake(
+        id="raw-text",
+        title="Pairs counted on the raw text, spaces included",
+        hint=(
+            "Each whole text became one long symbol sequence, so spaces are symbols and pairs "
+            "like `(t, ' ')` get counted and merged. Split every text into words first "
+            "(`text.split()`) and count pairs inside each word only."
+        ),
+        role="train",
+        run=train_texts_not_split,
+        witness=_train_input(SOLVED_PROBLEM_TEXTS, 6),
+    ),
+    Mistake(
+        id="across-word-boundaries",
+        title="Pairs counted across word boundaries",
+        hint=(
+            "Your words were joined into one stream, so the last symbol of a word and the first "
+            "of the next form a pair (like `(</w>, l)`) and can be merged. BPE never merges across "
+            "words: keep each word a separate sequence and count pairs within it."
+        ),
+        role="train",
+        run=train_across_words,
+        witness=_train_input(SOLVED_PROBLEM_TEXTS, 6),
+    ),
+    Mistake(
+        id="unweighted-counts",
+        title="Pair counts not weighted by word frequency",
+        hint=(
+            "Each distinct word adds 1 to its pairs, however often it occurs, so a word seen 6 "
+            "times counts like one seen once. Add the word's count instead: "
+            "`pairs[(a, b)] += freq` for each adjacent pair of a word that occurs `freq` times."
+        ),
+        role="train",
+        run=train_unweighted,
+        witness=_train_input(LESSON_WORD_COUNTS, 6),
+    ),
+    Mistake(
+        id="pairs-once-per-word",
+        title="A pair repeated inside a word counted once",
+        hint=(
+            "A pair that occurs twice in one word (`a n` in `banana`) adds to its count only once, "
+            "as when the pairs of a word go through a `set`. Count every position: loop over "
+            "`zip(symbols, symbols[1:])` and add the word's frequency each time."
+        ),
+        role="train",
+        run=train_pairs_once_per_word,
+        witness=_train_input(["banana"], 2),
+    ),
+    Mistake(
+        id="stale-counts",
+        title="Pair counts taken once from the original corpus",
+        hint=(
+            "Your merges are the top pairs of the very first count, in order, so a pair made "
+            "of merged symbols such as `(es, t)` can never win. Count pairs again after every "
+            "merge, on the words as they are after that merge."
+        ),
+        role="train",
+        run=train_stale_counts,
+        witness=_train_input(LESSON_WORD_COUNTS, 6),
+    ),
+    Mistake(
+        id="merge-discarded",
+        title="Words never rewritten after a merge",
+        hint=(
+            "Every step picks the same pair, which happens when the merged words are computed "
+            "but never kept (e.g. calling `merge_vocab(best, vocab)` without assigning it). "
+            "Replace the words with the merged ones each step: `vocab = merge_vocab(best, vocab)`."
+        ),
+        role="train",
+        run=train_merge_discarded,
+        witness=_train_input(LESSON_WORD_COUNTS, 6),
+    ),
+    Mistake(
+        id="merge-by-string-replace",
+        title="Merged with string replace, which matches inside longer symbols",
+        hint=(
+            'Replacing `"a b"` by `"ab"` in the space-joined symbols also hits `a b</w>` or '
+            '`ca b`, where `a` or `b` is only part of a symbol, so tokens merge that are not '
+            "the chosen pair. Walk the symbol list and merge position i only when "
+            "`symbols[i] == a and symbols[i + 1] == b`."
+        ),
+        role="train",
+        run=train_merge_by_string_replace,
+        witness=_train_input(["ab abc b b"], 3),
+    ),
+    Mistake(
+        id="overlap-right-to-left",
+        title="Overlapping occurrences merged from the right",
+        hint=(
+            "When a pair overlaps itself, as `(a, a)` does in `a a a`, your merge gives `a aa`; "
+            "BPE scans left to right and gives `aa a`. Scan from the start and, after a merge, "
+            "skip past both merged symbols (`i += 2`)."
+        ),
+        role="train",
+        run=train_merge_right_to_left,
+        witness=_train_input(["aaa"], 2),
+    ),
+    Mistake(
+        id="merge-first-occurrence",
+        title="Only the first occurrence of the pair merged in each word",
+        hint=(
+            "A word containing the chosen pair twice (`l o w l o w`) gets only its first "
+            "occurrence merged, as code that finds one index and stops does. Replace every "
+            "non-overlapping occurrence, left to right, in one pass over the word."
+        ),
+        role="train",
+        run=train_merge_first_occurrence,
+        witness=_train_input(["abab"], 2),
+    ),
+    *(_tie_rule_mistake(rule) for rule in TIE_BREAKS),
+    Mistake(
+        id="ties-last-seen",
+        title="Ties broken by the pair met last",
+        hint=(
+            "Among pairs with the same count your code keeps the one it met last, which is what "
+            "`if count >= best_count:` does. Use a strict `>` (the first one met stays), or "
+            "better, pick among the tied pairs with the exercise's stated tie-break rule."
+        ),
+        role="train",
+        run=train_ties_last_seen,
+        witness=_train_input(_CAT_CAP, 4),
+    ),
+    Mistake(
+        id="one-merge-too-many",
+        title="One merge too many",
+        hint=(
+            "You return one merge more than `num_merges` asks for, typically from "
+            "`range(num_merges + 1)` or a `<=` in the loop test. Run the loop exactly "
+            "`num_merges` times (`for _ in range(num_merges):`)."
+        ),
+        role="train",
+        run=train_one_too_many,
+        witness=_train_input(LESSON_WORD_COUNTS, 6),
+    ),
+    Mistake(
+        id="one-merge-too-few",
+        title="One merge too few",
+        hint=(
+            "You return one merge fewer than `num_merges` asks for, typically from "
+            "`range(1, num_merges)` or stopping one step early. Run the loop exactly "
+            "`num_merges` times (`for _ in range(num_merges):`)."
+        ),
+        role="train",
+        run=train_one_too_few,
+        witness=_train_input(LESSON_WORD_COUNTS, 6),
+    ),
+    Mistake(
+        id="no-stop-when-done",
+        title="Last merge repeated after the pairs ran out",
+        hint=(
+            "Once every word is a single symbol there is nothing left to merge, but your list "
+            "keeps growing with copies of the last merge (an `append` outside the `if pairs:`). "
+            "Stop as soon as no pair is left: `if not pairs: break`."
+        ),
+        role="train",
+        run=train_repeat_last_when_done,
+        witness=_train_input(["a"], 10),
+    ),
+    Mistake(
+        id="merges-sorted",
+        title="Merges returned sorted instead of in learned order",
+        hint=(
+            "Your merges are right but sorted, as from `sorted(merges)` or a set. Their order is "
+            "the model: encoding applies them by rank, so return them in the order training "
+            "learned them."
+        ),
+        role="train",
+        run=train_sorted,
+        witness=_train_input(LESSON_WORD_COUNTS, 6),
+    ),
+)
+
+ENCODE_MISTAKES: tuple[Mistake, ...] = (
+    Mistake(
+        id="encode-marker-split",
+        title="End-of-word marker split into characters when encoding",
+        hint=(
+            'Starting from `list(word + "</w>")` turns the marker into `<`, `/`, `w`, `>`, so '
+            "merges that end in `</w>` never match. Start from `list(word) + [\"</w>\"]`."
+        ),
+        role="encode",
+        run=encode_marker_split,
+        witness=_encode_input("lowest"),
+    ),
+    Mistake(
+        id="encode-marker-glued",
+        title="End-of-word marker glued to the last character when encoding",
+        hint=(
+            "Your word starts as `... s t</w>` instead of `... s t </w>`, so merges that involve "
+            "the last letter or the marker no longer match the symbols. Start from the "
+            'characters plus a separate marker: `list(word) + ["</w>"]`.'
+        ),
+        role="encode",
+        run=encode_marker_glued,
+        witness=_encode_input("lowest"),
+    ),
+    Mistake(
+        id="encode-no-end-of-word",
+        title="Word encoded without its end-of-word marker",
+        hint=(
+            "You encode just the word's characters, so merges that end in `</w>` (like `est</w>`) "
+            "never fire and the marker is missing from the output. Start from "
+            '`list(word) + ["</w>"]`, exactly as in training.'
+        ),
+        role="encode",
+        run=encode_without_marker,
+        witness=_encode_input("lowest"),
+    ),
+    Mistake(
+        id="encode-marker-after-merging",
+        title="End-of-word marker appended after merging",
+        hint=(
+            "You add `</w>` only after applying the merges, so merges that contain it (like "
+            "`est</w>`) never get a chance. Add the marker first, then merge: the marker is part "
+            "of the word during encoding just as during training."
+        ),
+        role="encode",
+        run=encode_marker_after_merging,
+        witness=_encode_input("lowest"),
+    ),
+    Mistake(
+        id="encode-marker-dropped",
+        title="End-of-word marker dropped from the tokens",
+        hint=(
+            "Your tokens are right except that a lone `</w>` token was removed. The marker is a "
+            "real token the model sees (it tells `low` at the end of a word from `low` inside "
+            "one), so keep it in the output."
+        ),
+        role="encode",
+        run=encode_marker_dropped,
+        witness=_encode_input("lower"),
+    ),
+    Mistake(
+        id="encode-reverse-rank",
+        title="Merges applied from the last learned to the first",
+        hint=(
+            "You apply the merge list backwards, but later merges are built from the products of "
+            "earlier ones (`es t` needs `es` to exist first). Apply merges by rank, the first "
+            "learned first."
+        ),
+        role="encode",
+        run=encode_reverse_rank,
+        witness=_encode_input("lowest"),
+    ),
+    Mistake(
+        id="encode-first-occurrence-only",
+        title="Each merge applied only at its first occurrence",
+        hint=(
+            "When a pair occurs twice in the word (`low` twice in `lowlow`) only the first one is "
+            "merged, as code that finds one index per merge does. Replace every non-overlapping "
+            "occurrence, left to right, before moving on."
+        ),
+        role="encode",
+        run=encode_first_occurrence_only,
+        witness=_encode_input("lowlow"),
+    ),
+    Mistake(
+        id="encode-longest-match",
+        title="Encoded by greedy longest match against the vocabulary",
+        hint=(
+            "You cut the word into the longest vocabulary tokens from the left. That agrees with "
+            "BPE on easy words only by accident: BPE's result depends on the order merges were "
+            "learned. Replay the merges instead, lowest rank first, until none applies."
+        ),
+        role="encode",
+        run=encode_longest_match,
+        witness=_encode_input("aacc", train_bpe({"aaa": 1, "acc": 3, "baac": 2}, 5)),
+    ),
+    Mistake(
+        id="encode-most-frequent",
+        title="Merges chosen by how often the pair occurs in the word",
+        hint=(
+            "You pick the pair that occurs most often in the word being encoded, as during "
+            "training. Encoding ignores frequencies: among the adjacent pairs that have a merge, "
+            "apply the one with the lowest rank (learned earliest), and repeat."
+        ),
+        role="encode",
+        run=encode_most_frequent_in_word,
+        witness=_encode_input("lowiwi"),
+    ),
+    Mistake(
+        id="encode-left-to-right",
+        title="Merges applied left to right by position",
+        hint=(
+            "You merge the leftmost pair that has a merge rule, whatever its rank. BPE merges by "
+            "rank instead: among all adjacent pairs with a rule, the one learned earliest goes "
+            "first, wherever it sits in the word (with the lesson's merges, `nest` becomes "
+            "`n est</w>`, not `ne s t </w>`)."
+        ),
+        role="encode",
+        run=encode_left_to_right,
+        witness=_encode_input("nest"),
+    ),
+)
+
+SEQUENCE_LENGTH_MISTAKES: tuple[Mistake, ...] = (
+    Mistake(
+        id="lengths-marker-never-counted",
+        title="End-of-word marker counted nowhere",
+        hint=(
+            "Neither your character count nor your BPE count includes `</w>` tokens. The marker "
+            "is a token in both schemes: character level is BPE with zero merges, each word's "
+            "characters plus its marker, and every `</w>` that `tokenize` returns counts too."
+        ),
+        role="sequence_lengths",
+        run=lengths_marker_never_counted,
+        witness=_lengths_input(LESSON_SENTENCE),
+    ),
+    Mistake(
+        id="lengths-char-letters-only",
+        title="Character count without the end-of-word markers",
+        hint=(
+            "Your character-level count is the letters only. Here character level means BPE "
+            "with zero merges, so each word is its characters plus its marker: "
+            "`sum(len(word) + 1 for word in sentence.split())`. That is what keeps BPE between "
+            "the two extremes."
+        ),
+        role="sequence_lengths",
+        run=lengths_char_letters_only,
+        witness=_lengths_input(LESSON_SENTENCE),
+    ),
+    Mistake(
+        id="lengths-char-with-spaces",
+        title="Character count includes the spaces",
+        hint=(
+            "`len(sentence)` counts the spaces between words as characters. Count per word "
+            "instead: each word's characters plus its end-of-word marker, summed over "
+            "`sentence.split()`."
+        ),
+        role="sequence_lengths",
+        run=lengths_char_with_spaces,
+        witness=_lengths_input(LESSON_SENTENCE),
+    ),
+    Mistake(
+        id="lengths-bpe-whole-sentence",
+        title="BPE count from tokenizing the whole sentence at once",
+        hint=(
+            "You tokenized the sentence as a single word, so spaces became characters and only "
+            "the last word got an end-of-word marker. Tokenize each word of `sentence.split()` "
+            "separately and add up the lengths."
+        ),
+        role="sequence_lengths",
+        run=lengths_bpe_whole_sentence,
+        witness=_lengths_input("low lower low"),
+    ),
+    Mistake(
+        id="lengths-word-with-marker",
+        title="Word count includes an end-of-word marker per word",
+        hint=(
+            "Your word-level count is twice the number of words, as if each word were followed "
+            "by a `</w>` token. A word-level scheme has one token per word: "
+            "`len(sentence.split())`."
+        ),
+        role="sequence_lengths",
+        run=lengths_word_with_marker,
+        witness=_lengths_input(LESSON_SENTENCE),
+    ),
+    Mistake(
+        id="lengths-distinct-words",
+        title="Word count of distinct words only",
+        hint=(
+            "You counted each distinct word once (e.g. `len(set(words))`), but a sequence length "
+            "counts every occurrence: a repeated word is a repeated token. Use "
+            "`len(sentence.split())`."
+        ),
+        role="sequence_lengths",
+        run=lengths_distinct_words,
+        witness=_lengths_input("low lower low"),
+    ),
+)
+
+CATALOGUE: tuple[Mistake, ...] = TRAIN_MISTAKES + ENCODE_MISTAKES + SEQUENCE_LENGTH_MISTAKES
+
+
+def mistakes_for(role: str) -> tuple[Mistake, ...]:
+    """Every catalogued mistake of ``role``, in catalogue order (most specific first)."""
+    if role not in ROLES:
+        raise ValueError(f"role {role!r} is not one of {', '.join(ROLES)}")
+    return tuple(mistake for mistake in CATALOGUE if mistake.role == role)
+
+
+def mistake_by_id(mistake_id: str) -> Mistake:
+    for mistake in CATALOGUE:
+        if mistake.id == mistake_id:
+            return mistake
+    raise KeyError(f"no catalogued mistake has id {mistake_id!r}")

@@ -1,0 +1,73 @@
+"""Every way a grading can be written out, all rendered from one ``GradeReport``.
+
+``render(report, fmt)`` returns the document as a string; the trusted process writes it
+after the student's code has finished. Hidden checks are reduced to pass/fail and points
+before any format sees the report (:mod:`grader.report.redaction`). The structure of
+``CheckResult.details`` that rich formats read is documented in :mod:`grader.report.details`;
+how the engine marks a submission as not gradable is in :mod:`grader.report.gradability`.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Mapping
+
+from grader.result import GradeReport
+from grader.report.classroom import render_classroom
+from grader.report.gradescope import render_gradescope
+from grader.report.html_report import render_html
+from grader.report.json_report import render_json
+from grader.report.junit import render_junit
+from grader.report.markdown_report import render_markdown
+from grader.report.options import ReportOptions, ReportOptionsError, parse_options
+from grader.report.prairielearn import render_prairielearn
+from grader.report.redaction import public_view
+from grader.report.text import render_text
+
+Renderer = Callable[[GradeReport, ReportOptions], str]
+
+_RENDERERS: dict[str, Renderer] = {
+    "text": render_text,
+    "json": render_json,
+    "gradescope": render_gradescope,
+    "prairielearn": render_prairielearn,
+    "classroom": render_classroom,
+    "junit": render_junit,
+    "markdown": render_markdown,
+    "html": render_html,
+}
+
+FORMATS: tuple[str, ...] = tuple(_RENDERERS)
+"""Format names accepted by ``grade submit --format``, in the order the CLI lists them."""
+
+HUMAN_FORMATS: tuple[str, ...] = ("text", "markdown", "html")
+"""Formats meant to be read by a person; the rest are read by programs and platforms."""
+
+
+class UnknownFormatError(ValueError):
+    """The requested format does not exist."""
+
+
+def render(
+    report: GradeReport,
+    fmt: str,
+    *,
+    color: bool = False,
+    exercise_options: Mapping[str, Any] | None = None,
+) -> str:
+    """``report`` as a ``fmt`` document. ``color`` applies to ``text`` only."""
+    if fmt not in _RENDERERS:
+        raise UnknownFormatError(f"unknown report format {fmt!r}; choose one of {', '.join(FORMATS)}")
+    options = parse_options(exercise_options)
+    public = public_view(report)
+    if fmt == "text":
+        return render_text(public, options, color=color)
+    return _RENDERERS[fmt](public, options)
+
+
+__all__ = [
+    "FORMATS",
+    "HUMAN_FORMATS",
+    "ReportOptionsError",
+    "UnknownFormatError",
+    "render",
+]

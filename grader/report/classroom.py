@@ -1,0 +1,118 @@
+"""GitHub Classroom's grader-runner result, as ``autograding-grading-reporter`` reads it.
+
+A grading step puts this JSON, base64-encoded, in a step output; the reporter action
+sums each test's ``score`` against ``max_score`` and posts the total to Classroom. Shape
+(from the classroom-resources grader actions)::
+
+    {"version": 1, "status": "pass" | "fail" | "error", "max_score": 100,
+     "tests": [{"name": ..., "status": "pass" | "fail" | "error", "score": 10,
+                "message": ..., "test_code": "", "filename": "", "line_no": 0}]}
+
+``status`` is ``error`` when the submission could not be graded at all. The workflow a
+student template repository needs is rendered from ``templates/classroom/classroom.yml.j2``
+by :func:`render_workflow`.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from jinja2 import Environment, FileSystemLoader, StrictUndefined
+
+from grader.result import CheckResult, GradeReport, MilestoneResult
+from grader.package_data import templates_path
+from grader.report.feedback import check_feedback
+from grader.report.gradability import display_error, is_gradable
+from grader.report.options import ReportOptions
+from grader.report.safety import safe_text
+
+MESSAGE_LIMIT = 8_000
+WORKFLOW_TEMPLATE = "classroom/classroom.yml.j2"
+# Values end up in YAML and in a shell command line, so only plain names are accepted.
+_PLAIN_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.\-]*$")
+_PLAIN_REQUIREMENT = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.\-\[\],=<>!~+@:/]*$")
+_PLAIN_VERSION = re.compile(r"^3\.[0-9]+$")
+
+
+def render_classroom(report: GradeReport, options: ReportOptions) -> str:
+    return json.dumps(classroom_result(report), indent=2, ensure_ascii=False) + "\n"
+
+
+def classroom_result(report: GradeReport) -> dict[str, Any]:
+    tests = [
+        classroom_test(milestone, check) for milestone in report.milestones for check in milestone.checks
+    ]
+    tests += [error_test(error) for error in report.errors]
+    return {
+        "version": 1,
+        "status": overall_status(report),
+        "max_score": report.max_score,
+        "tests": tests,
+    }
+
+
+def overall_status(report: GradeReport) -> str:
+    if not is_gradable(report):
+        return "error"
+    all_passed = all(check.passed for check in report.checks) and not report.errors
+    return "pass" if all_passed else "fail"
+
+
+def classroom_test(milestone: MilestoneResult, check: CheckResult) -> dict[str, Any]:
+    return {
+        "name": safe_text(f"{milestone.title}: {check.title or check.id}", 300),
+        "status": "pass" if check.passed else "fail",
+        "score": check.score,
+        "message": safe_text("\n".join(check_feedback(check, include_measurements=False)), MESSAGE_LIMIT),
+        "test_code": "",
+        "filename": "",
+        "line_no": 0,
+    }
+
+
+def error_test(error: str) -> dict[str, Any]:
+    """A submission-level problem, listed so the reporter prints it; it carries no points."""
+    return {
+        "name": "Submission",
+        "status": "error",
+        "score": 0,
+        "message": safe_text(display_error(error), MESSAGE_LIMIT),
+        "test_code": "",
+        "filename": "",
+        "line_no": 0,
+    }
+
+
+def render_workflow(
+    exercise: str,
+    *,
+    submission: str = "student.py",
+    install: str = "bpe-autograder",
+    python_version: str = "3.12",
+) -> str:
+    """``.github/workflows/classroom.yml`` for a student template repository."""
+    _require(exercise, _PLAIN_NAME, "exercise id", "letters, digits, '.', '_' or '-'")
+    _require(submission, _PLAIN_NAME, "submission file name", "letters, digits, '.', '_' or '-'")
+    _require(install, _PLAIN_REQUIREMENT, "install requirement", "a pip requirement without spaces")
+    _require(python_version, _PLAIN_VERSION, "Python version", "a version such as 3.12")
+    environment = Environment(
+        loader=FileSystemLoader(str(templates_path())),
+        undefined=StrictUndefined,
+        keep_trailing_newline=True,
+        autoescape=False,
+    )
+    template = environment.get_template(WORKFLOW_TEMPLATE)
+    return template.render(
+        exercise=exercise, submission=submission, install=install, python_version=python_version
+    )
+
+
+class WorkflowOptionError(ValueError):
+    """A value for the Classroom workflow cannot be written safely into it."""
+
+
+def _require(value: str, pattern: re.Pattern[str], what: str, expected: str) -> None:
+    if not isinstance(value, str) or not pattern.match(value):
+        raise WorkflowOptionError(f"{what} {value!r} cannot be used in the workflow: expected {expected}")

@@ -1,0 +1,84 @@
+"""The plain-text explanation of one check, shared by every text-based format.
+
+For a visible check: its message, each likely mistake with its hint, and on failure the
+evidence (input, expected and actual values, the table of pair counts at the first
+differing merge step). For a hidden check: pass or fail, nothing else.
+"""
+
+from __future__ import annotations
+
+from grader.result import CheckResult, Diagnosis
+from grader.report.details import Evidence, StepTable, evidence
+from grader.report.redaction import hidden_message
+from grader.report.safety import safe_text
+
+MESSAGE_LIMIT = 2000
+
+
+def check_feedback(check: CheckResult, *, include_measurements: bool = True) -> list[str]:
+    """Lines explaining ``check``; measured times are left out when asked."""
+    prose, shown_evidence = feedback_parts(check, include_measurements=include_measurements)
+    return prose + shown_evidence
+
+
+def feedback_parts(check: CheckResult, *, include_measurements: bool = True) -> tuple[list[str], list[str]]:
+    """The explanation as prose lines (free to re-wrap) and evidence lines (aligned columns)."""
+    if check.visibility == "hidden":
+        return [hidden_message(check.passed)], []
+    prose = safe_text(check.message, MESSAGE_LIMIT).splitlines() if check.message else []
+    prose += [diagnosis_line(diagnosis) for diagnosis in check.diagnoses]
+    if not shows_evidence(check):
+        return prose, []
+    return prose, evidence_lines(evidence(check.details, include_measurements=include_measurements))
+
+
+def shows_evidence(check: CheckResult) -> bool:
+    """Evidence explains failures; timing figures are worth seeing either way."""
+    is_timing = isinstance(check.details, dict) and check.details.get("kind") == "timing"
+    return not check.passed or is_timing
+
+
+def diagnosis_line(diagnosis: Diagnosis) -> str:
+    title = safe_text(diagnosis.title, 200)
+    hint = safe_text(diagnosis.message, MESSAGE_LIMIT)
+    return f"Likely mistake: {title} — {hint}" if hint else f"Likely mistake: {title}"
+
+
+def evidence_lines(found: Evidence) -> list[str]:
+    lines = aligned_fields(found.fields)
+    if found.step_table is not None:
+        lines += step_table_lines(found.step_table)
+    return lines
+
+
+def aligned_fields(fields: list[tuple[str, str]]) -> list[str]:
+    width = max((len(label) for label, _ in fields), default=0) + 1
+    lines = []
+    for label, value in fields:
+        first, *rest = value.splitlines() or [""]
+        lines.append(f"{label + ':':<{width}} {first}")
+        lines += [" " * (width + 1) + line for line in rest]
+    return lines
+
+
+def step_heading(table: StepTable) -> str:
+    where = f"step {table.step}" if table.step is not None else "the first differing step"
+    return f"First difference at {where}: the rule picks {table.expected}; your code picked {table.actual}."
+
+
+def step_table_lines(table: StepTable) -> list[str]:
+    lines = [step_heading(table)]
+    if table.rows:
+        pair_width = max(len("pair"), *(len(row.pair) for row in table.rows))
+        count_width = max(len("count"), *(len(row.count) for row in table.rows))
+        lines.append(f"  {'pair':<{pair_width}}  {'count':>{count_width}}  note")
+        for row in table.rows:
+            lines.append(f"  {row.pair:<{pair_width}}  {row.count:>{count_width}}  {row.notes}".rstrip())
+        if table.omitted_rows:
+            lines.append(f"  ({table.omitted_rows} more pairs with lower counts not shown)")
+        if table.unlisted_note:
+            lines.append(f"  {table.unlisted_note}")
+    if table.rule or table.rule_text:
+        rule = ": ".join(part for part in (table.rule, table.rule_text) if part)
+        lines.append(f"Tie-break rule: {rule}")
+    return lines

@@ -1,0 +1,12 @@
+"""``--format json``: the contract of DESIGN.md §5, in contract key order, indented."""
+
+from __future__ import annotations
+
+import json
+
+from grader.result import GradeReport
+from grader.report.options import ReportOptions
+
+
+def render_json(report: GradeReport, options: ReportOptions) -> str:
+    return json.dumps(report.to_json(), indent=2, ensure_ascii=False) + "\n"

@@ -1,0 +1,11 @@
+"""The feedback as a Markdown document (``templates/report.md.j2``)."""
+
+from __future__ import annotations
+
+from grader.result import GradeReport
+from grader.report.documents import render_document
+from grader.report.options import ReportOptions
+
+
+def render_markdown(report: GradeReport, options: ReportOptions) -> str:
+    return render_document("report.md.j2", report, options)

@@ -1,0 +1,641 @@
+"""The only way student code runs: a sandboxed worker process behind a data-only pipe.
+
+    with Sandbox("student.py", limits=SandboxLimits(call_seconds=2.0)) as box:
+        loaded = box.load()                        # LoadOutcome
+        outcome = box.call("train_bpe", [corpus, 5])  # CallOutcome
+
+The worker (``worker.py``, standard library only) imports the submission once and
+forks a fresh child per call. Requests and answers are length-prefixed JSON frames on two
+dedicated pipes; student stdout/stderr go to a third pipe that is drained, capped and never
+parsed. Every answer is validated by exact shape (:mod:`grader.sandbox.wire`) before it becomes a
+plain value here. The trusted side enforces wall-clock timeouts and the overall budget by
+killing the worker's whole process group, PID namespace and cgroups, and starts a fresh
+worker for the next call. Isolation layers come from :mod:`grader.sandbox.layers`.
+"""
+
+from __future__ import annotations
+
+
+import fcntl
+import functools
+import json
+import os
+import re
+import secrets
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from grader.sandbox import cgroups as sandbox_cgroups
+from grader.sandbox import layers as sandbox_layers
+from grader.sandbox import wire
+from grader.sandbox.layers import IsolationPlan, ResourceCaps, layers_notice, probe_layers
+from grader.sandbox.process import OutputCapture, Overdue, Oversized, WorkerGone, WorkerProcess
+from grader.sandbox.wire import Opaque, WireError
+
+__all__ = [
+    "CallOutcome",
+    "LoadOutcome",
+    "Opaque",
+    "Sandbox",
+    "SandboxError",
+    "SandboxLimits",
+    "SandboxUnavailable",
+    "layers_notice",
+    "probe_layers",
+    "remove_leftovers",
+]
+
+WORKER_SCRIPT = Path(__file__).with_name("worker.py")
+ENVELOPE_BYTES = 64 << 10  # room for a reply's envelope around the answer itself
+# The worker stops an overdue call itself and says so; the grader kills the whole worker only
+# when no reply has come this long after the call's limit.
+GRACE_SECONDS = 0.5
+MAX_ERROR_CHARS = 500
+INSIDE_WORKER = "/sandbox/worker.py"  # paths inside the private root (mount isolation)
+INSIDE_HOME = "/home/student"
+TEMP_PREFIX = "bpe-sandbox-"  # then the grader's pid, so leftovers of dead graders are known
+CALL_KINDS = ("ok", "exception", "timeout", "memory", "crash", "exit", "bad-answer", "missing",
+              "budget")
+
+
+class SandboxError(ValueError):
+    """A usage error: bad limits, a missing submission, a value that cannot be sent."""
+
+
+class SandboxUnavailable(RuntimeError):
+    """The sandbox cannot run here: a layer strict mode demands is missing, or the worker
+    process could not be started at all."""
+
+
+@dataclass(frozen=True)
+class SandboxLimits:
+    """Limits for one submission; the exercise spec may override any of them."""
+
+    call_seconds: float = 2.0
+    memory_mib: int = 512
+    total_seconds: float = 120.0
+    max_answer_bytes: int = 8 << 20
+    max_output_bytes: int = 64 << 10
+    max_processes: int = 32
+    max_file_bytes: int = 16 << 20
+    max_open_files: int = 64
+
+    def __post_init__(self) -> None:
+        for name, value in vars(self).items():
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or value <= 0:
+                raise SandboxError(f"sandbox limit {name} must be a positive number, got {value!r}")
+
+
+@dataclass(frozen=True)
+class LoadOutcome:
+    """Whether the submission imported; if not, why in words; its public function names."""
+
+    ok: bool
+    error: str | None
+    functions: list[str] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class CallOutcome:
+    """One call: its plain value when ``ok``, else ``error`` in words; ``kind`` is one of
+    :data:`CALL_KINDS`. ``seconds`` is wall time measured here; ``cpu_seconds`` comes from the
+    worker's cpuacct cgroup when there is one (trusted), else from the worker's own report."""
+
+    ok: bool
+    value: Any
+    error: str | None
+    kind: str
+    seconds: float
+    cpu_seconds: float | None = None
+    args_after: list | None = None
+
+
+# ---------------------------------------------------------------------------------------------
+# the sandbox
+
+
+def remove_leftovers() -> None:
+    """Remove temporary directories and cgroups that graders which died (killed before they
+    could close their sandbox) left behind. Safe to call any time: only leftovers of dead
+    processes are touched. Runs once per grader process on its first sandbox."""
+    sandbox_cgroups.remove_stale()
+    directory = tempfile.gettempdir()
+    try:
+        names = os.listdir(directory)
+    except OSError:
+        return
+    for name in names:
+        creator = name[len(TEMP_PREFIX):].split("-", 1)[0]
+        path = os.path.join(directory, name)
+        if (name.startswith(TEMP_PREFIX) and creator.isdigit()
+                and not sandbox_cgroups.process_exists(int(creator))
+                and _owned_by_me(path)):
+            shutil.rmtree(path, ignore_errors=True)
+
+
+@functools.lru_cache(maxsize=1)
+def _remove_leftovers_once() -> None:
+    remove_leftovers()
+
+
+def _owned_by_me(path: str) -> bool:
+    try:
+        return os.lstat(path).st_uid == os.geteuid()
+    except OSError:
+        return False
+
+
+class Sandbox:
+    """Runs one submission's functions in an isolated worker; see the module docstring."""
+
+    def __init__(self, submission: str | os.PathLike, limits: SandboxLimits | None = None,
+                 strict: bool = False) -> None:
+        if os.name != "posix":
+            raise SandboxUnavailable("the sandbox needs a POSIX host (Linux or macOS); "
+                                     "on Windows, grade inside WSL")
+        self.submission = Path(submission)
+        if not self.submission.is_file():
+            raise SandboxError(f"submission not found: {self.submission} (expected a .py file)")
+        self.limits = limits or SandboxLimits()
+        if not isinstance(self.limits, SandboxLimits):
+            raise SandboxError("limits must be a SandboxLimits")
+        self.layers = dict(probe_layers())
+        _remove_leftovers_once()
+        missing = sandbox_layers.missing_for_strict(self.layers)
+        if strict and missing:
+            raise SandboxUnavailable(
+                "refusing to grade with --strict-sandbox: this host cannot set up "
+                + ", ".join(missing)
+                + ". Run the grader as root on Linux with namespaces available, "
+                "or grade without --strict-sandbox (for an LMS bundle: build it again "
+                "with `grade bundle ... --sandbox best-effort`)."
+            )
+        self.interpreter = sandbox_layers.choose_interpreter(self.layers)
+        self.file_name = _safe_file_name(self.submission.name)
+        self._output = OutputCapture(self.limits.max_output_bytes)
+        self._worker: WorkerProcess | None = None
+        self._load: LoadOutcome | None = None
+        self._temp: str | None = None
+        self._spent = 0.0
+
+    # context management ----------------------------------------------------------------------
+
+    def __enter__(self) -> Sandbox:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        """Kill every process of the run and remove the temporary directory."""
+        self._stop_worker()
+        if self._temp is not None:
+            shutil.rmtree(self._temp, ignore_errors=True)
+            self._temp = None
+
+    @property
+    def output(self) -> str:
+        """Captured student stdout and stderr: the first and last KiB, with a marker between."""
+        if self._worker is not None:
+            self._worker.drain_output()
+        return self._output.text
+
+    @property
+    def worker_pid(self) -> int | None:
+        """Process id of the running worker (its process group id too), if one is running."""
+        return self._worker.proc.pid if self._worker is not None else None
+
+    @property
+    def directory(self) -> str | None:
+        """The run's temporary directory on the host, while the sandbox is open."""
+        return self._temp
+
+    @property
+    def seconds_left(self) -> float:
+        return max(0.0, self.limits.total_seconds - self._spent)
+
+    # loading -----------------------------------------------------------------------------------
+
+    def load(self) -> LoadOutcome:
+        """Import the submission in a worker (once); later calls reuse the outcome."""
+        if self._load is None:
+            self._load = self._start_and_load()
+        return self._load
+
+    def _start_and_load(self) -> LoadOutcome:
+        timeout = min(self.limits.call_seconds, self.seconds_left)
+        if timeout <= 0:
+            return LoadOutcome(False, "the submission's time budget ran out")
+        started = time.monotonic()
+        try:
+            worker = self._start_worker()
+            request = {"op": "load", "id": self._next_id(),
+                       "memory_bytes": self.limits.memory_mib << 20}
+            raw = worker.exchange(_json(request), started + timeout + GRACE_SECONDS,
+                                  ENVELOPE_BYTES)
+            outcome = self._load_outcome(raw, request["id"])
+        except Overdue:
+            outcome = LoadOutcome(False, f"timed out after {_seconds(timeout)} s while importing")
+        except WorkerGone:
+            outcome = LoadOutcome(False, self._death(during_call=False)[1])
+        except (Oversized, WireError) as error:
+            outcome = LoadOutcome(False, f"the worker sent a malformed reply while importing "
+                                         f"({_clip(str(error))})")
+        finally:
+            self._spent += time.monotonic() - started
+        if not outcome.ok:
+            self._stop_worker()
+        return outcome
+
+    def _load_outcome(self, raw: bytes, request_id: int) -> LoadOutcome:
+        reply = _envelope(raw, request_id)
+        status = reply["status"]
+        if status == "loaded":
+            functions = reply.get("functions")
+            if type(functions) is not list or not all(type(f) is str for f in functions):
+                raise WireError("functions is not a list of names")
+            return LoadOutcome(True, None, [_clip(f, 200) for f in functions])
+        if status == "load-error":
+            return LoadOutcome(False, _clip(_text_field(reply, "error")))
+        if status == "load-exit":
+            return LoadOutcome(False, f"exited with status {_int_field(reply, 'code')} "
+                                      "while importing")
+        if status == "load-memory":
+            return LoadOutcome(False, f"ran out of memory (limit {self.limits.memory_mib} MiB) "
+                                      "while importing")
+        if status == "load-exception":
+            return LoadOutcome(False, _exception_text(reply) + " while importing")
+        raise WireError(f"unexpected status {status!r}")
+
+    # calling -----------------------------------------------------------------------------------
+
+    def call(self, function: str, args: list | tuple = (), timeout: float | None = None,
+             *, echo_args: bool = False) -> CallOutcome:
+        """Run ``function(*args)`` in a fresh child of the worker and return its outcome.
+
+        With ``echo_args`` an ``ok`` outcome also carries the arguments as the function left
+        them (``args_after``), so a caller can check that they were not modified."""
+        if type(function) is not str or not function.isidentifier():
+            raise SandboxError(f"function name must be an identifier, got {function!r}")
+        if timeout is not None and (isinstance(timeout, bool) or not timeout > 0):
+            raise SandboxError(f"timeout must be a positive number of seconds, got {timeout!r}")
+        try:
+            tagged_args = [wire.to_tagged(arg) for arg in args]
+        except WireError as error:
+            raise SandboxError(f"cannot send the arguments of {function}: {error}") from None
+        loaded = self.load()
+        if not loaded.ok:
+            return _failed("missing", f"{function} cannot run: the submission did not load "
+                                      f"({loaded.error})")
+        if self._worker is not None and self._worker.proc.poll() is not None:
+            self._stop_worker()  # died between calls (killed from outside, out of memory...)
+        if self._worker is None:
+            restarted = self._start_and_load()
+            if not restarted.ok:
+                return _failed("crash", f"a fresh worker could not re-import the submission "
+                                        f"({restarted.error})")
+        limit = timeout if timeout is not None else self.limits.call_seconds
+        if self.seconds_left <= 0:
+            return _failed("budget", "the submission's time budget ran out")
+        return self._call(function, tagged_args, limit, echo_args)
+
+    def _call(self, function: str, tagged_args: list, limit: float, echo_args: bool = False
+              ) -> CallOutcome:
+        budget_bound = self.seconds_left < limit
+        allowed = min(limit, self.seconds_left)
+        worker = self._worker
+        assert worker is not None
+        request = {"op": "call", "id": self._next_id(), "function": function,
+                   "args": tagged_args, "timeout": allowed,
+                   "max_bytes": self.limits.max_answer_bytes, "max_items": 2_000_000,
+                   "echo_args": echo_args}
+        cpu_before = worker.groups.cpu_seconds()
+        oom_before = worker.groups.oom_kills()
+        started = time.monotonic()
+        try:
+            raw = worker.exchange(_json(request), started + allowed + GRACE_SECONDS,
+                                  self.limits.max_answer_bytes + ENVELOPE_BYTES)
+            seconds = time.monotonic() - started
+            outcome = self._call_outcome(raw, request["id"], function, limit, seconds)
+        except Overdue:
+            seconds = time.monotonic() - started
+            self._stop_worker()
+            outcome = _timeout(limit, seconds, budget_bound)
+        except WorkerGone:
+            seconds = time.monotonic() - started
+            kind, reason = self._death(during_call=True)
+            self._stop_worker()
+            outcome = _failed(kind, reason, seconds)
+        except (Oversized, WireError) as error:
+            seconds = time.monotonic() - started
+            self._stop_worker()
+            outcome = _failed("bad-answer", "returned an answer the grader cannot accept: "
+                                            + _clip(str(error) or "it is over the size limit"),
+                              seconds)
+        self._spent += seconds
+        if outcome.kind == "timeout" and budget_bound:
+            outcome = _failed("budget", "the submission's time budget ran out", seconds)
+        if outcome.kind == "crash" and worker.groups.oom_kills() > oom_before:
+            outcome = _failed("memory", self._memory_text(), seconds)
+        if self._worker is not None and not self.layers.get("pid-namespace"):
+            self._worker.sweep_strays()
+        cpu_after = worker.groups.cpu_seconds()
+        if cpu_before is not None and cpu_after is not None:
+            outcome = _with_cpu(outcome, cpu_after - cpu_before)
+        return outcome
+
+    def _call_outcome(self, raw: bytes, request_id: int, function: str, limit: float,
+                      seconds: float) -> CallOutcome:
+        reply = _envelope(raw, request_id, self.limits.max_answer_bytes + ENVELOPE_BYTES)
+        answer = reply.get("answer", reply)
+        if type(answer) is not dict or type(answer.get("status")) is not str:
+            raise WireError("the answer has no status")
+        cpu = answer.get("cpu", reply.get("cpu"))
+        if cpu is not None and (type(cpu) not in (int, float) or not 0 <= cpu < 1e9):
+            raise WireError("cpu is not a non-negative number")
+        status = answer["status"]
+        cpu_seconds = float(cpu) if cpu is not None else None
+        if status == "ok":
+            if "value" not in answer:
+                raise WireError("an ok answer without a value")
+            bounds = wire.WireBounds(max_bytes=self.limits.max_answer_bytes)
+            value = wire.from_tagged(answer["value"], bounds)
+            args_after = None
+            if "args" in answer:
+                args_after = wire.from_tagged(answer["args"], bounds)
+                if type(args_after) is not list:
+                    raise WireError("the echoed arguments are not a list")
+            return CallOutcome(True, value, None, "ok", seconds, cpu_seconds, args_after)
+        if status == "exception":
+            return CallOutcome(False, None, _exception_text(answer), "exception", seconds,
+                               cpu_seconds)
+        if status == "missing":
+            return CallOutcome(False, None, f"{function} is not defined in {self.file_name}",
+                               "missing", seconds, cpu_seconds)
+        if status == "memory":
+            return CallOutcome(False, None, self._memory_text(), "memory", seconds, cpu_seconds)
+        if status == "timeout":
+            return _with_cpu(_timeout(limit, seconds, False), cpu_seconds)
+        if status == "exit":
+            code = _int_field(answer, "code")
+            return CallOutcome(False, None, f"exited with status {code} during the call", "exit",
+                               seconds, cpu_seconds)
+        if status == "signal":
+            number = _int_field(answer, "signal")
+            if number == signal.SIGXCPU or (number == signal.SIGKILL and seconds >= limit):
+                return _with_cpu(_timeout(limit, seconds, False), cpu_seconds)
+            return CallOutcome(False, None, f"crashed with {_signal_name(number)}", "crash",
+                               seconds, cpu_seconds)
+        if status == "bad-answer":
+            return CallOutcome(False, None, "returned an answer the grader cannot accept: "
+                               + _clip(_text_field(answer, "error")), "bad-answer", seconds,
+                               cpu_seconds)
+        raise WireError(f"unexpected status {status[:40]!r}")
+
+    def _memory_text(self) -> str:
+        return f"ran out of memory (limit {self.limits.memory_mib} MiB)"
+
+    # worker lifecycle --------------------------------------------------------------------------
+
+    def _next_id(self) -> int:
+        # Unpredictable, so a frame forged by import-time code cannot pass for a later reply.
+        return secrets.randbelow(1 << 62)
+
+    def _prepare_temp(self) -> str:
+        if self._temp is None:
+            self._temp = tempfile.mkdtemp(prefix=f"{TEMP_PREFIX}{os.getpid()}-")
+            home = os.path.join(self._temp, "home")
+            os.mkdir(home)
+            shutil.copyfile(self.submission, os.path.join(home, self.file_name))
+            shutil.copyfile(WORKER_SCRIPT, os.path.join(self._temp, "worker.py"))
+            os.mkdir(os.path.join(self._temp, "root"))
+            if self.layers.get("uid-drop"):
+                os.chmod(self._temp, 0o755)
+                os.chown(home, sandbox_layers.NOBODY, sandbox_layers.NOBODY)
+                os.chown(os.path.join(home, self.file_name), sandbox_layers.NOBODY,
+                         sandbox_layers.NOBODY)
+        return self._temp
+
+    def _start_worker(self) -> WorkerProcess:
+        temp = self._prepare_temp()
+        groups = self._create_cgroups()
+        plan = self._plan(temp, groups)
+        mounted = self.layers.get("mount-isolation")
+        worker_path = INSIDE_WORKER if mounted else os.path.join(temp, "worker.py")
+        home = INSIDE_HOME if mounted else os.path.join(temp, "home")
+        argv = [self._exec_path(), "-I", "-S", "-B", worker_path]
+        request_r, request_w = _roomy_pipe()
+        reply_r, reply_w = _roomy_pipe()
+        output_r, output_w = os.pipe()
+        error_r, error_w = os.pipe()
+        argv += [str(request_r), str(reply_w), self.file_name]
+        if self.layers.get("pid-namespace"):
+            argv.append("--init")
+        elif sys.platform.startswith("linux"):
+            argv.append("--subreaper")
+        try:
+            proc = subprocess.Popen(
+                argv,
+                stdin=subprocess.DEVNULL,
+                stdout=output_w,
+                stderr=output_w,
+                pass_fds=(request_r, reply_w),
+                cwd=os.path.join(temp, "home"),
+                env=_scrubbed_environment(home),
+                start_new_session=True,
+                preexec_fn=lambda: _enter_isolation(plan, error_w),
+            )
+        except (OSError, subprocess.SubprocessError) as error:
+            os.close(error_w)
+            detail = _read_all(error_r) or str(error)
+            for fd in (request_r, request_w, reply_r, reply_w, output_r, output_w):
+                os.close(fd)
+            groups.remove()
+            raise SandboxUnavailable(f"could not start the sandbox worker: {detail}") from None
+        for fd in (request_r, reply_w, output_w, error_w, error_r):
+            os.close(fd)
+        self._worker = WorkerProcess(proc, request_w, reply_r, output_r, groups, self._output,
+                                     namespace_init=bool(self.layers.get("pid-namespace")))
+        return self._worker
+
+    def _create_cgroups(self) -> sandbox_cgroups.CgroupSet:
+        if not (self.layers.get("pids-cgroup") or self.layers.get("memory-cgroup")):
+            return sandbox_cgroups.CgroupSet()
+        groups = sandbox_cgroups.CgroupSet.create(
+            pids_max=self.limits.max_processes,
+            # The server, the call's child and the private tmpfs share this allowance.
+            memory_bytes=(self.limits.memory_mib + 128) << 20,
+        )
+        # Report only what was really set up for this worker.
+        self.layers["pids-cgroup"] = self.layers["pids-cgroup"] and groups.pids is not None
+        self.layers["memory-cgroup"] = self.layers["memory-cgroup"] and groups.memory is not None
+        if not self.layers["pids-cgroup"]:
+            groups.pids = None
+        if not self.layers["memory-cgroup"]:
+            groups.memory = None
+        return groups
+
+    def _plan(self, temp: str, groups: sandbox_cgroups.CgroupSet) -> IsolationPlan:
+        caps = ResourceCaps(
+            file_bytes=self.limits.max_file_bytes,
+            open_files=self.limits.max_open_files,
+            cpu_seconds=int(self.limits.total_seconds) + 10,
+        )
+        return IsolationPlan(
+            layers=self.layers,
+            caps=caps,
+            new_root=os.path.join(temp, "root"),
+            root_binds=sandbox_layers.interpreter_binds(self.interpreter),
+            copies=(
+                (os.path.join(temp, "worker.py"), INSIDE_WORKER, False),
+                (os.path.join(temp, "home", self.file_name),
+                 f"{INSIDE_HOME}/{self.file_name}", True),
+            ),
+            workdir=INSIDE_HOME,
+            cgroup_procs=groups.procs_files(),
+        )
+
+    def _exec_path(self) -> str:
+        if self.layers.get("mount-isolation"):
+            return os.path.realpath(self.interpreter)
+        return self.interpreter
+
+    def _death(self, during_call: bool) -> tuple[str, str]:
+        """The kind and wording of the worker's death, from its exit status."""
+        worker = self._worker
+        status = worker.exit_status() if worker is not None else None
+        when = "during the call" if during_call else "while importing"
+        if status is None:
+            return "crash", f"the worker stopped answering {when}"
+        if status < 0:
+            suffix = "" if during_call else f" {when}"
+            return "crash", f"crashed with {_signal_name(-status)}{suffix}"
+        return "exit", f"exited with status {status} {when}"
+
+    def _stop_worker(self) -> None:
+        if self._worker is not None:
+            self._worker.kill()
+            self._worker = None
+
+
+# ---------------------------------------------------------------------------------------------
+# helpers
+
+
+def _enter_isolation(plan: IsolationPlan, error_fd: int) -> None:
+    """Runs in the forked child before exec: report a failed step on the error pipe."""
+    try:
+        sandbox_layers.apply_plan(plan)
+    except BaseException as error:
+        try:
+            os.write(error_fd, str(error).encode("utf-8", "replace")[:2000])
+        finally:
+            raise
+
+
+def _roomy_pipe() -> tuple[int, int]:
+    """A pipe with a 1 MiB buffer where Linux allows it: a large corpus then crosses in a few
+    writes instead of sixteen 64 KiB round trips."""
+    read_fd, write_fd = os.pipe()
+    if hasattr(fcntl, "F_SETPIPE_SZ"):  # Linux only
+        try:
+            fcntl.fcntl(write_fd, fcntl.F_SETPIPE_SZ, 1 << 20)
+        except OSError:
+            pass
+    return read_fd, write_fd
+
+
+def _scrubbed_environment(home: str) -> dict[str, str]:
+    return {"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8", "HOME": home,
+            "TMPDIR": "/tmp"}
+
+
+def _safe_file_name(name: str) -> str:
+    return name if re.fullmatch(r"[A-Za-z0-9_][A-Za-z0-9_.-]{0,100}\.py", name) else "student.py"
+
+
+def _json(message: dict) -> bytes:
+    return json.dumps(message, ensure_ascii=True, separators=(",", ":"),
+                      allow_nan=False).encode("ascii")
+
+
+def _envelope(raw: bytes, request_id: int, max_bytes: int = ENVELOPE_BYTES) -> dict:
+    reply = wire.parse_json(raw, wire.WireBounds(max_bytes=max_bytes))
+    if type(reply) is not dict:
+        raise WireError("the reply is not an object")
+    if type(reply.get("id")) is not int or reply["id"] != request_id:
+        raise WireError("the reply does not answer this request")
+    if "answer" not in reply and type(reply.get("status")) is not str:
+        raise WireError("the reply has no status")
+    return reply
+
+
+def _text_field(reply: dict, key: str) -> str:
+    value = reply.get(key)
+    if type(value) is not str:
+        raise WireError(f"{key} is not a string")
+    return value
+
+
+def _int_field(reply: dict, key: str) -> int:
+    value = reply.get(key)
+    if type(value) is not int or not -(1 << 31) <= value < (1 << 31):
+        raise WireError(f"{key} is not a small integer")
+    return value
+
+
+def _exception_text(reply: dict) -> str:
+    exception = reply.get("exception")
+    if type(exception) is not dict:
+        raise WireError("exception details are missing")
+    name = _clip(_text_field(exception, "type"), 100)
+    message = _clip(_text_field(exception, "message"))
+    return f"raised {name}: {message}" if message else f"raised {name}"
+
+
+def _clip(text: str, limit: int = MAX_ERROR_CHARS) -> str:
+    text = "".join(ch if ch.isprintable() or ch in "\n\t" else "\ufffd" for ch in text[: limit + 1])
+    return text if len(text) <= limit else text[:limit] + "..."
+
+
+def _seconds(value: float) -> str:
+    return f"{value:.1f}" if abs(value * 10 - round(value * 10)) < 1e-9 else f"{value:g}"
+
+
+def _signal_name(number: int) -> str:
+    try:
+        return signal.Signals(number).name
+    except ValueError:
+        return f"signal {number}"
+
+
+def _failed(kind: str, error: str, seconds: float = 0.0) -> CallOutcome:
+    return CallOutcome(False, None, error, kind, seconds, None)
+
+
+def _timeout(limit: float, seconds: float, budget_bound: bool) -> CallOutcome:
+    if budget_bound:
+        return _failed("budget", "the submission's time budget ran out", seconds)
+    return _failed("timeout", f"timed out after {_seconds(limit)} s", seconds)
+
+
+def _with_cpu(outcome: CallOutcome, cpu_seconds: float | None) -> CallOutcome:
+    return replace(outcome, cpu_seconds=cpu_seconds)
+
+
+def _read_all(fd: int) -> str:
+    data = b""
+    try:
+        while chunk := os.read(fd, 4096):
+            data += chunk
+    finally:
+        os.close(fd)
+    return data.decode("utf-8", "replace")
+

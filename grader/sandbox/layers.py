@@ -1,0 +1,401 @@
+"""Host isolation layers for the sandbox worker: which ones this host supports, and setting
+them up in the freshly forked worker process just before it executes the interpreter.
+
+Layers (each independent, each used when the host supports it):
+
+- ``process``: the submission runs in a separate interpreter (always).
+- ``rlimits``: file size, open files, core dumps and CPU capped (POSIX).
+- ``uid-drop``: when the grader is root, the worker runs as ``nobody`` (65534) with no groups.
+- ``no-new-privs``: set-uid binaries cannot raise the worker's privileges again.
+- ``network-namespace``: a fresh network namespace with no interfaces up.
+- ``pid-namespace``: the worker is process 1 of its own PID namespace; it cannot see or
+  signal the grader, and every process in it dies with it.
+- ``mount-isolation``: a private root file system (a small tmpfs) that shows only the
+  interpreter's files, a few devices and the submission; the grader, the reference and the
+  exercise specs are simply not there.
+- ``pids-cgroup`` / ``memory-cgroup``: cgroup v1 caps on the number of processes and the
+  memory of everything the worker starts.
+- ``seccomp``: a system-call filter refusing calls a submission never needs (x86-64 only).
+
+The probe runs once per grader process in a throw-away fork and never claims a layer it did
+not see work.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import functools
+import os
+import platform
+import resource
+import shutil
+import sys
+import tempfile
+from dataclasses import dataclass, field
+
+from grader.sandbox import cgroups as sandbox_cgroups
+from grader.sandbox import seccomp as sandbox_seccomp
+
+LAYER_NAMES = (
+    "process",
+    "rlimits",
+    "uid-drop",
+    "no-new-privs",
+    "network-namespace",
+    "pid-namespace",
+    "mount-isolation",
+    "pids-cgroup",
+    "memory-cgroup",
+    "seccomp",
+)
+# What a Linux host running the grader as root must provide under --strict-sandbox.
+REQUIRED_WHEN_ROOT = ("process", "rlimits", "uid-drop", "network-namespace")
+PROCESS_CAPS = ("pid-namespace", "pids-cgroup")
+
+NOBODY = 65534
+SYSTEM_PYTHON = "/usr/bin/python3"
+
+CLONE_NEWUSER = 0x10000000
+CLONE_NEWNS = 0x00020000
+CLONE_NEWUTS = 0x04000000
+CLONE_NEWIPC = 0x08000000
+CLONE_NEWPID = 0x20000000
+CLONE_NEWNET = 0x40000000
+MS_RDONLY = 0x1
+MS_NOSUID = 0x2
+MS_NODEV = 0x4
+MS_REMOUNT = 0x20
+MS_BIND = 0x1000
+MS_REC = 0x4000
+MS_PRIVATE = 0x40000
+MNT_DETACH = 0x2
+PR_SET_NO_NEW_PRIVS = 38
+PIVOT_ROOT_SYSCALL = {"x86_64": 155, "aarch64": 41}
+DEVICES = ("null", "zero", "random", "urandom")
+
+
+class LayerError(OSError):
+    """One isolation step failed in the worker's set-up."""
+
+
+@dataclass(frozen=True)
+class ResourceCaps:
+    """rlimits applied to the whole worker before it starts."""
+
+    file_bytes: int = 16 << 20
+    open_files: int = 64
+    cpu_seconds: int = 600
+
+
+@dataclass
+class IsolationPlan:
+    """Everything the forked worker does to itself before executing the interpreter."""
+
+    layers: dict[str, bool]
+    caps: ResourceCaps = field(default_factory=ResourceCaps)
+    new_root: str | None = None  # an empty host directory to mount the private root on
+    root_binds: tuple[str, ...] = ()  # host directories shown read-only at the same path
+    copies: tuple[tuple[str, str, bool], ...] = ()  # (host file, path in the root, owned by nobody)
+    workdir: str = "/home/student"
+    cgroup_procs: tuple[str, ...] = ()  # cgroup.procs files to join
+
+
+# ---------------------------------------------------------------------------------------------
+# probing
+
+
+def probe_layers() -> dict[str, bool]:
+    """Which layers this host supports, tried once in a throw-away child process."""
+    working = _working_steps()
+    return {name: name == "process" or name in working for name in LAYER_NAMES}
+
+
+def needs_user_namespace() -> bool:
+    """True when namespaces are only reachable through an unprivileged user namespace."""
+    return "user-namespace" in _working_steps()
+
+
+@functools.lru_cache(maxsize=1)
+def _working_steps() -> frozenset[str]:
+    """Names of the layers (and of the "user-namespace" step) that worked in the probe."""
+    if os.name != "posix":
+        return frozenset()
+    return frozenset(_probe_in_child())
+
+
+def layers_notice(layers: dict[str, bool]) -> str | None:
+    """One line naming the isolation layers that are not active, or None when all are."""
+    missing = [name for name in LAYER_NAMES if not layers.get(name, False)]
+    if not missing:
+        return None
+    return "sandbox: these isolation layers are unavailable on this host: " + ", ".join(missing)
+
+
+def missing_for_strict(layers: dict[str, bool]) -> list[str]:
+    """Layers a Linux host running as root should have but does not."""
+    if not sys.platform.startswith("linux") or os.geteuid() != 0:
+        return [] if layers.get("process") else ["process"]
+    missing = [name for name in REQUIRED_WHEN_ROOT if not layers.get(name)]
+    if not any(layers.get(name) for name in PROCESS_CAPS):
+        missing.append("a process cap (pid-namespace or pids-cgroup)")
+    return missing
+
+
+def _probe_in_child() -> set[str]:
+    read_fd, write_fd = os.pipe()
+    scratch = tempfile.mkdtemp(prefix="bpe-sandbox-probe-")
+    groups = sandbox_cgroups.CgroupSet.create(pids_max=8, memory_bytes=64 << 20)
+    try:
+        pid = os.fork()
+        if pid == 0:  # pragma: no cover - runs in the probe child, which must never return
+            try:
+                os.close(read_fd)
+                found = _try_layers(scratch, groups)
+                os.write(write_fd, ",".join(name for name, ok in found.items() if ok).encode())
+            finally:
+                os._exit(0)
+        os.close(write_fd)
+        data = b""
+        while chunk := os.read(read_fd, 4096):
+            data += chunk
+        os.waitpid(pid, 0)
+    finally:
+        os.close(read_fd)
+        groups.remove()
+        shutil.rmtree(scratch, ignore_errors=True)
+    return set(data.decode().split(",")) - {""}
+
+
+def _try_layers(scratch: str, groups: sandbox_cgroups.CgroupSet) -> dict[str, bool]:
+    found: dict[str, bool] = {}
+    found["pids-cgroup"] = groups.pids is not None and _attempt(
+        lambda: sandbox_cgroups.join(os.path.join(groups.pids, "cgroup.procs"), os.getpid())
+    )
+    found["memory-cgroup"] = groups.memory is not None and _attempt(
+        lambda: sandbox_cgroups.join(os.path.join(groups.memory, "cgroup.procs"), os.getpid())
+    )
+    found["rlimits"] = _attempt(lambda: apply_rlimits(ResourceCaps()))
+    root = os.geteuid() == 0
+    found["user-namespace"] = not root and _attempt(enter_user_namespace)
+    if root or found["user-namespace"]:
+        found["network-namespace"] = _attempt(lambda: _unshare(CLONE_NEWNET))
+        found["pid-namespace"] = _attempt(
+            lambda: _unshare(CLONE_NEWPID | CLONE_NEWIPC | CLONE_NEWUTS)
+        )
+        plan = IsolationPlan(layers={}, new_root=os.path.join(scratch, "root"),
+                             root_binds=("/usr",))
+        os.mkdir(plan.new_root)
+        found["mount-isolation"] = _attempt(
+            lambda: (_unshare(CLONE_NEWNS), enter_private_root(plan))
+        )
+    found["uid-drop"] = root and _attempt(drop_privileges)
+    found["no-new-privs"] = _attempt(set_no_new_privs)
+    found["seccomp"] = sandbox_seccomp.supported() and _attempt(sandbox_seccomp.install)
+    return found
+
+
+def _attempt(step) -> bool:
+    try:
+        step()
+    except Exception:
+        return False
+    return True
+
+
+# ---------------------------------------------------------------------------------------------
+# choosing the interpreter
+
+
+def choose_interpreter(layers: dict[str, bool]) -> str:
+    """The interpreter the worker runs: one the unprivileged uid can execute when dropping."""
+    if layers.get("uid-drop") and os.access(SYSTEM_PYTHON, os.X_OK):
+        return SYSTEM_PYTHON
+    if sys.executable and os.access(sys.executable, os.X_OK):
+        return sys.executable
+    return SYSTEM_PYTHON
+
+
+def interpreter_binds(interpreter: str) -> tuple[str, ...]:
+    """Host directories the interpreter needs, shown read-only inside a private root."""
+    binds = ["/usr"]
+    for name in ("bin", "lib", "lib32", "lib64", "libx32", "sbin"):
+        path = "/" + name
+        if os.path.isdir(path) and not os.path.islink(path):
+            binds.append(path)
+    prefix = os.path.dirname(os.path.dirname(os.path.realpath(interpreter)))
+    if not prefix.startswith("/usr/") and prefix not in ("/usr", "/"):
+        binds.append(prefix)
+    return tuple(dict.fromkeys(binds))
+
+
+# ---------------------------------------------------------------------------------------------
+# the steps, run in the forked worker before exec
+
+
+def apply_plan(plan: IsolationPlan) -> None:
+    """Set up every planned layer; raise :class:`LayerError` naming the step that failed."""
+    layers = plan.layers
+    for procs in plan.cgroup_procs:
+        _step("joining a cgroup", lambda: sandbox_cgroups.join(procs, os.getpid()))
+    if layers.get("rlimits"):
+        _step("setting rlimits", lambda: apply_rlimits(plan.caps))
+    flags = 0
+    if needs_user_namespace() and (
+        layers.get("network-namespace") or layers.get("pid-namespace")
+        or layers.get("mount-isolation")
+    ):
+        _step("creating a user namespace", enter_user_namespace)
+    if layers.get("network-namespace"):
+        flags |= CLONE_NEWNET
+    if layers.get("pid-namespace"):
+        flags |= CLONE_NEWPID | CLONE_NEWIPC | CLONE_NEWUTS
+    if layers.get("mount-isolation"):
+        flags |= CLONE_NEWNS
+    if flags:
+        _step("creating namespaces", lambda: _unshare(flags))
+    if layers.get("mount-isolation"):
+        _step("building the private root", lambda: enter_private_root(plan))
+    if layers.get("uid-drop"):
+        _step("dropping to an unprivileged user", drop_privileges)
+    if layers.get("no-new-privs"):
+        _step("setting no_new_privs", set_no_new_privs)
+    if layers.get("seccomp"):
+        _step("installing the system-call filter", sandbox_seccomp.install)
+
+
+def _step(what: str, action) -> None:
+    try:
+        action()
+    except Exception as error:
+        raise LayerError(f"sandbox set-up failed while {what}: {error}") from None
+
+
+def apply_rlimits(caps: ResourceCaps) -> None:
+    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+    resource.setrlimit(resource.RLIMIT_FSIZE, (caps.file_bytes, caps.file_bytes))
+    resource.setrlimit(resource.RLIMIT_NOFILE, (caps.open_files, caps.open_files))
+    resource.setrlimit(resource.RLIMIT_CPU, (caps.cpu_seconds, caps.cpu_seconds))
+
+
+def enter_user_namespace() -> None:
+    """Without root: a user namespace mapping only our own uid and gid, which allows the
+    other namespaces; the worker keeps its real uid and loses the namespace's capabilities
+    when it executes the interpreter."""
+    uid, gid = os.getuid(), os.getgid()
+    _unshare(CLONE_NEWUSER)
+    _write_proc("/proc/self/setgroups", "deny")
+    _write_proc("/proc/self/uid_map", f"{uid} {uid} 1")
+    _write_proc("/proc/self/gid_map", f"{gid} {gid} 1")
+
+
+def _write_proc(path: str, text: str) -> None:
+    with open(path, "w") as handle:
+        handle.write(text)
+
+
+def drop_privileges() -> None:
+    os.setgroups([])
+    os.setresgid(NOBODY, NOBODY, NOBODY)
+    os.setresuid(NOBODY, NOBODY, NOBODY)
+    if os.getuid() != NOBODY or os.geteuid() != NOBODY:
+        raise LayerError("the uid did not change")
+
+
+def set_no_new_privs() -> None:
+    if _libc().prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0:
+        _raise_errno("prctl(PR_SET_NO_NEW_PRIVS)")
+
+
+def enter_private_root(plan: IsolationPlan) -> None:
+    """Mount a small tmpfs, show only the planned paths in it, and make it the root."""
+    root = plan.new_root
+    if root is None:
+        raise LayerError("no directory for the private root")
+    _mount("none", "/", None, MS_REC | MS_PRIVATE)
+    _mount("tmpfs", root, "tmpfs", MS_NOSUID | MS_NODEV, "size=64m,nr_inodes=4096,mode=0755")
+    for source in plan.root_binds:
+        _bind_read_only(source, root + source)
+    for name in ("bin", "lib", "lib32", "lib64", "libx32", "sbin"):
+        host = "/" + name
+        if os.path.islink(host) and not os.path.lexists(root + host):
+            os.symlink(os.readlink(host), root + host)
+    for device in DEVICES:
+        host = "/dev/" + device
+        if os.path.exists(host):
+            _bind_file(host, f"{root}/dev/{device}")
+    tmp = root + "/tmp"
+    os.makedirs(tmp, exist_ok=True)
+    os.chmod(tmp, 0o1777)
+    workdir = root + plan.workdir
+    os.makedirs(workdir, exist_ok=True)
+    for host_file, inside, owned_by_nobody in plan.copies:
+        _copy_in(host_file, root + inside, owned_by_nobody)
+    if plan.layers.get("uid-drop"):
+        os.chown(workdir, NOBODY, NOBODY)
+    os.chmod(workdir, 0o700)
+    _pivot_into(root)
+    os.chdir(plan.workdir)
+
+
+def _bind_read_only(source: str, target: str) -> None:
+    os.makedirs(target, exist_ok=True)
+    _mount(source, target, None, MS_BIND | MS_REC)
+    _mount("none", target, None, MS_BIND | MS_REMOUNT | MS_RDONLY | MS_NOSUID | MS_NODEV)
+
+
+def _bind_file(source: str, target: str) -> None:
+    os.makedirs(os.path.dirname(target), exist_ok=True)
+    with open(target, "w"):
+        pass
+    _mount(source, target, None, MS_BIND)
+
+
+def _copy_in(host_file: str, target: str, owned_by_nobody: bool) -> None:
+    os.makedirs(os.path.dirname(target), exist_ok=True)
+    shutil.copyfile(host_file, target)
+    os.chmod(target, 0o644)
+    if owned_by_nobody:
+        os.chown(target, NOBODY, NOBODY)
+
+
+def _pivot_into(root: str) -> None:
+    os.chdir(root)
+    number = PIVOT_ROOT_SYSCALL.get(platform.machine())
+    if number is None:
+        raise LayerError(f"pivot_root is not known on {platform.machine()}")
+    if _libc().syscall(number, b".", b".") != 0:
+        _raise_errno("pivot_root")
+    if _libc().umount2(b".", MNT_DETACH) != 0:
+        _raise_errno("umount of the old root")
+    os.chdir("/")
+
+
+# ---------------------------------------------------------------------------------------------
+# libc
+
+
+@functools.lru_cache(maxsize=1)
+def _libc() -> ctypes.CDLL:
+    return ctypes.CDLL(None, use_errno=True)
+
+
+def _unshare(flags: int) -> None:
+    if _libc().unshare(flags) != 0:
+        _raise_errno("unshare")
+
+
+def _mount(source: str, target: str, fstype: str | None, flags: int, data: str | None = None) -> None:
+    result = _libc().mount(
+        source.encode(),
+        target.encode(),
+        fstype.encode() if fstype else None,
+        ctypes.c_ulong(flags),
+        data.encode() if data else None,
+    )
+    if result != 0:
+        _raise_errno(f"mount {target}")
+
+
+def _raise_errno(what: str) -> None:
+    number = ctypes.get_errno()
+    raise LayerError(number, f"{what}: {os.strerror(number)}")

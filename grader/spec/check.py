@@ -1,0 +1,217 @@
+"""``grade check``: validate a spec and verify every expected value it states against the reference.
+
+A wrong expected merge list is explained the way the hand exercises explain a step: the first
+step that departs, the pair counts at that step, which pairs tie and what the declared rule
+picks, and which other tie rule (if any) would reproduce the author's list.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Optional, Union
+
+from grader.spec import Case, Exercise, Pair, Problem, SpecError, load_exercise
+from grader.spec.expected import (
+    expected_lengths,
+    expected_merges,
+    expected_tokens,
+    reference_pairs,
+    reference_steps,
+)
+from reference import TIE_BREAKS
+from reference.plain import Step
+from reference.tie_breaks import DESCRIPTIONS
+
+SHOWN_PAIR_COUNTS = 8
+NEXT = "\n    "  # explanations continue on indented lines under the problem's first line
+
+
+@dataclass
+class CheckReport:
+    """What ``grade check`` found: the problems, and how many expected values it looked at."""
+
+    target: str
+    exercise: Optional[Exercise] = None
+    problems: list[Problem] = field(default_factory=list)
+    verified: int = 0
+    computed: int = 0
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+    def summary(self) -> str:
+        if self.exercise is None:
+            return f"{self.target}: {len(self.problems)} problem(s); the spec did not load"
+        source = self.exercise.source
+        where = str(source) if source is not None else self.target
+        if self.ok:
+            return (
+                f"{where}: ok: exercise {self.exercise.id!r}, {len(self.exercise.cases)} cases, "
+                f"{self.verified} expected values verified, {self.computed} computed "
+                "by the reference"
+            )
+        return f"{where}: {len(self.problems)} problem(s)"
+
+
+def check_spec(id_or_path: Union[str, os.PathLike]) -> CheckReport:
+    """Load the spec and verify its expected values; never raises for a bad spec."""
+    report = CheckReport(str(id_or_path))
+    try:
+        exercise = load_exercise(id_or_path)
+    except SpecError as error:
+        report.problems = list(error.problems)
+        return report
+    report.exercise = exercise
+    for index, case in enumerate(exercise.cases):
+        _check_case(exercise, index, case, report)
+    return report
+
+
+def _check_case(exercise: Exercise, index: int, case: Case, report: CheckReport) -> None:
+    loc = ("cases", index)
+    merges = expected_merges(exercise, case)
+    if case.merges is None:
+        report.computed += 1
+    else:
+        report.verified += 1
+        report.problems += [
+            exercise.problem(loc + ("merges",) + sub, message)
+            for sub, message in explain_merges(exercise, case)
+        ]
+    for item_index, item in enumerate(case.encode):
+        tokens = expected_tokens(exercise, merges, item.word)
+        if item.tokens is None:
+            report.computed += 1
+            continue
+        report.verified += 1
+        if item.tokens != tokens:
+            report.problems.append(
+                exercise.problem(
+                    loc + ("encode", item_index, "tokens"),
+                    f"encoding {item.word!r} with this case's merges gives {_tokens(tokens)}, "
+                    f"not {_tokens(item.tokens)}",
+                )
+            )
+    if case.sentence is not None:
+        lengths = expected_lengths(exercise, merges, case.sentence)
+        if case.lengths is None:
+            report.computed += 1
+            return
+        report.verified += 1
+        for name, value in lengths.items():
+            written = getattr(case.lengths, name)
+            if written != value:
+                report.problems.append(
+                    exercise.problem(
+                        loc + ("lengths", name),
+                        f"is {value} for this sentence and merges, not {written} "
+                        f"({_length_rule(name)})",
+                    )
+                )
+
+
+def _length_rule(name: str) -> str:
+    return {
+        "char": "each word's characters plus one for the end-of-word marker",
+        "bpe": "the sum of the words' token counts",
+        "word": "the number of whitespace-separated words",
+    }[name]
+
+
+def _tokens(tokens: list[str]) -> str:
+    return "[" + ", ".join(tokens) + "]"
+
+
+def _pair(pair: Pair) -> str:
+    return f"({pair[0]}, {pair[1]})"
+
+
+def explain_merges(exercise: Exercise, case: Case) -> list[tuple[tuple, str]]:
+    """Where the case's written merges depart from the reference, and why; empty when equal.
+
+    Each item is (location under ``merges``, message).
+    """
+    written = case.expected_pairs() or []
+    steps = reference_steps(exercise, case)
+    reference = [step.pair for step in steps]
+    if written == reference:
+        return []
+    departs = next(
+        (i for i, (a, b) in enumerate(zip(written, reference)) if a != b),
+        min(len(written), len(reference)),
+    )
+    if departs < len(written) and departs < len(reference):
+        sub: tuple = (departs,)
+        message = _wrong_step(exercise, steps[departs], written[departs])
+    elif departs < len(reference):
+        sub = ()
+        message = (
+            f"lists {len(written)} merges, but num_merges is {case.num_merges} and the reference "
+            f"goes on: step {departs + 1} merges {_pair(reference[departs])}."
+            f"{_counts_at(steps[departs])}"
+        )
+    else:
+        sub = (departs,)
+        message = (
+            f"lists {len(written)} merges, but training stops after {len(reference)}: "
+            + (
+                "num_merges is only " + str(case.num_merges) + "."
+                if len(reference) == case.num_merges
+                else "no word has two symbols left, so no pair remains."
+            )
+        )
+    return [(sub, message + _other_rules(exercise, case, written))]
+
+
+def _wrong_step(exercise: Exercise, step: Step, written: Pair) -> str:
+    rule = exercise.conventions.tie_break
+    counts = step.pair_counts
+    if written not in counts:
+        why = f"{_pair(written)} is not an adjacent pair at that step"
+    elif counts[written] < step.count:
+        why = f"{_pair(written)} occurs {counts[written]} times, fewer than {step.count}"
+    else:
+        why = (
+            f"{', '.join(_pair(p) for p in step.tied)} tie at {step.count}, and the declared "
+            f"tie_break {rule} ({DESCRIPTIONS[rule]}) picks {_pair(step.pair)}"
+        )
+    return (
+        f"step {step.number} departs from the reference: written {_pair(written)}, but the "
+        f"reference merges {_pair(step.pair)}.{NEXT}{why[0].upper()}{why[1:]}.{_counts_at(step)}"
+    )
+
+
+def _counts_at(step: Step) -> str:
+    ordered = sorted(step.pair_counts.items(), key=lambda item: -item[1])
+    shown = ", ".join(f"{_pair(p)}={c}" for p, c in ordered[:SHOWN_PAIR_COUNTS])
+    more = len(ordered) - SHOWN_PAIR_COUNTS
+    rest = f", and {more} more" if more > 0 else ""
+    return f"{NEXT}Pair counts at step {step.number}: {shown}{rest}."
+
+
+def _other_rules(exercise: Exercise, case: Case, written: list[Pair]) -> str:
+    matching = [
+        rule
+        for rule in TIE_BREAKS
+        if rule != exercise.conventions.tie_break
+        and reference_pairs(exercise, case, tie_break=rule) == written
+    ]
+    if not matching:
+        return f"{NEXT}No tie_break rule reproduces the written list: recount it by hand or drop it."
+    return (
+        f"{NEXT}The written list is what tie_break {' or '.join(matching)} gives: "
+        "change conventions.tie_break if that is the rule you mean."
+    )
+
+
+def iter_report_lines(report: CheckReport) -> Iterator[str]:
+    """The lines ``grade check`` prints: every problem, then the summary."""
+    for problem in report.problems:
+        yield str(problem)
+    yield report.summary()
+
+
+__all__ = ["CheckReport", "check_spec", "explain_merges", "iter_report_lines"]

@@ -1,0 +1,52 @@
+"""What is wrong with a spec: problems located as ``file:line: field: message``, and the error
+that carries every one of them at once."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Optional, Union
+
+Loc = tuple[Union[str, int], ...]
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One thing wrong with a spec, located as precisely as the YAML allows."""
+
+    file: str
+    line: Optional[int]
+    field: str
+    message: str
+
+    def __str__(self) -> str:
+        where = f"{self.file}:{self.line}" if self.line else self.file
+        return f"{where}: {self.field}: {self.message}" if self.field else f"{where}: {self.message}"
+
+
+class SpecError(Exception):
+    """A spec could not be loaded; ``problems`` lists everything found, in file order."""
+
+    def __init__(self, problems: list[Problem]) -> None:
+        self.problems = problems
+        super().__init__("\n".join(str(p) for p in problems))
+
+
+class ExerciseNotFound(SpecError):
+    """No shipped exercise has the requested id and no such file exists."""
+
+
+def in_file_order(problems: list[Problem]) -> list[Problem]:
+    return sorted(problems, key=lambda p: p.line or 0)
+
+
+def format_loc(loc: Loc) -> str:
+    text = ""
+    for part in loc:
+        if isinstance(part, int):
+            text += f"[{part}]"
+        else:
+            text += f".{part}" if text else str(part)
+    return text
+
+
+# --------------------------------------------------------------------------- pydantic messages

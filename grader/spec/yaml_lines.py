@@ -1,0 +1,63 @@
+"""YAML read into plain data, remembering the line of every key and list item."""
+
+from __future__ import annotations
+
+from typing import Any, Optional
+
+import yaml
+
+from grader.spec.problems import Loc
+
+# --------------------------------------------------------------------------- YAML with lines
+
+
+class Document:
+    """Plain data from a YAML document plus the line of every mapping key and list item."""
+
+    def __init__(self) -> None:
+        self.lines: dict[Loc, int] = {}
+        self.duplicates: list[tuple[Loc, int, int]] = []
+
+    def line_of(self, loc: Loc) -> Optional[int]:
+        """The line of ``loc`` or of its nearest ancestor that the document has."""
+        for end in range(len(loc), -1, -1):
+            line = self.lines.get(tuple(loc[:end]))
+            if line is not None:
+                return line
+        return None
+
+
+def parse_yaml(text: str) -> tuple[Any, Document]:
+    loader = yaml.SafeLoader(text)
+    try:
+        node = loader.get_single_node()
+        document = Document()
+        if node is None:
+            return None, document
+        document.lines[()] = node.start_mark.line + 1
+        return _build(loader, node, (), document), document
+    finally:
+        loader.dispose()
+
+
+def _build(loader: yaml.SafeLoader, node: yaml.Node, loc: Loc, document: Document) -> Any:
+    if isinstance(node, yaml.MappingNode):
+        loader.flatten_mapping(node)  # resolves YAML merge keys (<<)
+        result: dict[Any, Any] = {}
+        for key_node, value_node in node.value:
+            key = loader.construct_object(key_node, deep=True)
+            if not isinstance(key, (str, int, float, bool)) and key is not None:
+                key = str(key)
+            line = key_node.start_mark.line + 1
+            if key in result:
+                document.duplicates.append((loc + (key,), document.lines[loc + (key,)], line))
+            document.lines[loc + (key,)] = line
+            result[key] = _build(loader, value_node, loc + (key,), document)
+        return result
+    if isinstance(node, yaml.SequenceNode):
+        items = []
+        for index, item in enumerate(node.value):
+            document.lines[loc + (index,)] = item.start_mark.line + 1
+            items.append(_build(loader, item, loc + (index,), document))
+        return items
+    return loader.construct_object(node, deep=True)
