@@ -102,9 +102,23 @@ class MilestoneResult:
         }
 
 
+NOT_GRADABLE_PREFIX = "Not gradable: "
+
+
+def display_error(error: str) -> str:
+    """An entry of ``GradeReport.errors`` as a student should read it (without the marker)."""
+    return error[len(NOT_GRADABLE_PREFIX):] if error.startswith(NOT_GRADABLE_PREFIX) else error
+
+
 @dataclass
 class GradeReport:
-    """The whole grading of one submission."""
+    """The whole grading of one submission.
+
+    ``errors`` lists what kept checks from running. An entry starting with
+    :data:`NOT_GRADABLE_PREFIX` (added by :meth:`mark_not_gradable`) means the submission could
+    not be graded at all: platforms that tell "invalid" from "wrong" (PrairieLearn's
+    ``gradable`` flag) charge no attempt for it.
+    """
 
     exercise: str
     title: str
@@ -113,6 +127,18 @@ class GradeReport:
     sandbox_layers: dict[str, bool] = field(default_factory=dict)
     student_output: str = ""
     seconds: float | None = None
+
+    def mark_not_gradable(self, reason: str) -> None:
+        self.errors.append(NOT_GRADABLE_PREFIX + reason)
+
+    @property
+    def format_errors(self) -> list[str]:
+        """Why the submission could not be graded, as students read it; empty when it could."""
+        return [display_error(e) for e in self.errors if e.startswith(NOT_GRADABLE_PREFIX)]
+
+    @property
+    def gradable(self) -> bool:
+        return not self.format_errors
 
     @property
     def score(self) -> float:

@@ -123,11 +123,13 @@ def test_prairielearn_marks_an_unimportable_submission_not_gradable():
     assert "score" not in data and "tests" not in data
 
 
-def test_prairielearn_honours_a_gradable_flag_on_the_report():
+def test_prairielearn_follows_the_reports_gradable_marker():
     report = sample_report()
     report.errors = ["train_bpe is missing from student.py"]
     assert json.loads(render(report, "prairielearn"))["gradable"] is True
-    report.gradable = False  # the field proposed for GradeReport
+    report.errors = []
+    report.mark_not_gradable("train_bpe is missing from student.py")
+    assert report.gradable is False
     data = json.loads(render(report, "prairielearn"))
     assert data["gradable"] is False and data["format_errors"] == ["train_bpe is missing from student.py"]
 

@@ -18,8 +18,8 @@ from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoes
 from markupsafe import Markup, escape
 
 from grader.bundles.wheels import WheelTarget, grader_version
-from grader.spec import Exercise
 from grader.package_data import templates_path
+from grader.spec import Exercise
 
 ENTRYPOINT_TEMPLATE = "lms/entrypoint.py"
 INSTALL_TEMPLATE = "lms/install.sh.j2"

@@ -15,8 +15,20 @@ import zipfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from grader.bundles.wheels import WheelSet, WheelSources, WheelTarget, collect_wheels, wheel_version
-from grader.bundles.common import BundleError, install_script, render_template, write_executable, write_grading_files
+from grader.bundles.common import (
+    BundleError,
+    install_script,
+    render_template,
+    write_executable,
+    write_grading_files,
+)
+from grader.bundles.wheels import (
+    WheelSet,
+    WheelSources,
+    WheelTarget,
+    collect_wheels,
+    wheel_version,
+)
 from grader.spec import Exercise
 
 EXECUTABLES = ("setup.sh", "run_autograder", "entrypoint.py")

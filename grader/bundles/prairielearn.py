@@ -21,14 +21,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Optional
 
-from grader.bundles.wheels import (
-    WheelSet,
-    WheelSources,
-    WheelTarget,
-    collect_wheels,
-    grader_version,
-    wheel_version,
-)
 from grader.bundles.common import (
     BundleError,
     grading_timeout,
@@ -36,6 +28,14 @@ from grader.bundles.common import (
     render_template,
     write_executable,
     write_grading_files,
+)
+from grader.bundles.wheels import (
+    WheelSet,
+    WheelSources,
+    WheelTarget,
+    collect_wheels,
+    grader_version,
+    wheel_version,
 )
 from grader.spec import Exercise
 from grader.spec.stubs import render_stub

@@ -8,7 +8,13 @@ from typing import Optional
 
 import click
 
-from grader.spec import ExerciseNotFound, SpecError, available_exercises, json_schema, load_exercise
+from grader.spec import (
+    ExerciseNotFound,
+    SpecError,
+    available_exercises,
+    json_schema,
+    load_exercise,
+)
 from grader.spec.check import check_spec, iter_report_lines
 from grader.spec.stubs import StubExists, render_stub, write_stub
 

@@ -14,6 +14,7 @@ from typing import Optional
 
 import click
 
+from grader.bundles.common import SANDBOX_MODES, BundleError
 from grader.bundles.wheels import (
     DEFAULT_PLATFORMS,
     DEFAULT_PYTHON_VERSION,
@@ -22,7 +23,6 @@ from grader.bundles.wheels import (
     WheelTarget,
     parse_python_version,
 )
-from grader.bundles.common import SANDBOX_MODES, BundleError
 from grader.spec import Exercise, SpecError, load_exercise
 
 

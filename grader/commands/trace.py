@@ -6,9 +6,8 @@ from pathlib import Path
 
 import click
 
-from reference import END_OF_WORD, TIE_BREAKS, BPEInputError
-
 from grader.trace import parse_word_counts, render_trace
+from reference import END_OF_WORD, TIE_BREAKS, BPEInputError
 
 
 def _corpus_items(corpus: tuple[str, ...], corpus_file: Path | None, word_counts: bool) -> list[str]:

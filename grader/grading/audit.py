@@ -22,9 +22,14 @@ from pathlib import Path
 from typing import Any, Optional
 
 from grader.grading.engine import grade_submission
-from grader.mistakes.students import StudentMistake, applicable_mistakes, write_submission
+from grader.mistakes.students import (
+    StudentMistake,
+    applicable_mistakes,
+    write_submission,
+)
 from grader.result import GradeReport
 from grader.spec import Exercise
+
 
 class UnknownMistake(ValueError):
     """A mistake id was asked for that the catalogue does not have for this exercise."""

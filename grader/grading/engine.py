@@ -21,11 +21,10 @@ from grader.grading.checks.cases import run_cases
 from grader.grading.checks.differential import run_differential
 from grader.grading.checks.properties import run_properties
 from grader.grading.feedback import graded
-from grader.report.gradability import NOT_GRADABLE_PREFIX
-from grader.result import CheckResult, GradeReport, MilestoneResult
 from grader.grading.scoring import check_points
-from grader.spec import ID_PATTERN, Check, Exercise, Milestone, SpecError, load_exercise
 from grader.grading.student_calls import StudentCalls
+from grader.result import CheckResult, GradeReport, MilestoneResult
+from grader.spec import ID_PATTERN, Check, Exercise, Milestone, SpecError, load_exercise
 
 HEADER = re.compile(r"^\s*#\s*exercise\s*:\s*(\S+)\s*$")
 EXERCISE_ID = re.compile(ID_PATTERN)
@@ -137,7 +136,7 @@ def grade_submission(
         else:
             calls = StudentCalls(box, spec, (), file_name=path.name)
             reason = f"{path.name} could not be loaded: {loaded.error}"
-            report.errors.append(NOT_GRADABLE_PREFIX + reason)
+            report.mark_not_gradable(reason)
             blocked = {role: reason for role in spec.functions.roles()}
         for milestone in spec.milestones:
             report.milestones.append(

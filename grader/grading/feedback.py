@@ -13,13 +13,12 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any, Optional
 
+from grader.grading.scoring import earned
+from grader.result import CheckResult, Diagnosis, Visibility
+from grader.spec import Exercise
 from reference.corpus import word_counts
 from reference.plain import count_pairs, initial_segmentation, merge_words, train_steps
 from reference.tie_breaks import DESCRIPTIONS, order_tied
-
-from grader.result import CheckResult, Diagnosis, Visibility
-from grader.grading.scoring import earned
-from grader.spec import Exercise
 
 Pair = tuple[str, str]
 
@@ -65,37 +64,6 @@ def timed(run: Callable[[], CheckResult]) -> CheckResult:
     result = run()
     result.seconds = round(time.perf_counter() - started, 4)
     return result
-
-
-def diagnoses_from(mistakes: Sequence[Any]) -> list[Diagnosis]:
-    """Catalogue entries (``id``, ``title``, ``hint``) as report diagnoses."""
-    return [Diagnosis(id=m.id, title=m.title, message=m.hint) for m in mistakes]
-
-
-def diagnose(exercise: Exercise, role: str, actual: Any, given: dict[str, Any]) -> list[Diagnosis]:
-    """Every known mistake that reproduces ``actual`` exactly on the input ``given``.
-
-    ``given`` holds the role's inputs with merges as bare pairs: ``corpus`` and
-    ``num_merges`` for train, ``word`` and ``merges`` for encode, ``sentence`` and
-    ``merges`` for sequence_lengths.
-    """
-    from grader.mistakes import diagnosis as catalogue  # the catalogue is only needed once something failed
-
-    end_of_word = exercise.conventions.end_of_word
-    if role == "train":
-        found = catalogue.diagnose_train(
-            actual, given["corpus"], given["num_merges"],
-            tie_break=exercise.conventions.tie_break, end_of_word=end_of_word,
-        )
-    elif role == "encode":
-        found = catalogue.diagnose_encode(
-            actual, given["word"], given["merges"], end_of_word=end_of_word
-        )
-    else:
-        found = catalogue.diagnose_lengths(
-            actual, given["sentence"], given["merges"], end_of_word=end_of_word
-        )
-    return diagnoses_from(found)
 
 
 # --------------------------------------------------------------------------- values

@@ -25,10 +25,9 @@ from hypothesis import HealthCheck, Phase, Verbosity, find, settings
 from hypothesis import strategies as st
 from hypothesis.errors import HypothesisException, NoSuchExample
 
-from reference import train_bpe
-
-from grader.spec import Exercise
 from grader.grading.student_calls import StudentAnswer
+from grader.spec import Exercise
+from reference import train_bpe
 
 Pair = tuple[str, str]
 T = TypeVar("T")

@@ -16,8 +16,8 @@ from dataclasses import dataclass
 from typing import Any, Optional, Protocol
 
 from grader.grading import shapes
-from grader.spec.expected import to_merge_form
 from grader.spec import Exercise
+from grader.spec.expected import to_merge_form
 
 Pair = tuple[str, str]
 

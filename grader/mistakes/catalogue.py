@@ -24,7 +24,13 @@ from typing import Any, Literal
 
 from reference.corpus import END_OF_WORD, Symbols, segment, word_counts
 from reference.encoding import encode
-from reference.plain import Segmentation, count_pairs, initial_segmentation, merge_symbols, train_bpe
+from reference.plain import (
+    Segmentation,
+    count_pairs,
+    initial_segmentation,
+    merge_symbols,
+    train_bpe,
+)
 from reference.sequence_lengths import sequence_lengths
 from reference.tie_breaks import (
     CONCATENATED,

@@ -19,11 +19,11 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import Any
 
-from reference import END_OF_WORD, encode, train_bpe
 from grader.mistakes.catalogue import Mistake, mistakes_for
-from reference.sequence_lengths import sequence_lengths
-
 from grader.result import Diagnosis
+from grader.spec import Exercise
+from reference import END_OF_WORD, encode, train_bpe
+from reference.sequence_lengths import sequence_lengths
 
 __all__ = [
     "DEFAULT_TIME_LIMIT",
@@ -115,6 +115,19 @@ def diagnose(role: str, actual: object, inputs: Mapping[str, Any], **options: An
     if role not in _BY_ROLE:
         raise ValueError(f"role {role!r} is not one of {', '.join(_BY_ROLE)}")
     return _BY_ROLE[role](actual, **inputs, **options)
+
+
+def name_mistakes(exercise: Exercise, role: str, actual: Any, given: Mapping[str, Any]) -> list[Diagnosis]:
+    """Every known mistake that reproduces ``actual`` on ``given`` under ``exercise``'s conventions.
+
+    ``given`` holds the role's inputs with merges as bare pairs: ``corpus`` and ``num_merges``
+    for train, ``word`` and ``merges`` for encode, ``sentence`` and ``merges`` for
+    sequence_lengths.
+    """
+    options: dict[str, Any] = {"end_of_word": exercise.conventions.end_of_word}
+    if role == "train":
+        options["tie_break"] = exercise.conventions.tie_break
+    return diagnoses(diagnose(role, actual, given, **options))
 
 
 def diagnoses(mistakes: Iterable[Mistake]) -> list[Diagnosis]:

@@ -20,9 +20,13 @@ from pathlib import Path
 from string import Template
 from typing import Optional
 
-from reference.tie_breaks import CONCATENATED, FIRST_SEEN, LEXICOGRAPHIC, REVERSE_LEXICOGRAPHIC
-
 from grader.spec import Exercise
+from reference.tie_breaks import (
+    CONCATENATED,
+    FIRST_SEEN,
+    LEXICOGRAPHIC,
+    REVERSE_LEXICOGRAPHIC,
+)
 
 # --------------------------------------------------------------------------- correct parts
 

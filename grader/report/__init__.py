@@ -4,14 +4,13 @@
 after the student's code has finished. Hidden checks are reduced to pass/fail and points
 before any format sees the report (:mod:`grader.report.redaction`). The structure of
 ``CheckResult.details`` that rich formats read is documented in :mod:`grader.report.details`;
-how the engine marks a submission as not gradable is in :mod:`grader.report.gradability`.
+whether a submission was gradable at all is declared on the model (:mod:`grader.result`).
 """
 
 from __future__ import annotations
 
 from typing import Any, Callable, Mapping
 
-from grader.result import GradeReport
 from grader.report.classroom import render_classroom
 from grader.report.gradescope import render_gradescope
 from grader.report.html_report import render_html
@@ -22,6 +21,7 @@ from grader.report.options import ReportOptions, ReportOptionsError, parse_optio
 from grader.report.prairielearn import render_prairielearn
 from grader.report.redaction import public_view
 from grader.report.text import render_text
+from grader.result import GradeReport
 
 Renderer = Callable[[GradeReport, ReportOptions], str]
 

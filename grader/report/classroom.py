@@ -21,12 +21,11 @@ from typing import Any
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
 
-from grader.result import CheckResult, GradeReport, MilestoneResult
 from grader.package_data import templates_path
 from grader.report.feedback import check_feedback
-from grader.report.gradability import display_error, is_gradable
 from grader.report.options import ReportOptions
 from grader.report.safety import safe_text
+from grader.result import CheckResult, GradeReport, MilestoneResult, display_error
 
 MESSAGE_LIMIT = 8_000
 WORKFLOW_TEMPLATE = "classroom/classroom.yml.j2"
@@ -54,7 +53,7 @@ def classroom_result(report: GradeReport) -> dict[str, Any]:
 
 
 def overall_status(report: GradeReport) -> str:
-    if not is_gradable(report):
+    if not report.gradable:
         return "error"
     all_passed = all(check.passed for check in report.checks) and not report.errors
     return "pass" if all_passed else "fail"

@@ -12,14 +12,24 @@ from dataclasses import dataclass, field
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
 
-from grader.result import CheckResult, Diagnosis, GradeReport, MilestoneResult
 from grader.package_data import templates_path
 from grader.report.details import Evidence, evidence
 from grader.report.feedback import MESSAGE_LIMIT, shows_evidence
-from grader.report.gradability import display_error
 from grader.report.options import ReportOptions
-from grader.report.safety import fenced_block, longest_backtick_run, markdown_inline, safe_text
+from grader.report.safety import (
+    fenced_block,
+    longest_backtick_run,
+    markdown_inline,
+    safe_text,
+)
 from grader.report.summary import hidden_note, points, sandbox_note, student_output
+from grader.result import (
+    CheckResult,
+    Diagnosis,
+    GradeReport,
+    MilestoneResult,
+    display_error,
+)
 
 
 @dataclass(frozen=True)

@@ -7,10 +7,10 @@ differing merge step). For a hidden check: pass or fail, nothing else.
 
 from __future__ import annotations
 
-from grader.result import CheckResult, Diagnosis
 from grader.report.details import Evidence, StepTable, evidence
 from grader.report.redaction import hidden_message
 from grader.report.safety import safe_text
+from grader.result import CheckResult, Diagnosis
 
 MESSAGE_LIMIT = 2000
 

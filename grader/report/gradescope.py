@@ -11,12 +11,17 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from grader.result import CheckResult, GradeReport, MilestoneResult
 from grader.report.feedback import check_feedback
-from grader.report.gradability import display_error
 from grader.report.options import ReportOptions
 from grader.report.safety import fenced_block, markdown_inline, safe_text
-from grader.report.summary import hidden_note, points, sandbox_note, score_line, student_output
+from grader.report.summary import (
+    hidden_note,
+    points,
+    sandbox_note,
+    score_line,
+    student_output,
+)
+from grader.result import CheckResult, GradeReport, MilestoneResult, display_error
 
 TEST_OUTPUT_LIMIT = 16_000
 

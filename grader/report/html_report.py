@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from grader.result import GradeReport
 from grader.report.documents import render_document
 from grader.report.options import ReportOptions
+from grader.result import GradeReport
 
 
 def render_html(report: GradeReport, options: ReportOptions) -> str:

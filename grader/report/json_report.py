@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import json
 
-from grader.result import GradeReport
 from grader.report.options import ReportOptions
+from grader.result import GradeReport
 
 
 def render_json(report: GradeReport, options: ReportOptions) -> str:

@@ -11,12 +11,11 @@ from __future__ import annotations
 
 import xml.etree.ElementTree as ET
 
-from grader.result import CheckResult, GradeReport, MilestoneResult
 from grader.report.feedback import check_feedback
-from grader.report.gradability import display_error
 from grader.report.options import ReportOptions
 from grader.report.safety import safe_text
 from grader.report.summary import points
+from grader.result import CheckResult, GradeReport, MilestoneResult, display_error
 
 BODY_LIMIT = 16_000
 ATTRIBUTE_LIMIT = 500

@@ -1,7 +1,7 @@
 """PrairieLearn's external-grading ``results.json`` (docs: "External Grading", "Grading results").
 
 ``score`` is the fraction of points in [0, 1]. A submission that cannot be graded (see
-:mod:`grader.report.gradability`) is ``gradable: false`` with ``format_errors``, so it
+:mod:`grader.result`) is ``gradable: false`` with ``format_errors``, so it
 costs the student no attempt. The file must stay under 1 MB: every free-text field is
 capped, and if the whole is still too large the longest texts are cut further, each with a
 marker saying how much was left out.
@@ -12,12 +12,11 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from grader.result import CheckResult, GradeReport, MilestoneResult
 from grader.report.feedback import check_feedback
-from grader.report.gradability import display_error, format_errors
 from grader.report.options import ReportOptions
 from grader.report.safety import safe_text, truncate
 from grader.report.summary import hidden_note, sandbox_note, score_line, student_output
+from grader.result import CheckResult, GradeReport, MilestoneResult, display_error
 
 SIZE_LIMIT_BYTES = 1_000_000
 FIELD_LIMIT = 16_000
@@ -29,7 +28,7 @@ def render_prairielearn(report: GradeReport, options: ReportOptions) -> str:
 
 
 def prairielearn_results(report: GradeReport, options: ReportOptions) -> dict[str, Any]:
-    problems = format_errors(report)
+    problems = report.format_errors
     if problems:
         return {
             "gradable": False,

@@ -8,7 +8,7 @@ visible (students see which hidden check failed), so they must not describe its 
 
 from __future__ import annotations
 
-from dataclasses import fields, replace
+from dataclasses import replace
 
 from grader.result import CheckResult, GradeReport
 
@@ -37,12 +37,6 @@ def public_view(report: GradeReport) -> GradeReport:
         errors=list(report.errors),
         sandbox_layers=dict(report.sandbox_layers),
     )
-    # Attributes the engine sets beyond the declared fields (such as ``gradable``, see
-    # grader.report.gradability) must survive the copy.
-    declared = {declared_field.name for declared_field in fields(report)}
-    for name, value in vars(report).items():
-        if name not in declared:
-            setattr(public, name, value)
     return public
 
 

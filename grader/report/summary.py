@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from grader.result import GradeReport
 from grader.report.options import ReportOptions
 from grader.report.redaction import hidden_checks, hidden_points
 from grader.report.safety import safe_text
+from grader.result import GradeReport
 
 
 def points(value: float) -> str:

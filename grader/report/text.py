@@ -4,12 +4,17 @@ from __future__ import annotations
 
 import textwrap
 
-from grader.result import CheckResult, GradeReport, MilestoneResult
 from grader.report.feedback import feedback_parts
-from grader.report.gradability import display_error
 from grader.report.options import ReportOptions
 from grader.report.safety import safe_text
-from grader.report.summary import hidden_note, points, sandbox_note, score_line, student_output
+from grader.report.summary import (
+    hidden_note,
+    points,
+    sandbox_note,
+    score_line,
+    student_output,
+)
+from grader.result import CheckResult, GradeReport, MilestoneResult, display_error
 
 WIDTH = 72
 INDENT = "      "

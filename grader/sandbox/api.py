@@ -15,7 +15,6 @@ worker for the next call. Isolation layers come from :mod:`grader.sandbox.layers
 
 from __future__ import annotations
 
-
 import fcntl
 import functools
 import json
@@ -35,8 +34,19 @@ from typing import Any
 from grader.sandbox import cgroups as sandbox_cgroups
 from grader.sandbox import layers as sandbox_layers
 from grader.sandbox import wire
-from grader.sandbox.layers import IsolationPlan, ResourceCaps, layers_notice, probe_layers
-from grader.sandbox.process import OutputCapture, Overdue, Oversized, WorkerGone, WorkerProcess
+from grader.sandbox.layers import (
+    IsolationPlan,
+    ResourceCaps,
+    layers_notice,
+    probe_layers,
+)
+from grader.sandbox.process import (
+    OutputCapture,
+    Overdue,
+    Oversized,
+    WorkerGone,
+    WorkerProcess,
+)
 from grader.sandbox.wire import Opaque, WireError
 
 __all__ = [

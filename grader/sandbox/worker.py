@@ -17,10 +17,6 @@ orphaned processes its children so it can still find and remove them.
 
 # Builtins the server relies on, bound as module globals so a submission that replaces them
 # in ``builtins`` at import time does not change how answers are encoded.
-from builtins import (
-    BaseException, Exception, callable, dict, getattr, int, len, list, max, min,
-    range, set, str, tuple, type,
-)
 # Start-up time matters (a worker is started per submission and after every crash), so the
 # low-level modules stand in for ``json``, ``signal`` and ``types``, which pull in ``re``,
 # ``enum`` and ``functools``.
@@ -33,6 +29,23 @@ import select
 import struct
 import sys
 import time
+from builtins import (
+    BaseException,
+    Exception,
+    callable,
+    dict,
+    getattr,
+    int,
+    len,
+    list,
+    max,
+    min,
+    range,
+    set,
+    str,
+    tuple,
+    type,
+)
 
 HEADER = struct.Struct(">I")
 MAX_REQUEST_BYTES = 256 << 20

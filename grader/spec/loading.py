@@ -10,6 +10,7 @@ import yaml
 from pydantic import ValidationError
 
 from grader.package_data import data_dir
+from grader.spec.messages import pydantic_problems
 from grader.spec.models import Exercise
 from grader.spec.problems import (
     ExerciseNotFound,
@@ -18,7 +19,6 @@ from grader.spec.problems import (
     format_loc,
     in_file_order,
 )
-from grader.spec.messages import pydantic_problems
 from grader.spec.rules import semantic_problems
 from grader.spec.yaml_lines import parse_yaml
 

@@ -15,23 +15,23 @@ from dataclasses import dataclass
 from functools import partial
 from typing import Any, Optional
 
-from grader.spec.expected import case_encodings, case_lengths, reference_pairs
 from grader.grading.feedback import (
-    diagnose,
     first_difference,
     graded,
     lengths_details,
     lengths_message,
     merges_details,
     merges_message,
-    tokens_details,
     timed,
+    tokens_details,
     tokens_message,
 )
-from grader.result import CheckResult, Diagnosis, Visibility
 from grader.grading.scoring import split_evenly
-from grader.spec import Case, Milestone
 from grader.grading.student_calls import StudentCalls
+from grader.mistakes.diagnosis import name_mistakes
+from grader.result import CheckResult, Diagnosis, Visibility
+from grader.spec import Case, Milestone
+from grader.spec.expected import case_encodings, case_lengths, reference_pairs
 
 
 @dataclass(frozen=True)
@@ -113,7 +113,7 @@ def _judge_train(calls: StudentCalls, case: Case) -> Verdict:
         False,
         merges_message(difference, case.num_merges) if difference else "",
         merges_details(case.corpus, case.num_merges, expected, answer.value, difference),
-        partial(diagnose, exercise, "train", answer.value,
+        partial(name_mistakes, exercise, "train", answer.value,
                 {"corpus": case.corpus, "num_merges": case.num_merges}),
     )
 
@@ -130,7 +130,7 @@ def _judge_encode(calls: StudentCalls, case: Case, word: str, expected: list[str
         False,
         tokens_message(calls.function_name("encode"), word, expected, answer.value),
         tokens_details(word, expected, answer.value, merges),
-        partial(diagnose, exercise, "encode", answer.value, {"word": word, "merges": merges}),
+        partial(name_mistakes, exercise, "encode", answer.value, {"word": word, "merges": merges}),
     )
 
 
@@ -148,7 +148,7 @@ def _judge_lengths(calls: StudentCalls, case: Case) -> Verdict:
         False,
         lengths_message(calls.function_name("sequence_lengths"), sentence, expected, answer.value),
         lengths_details(sentence, expected, answer.value, merges),
-        partial(diagnose, exercise, "sequence_lengths", answer.value,
+        partial(name_mistakes, exercise, "sequence_lengths", answer.value,
                 {"sentence": sentence, "merges": merges}),
     )
 

@@ -12,12 +12,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Optional
 
-from reference import encode as reference_encode
-from reference.sequence_lengths import sequence_lengths as reference_lengths
-
 from grader.grading.feedback import (
     counterexample_details,
-    diagnose,
     first_difference,
     graded,
     json_corpus,
@@ -26,9 +22,12 @@ from grader.grading.feedback import (
     timed,
 )
 from grader.grading.generated_inputs import Failure, reference_merges, smallest_failure
+from grader.grading.student_calls import StudentCalls
+from grader.mistakes.diagnosis import name_mistakes
 from grader.result import CheckResult, Diagnosis
 from grader.spec import Exercise, Milestone
-from grader.grading.student_calls import StudentCalls
+from reference import encode as reference_encode
+from reference.sequence_lengths import sequence_lengths as reference_lengths
 
 
 def run_differential(calls: StudentCalls, milestone: Milestone, points: float) -> list[CheckResult]:
@@ -142,7 +141,7 @@ def failure_diagnoses(exercise: Exercise, role: str, failure: Failure) -> list[D
         if seen is None or not seen.answer.ok:
             continue
         given = seen.inputs or _diagnosis_input(exercise, role, seen.example)
-        named = diagnose(exercise, role, seen.answer.value, given)
+        named = name_mistakes(exercise, role, seen.answer.value, given)
         found = named if found is None else [d for d in found if d.id in {n.id for n in named}]
     return found or []
 

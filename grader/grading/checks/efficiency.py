@@ -25,15 +25,14 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any, Optional
 
-from reference import train_bpe as reference_train_bpe
-
 from grader.grading import zipf_corpus
 from grader.grading.feedback import first_differing_index, graded
-from grader.result import CheckResult
 from grader.grading.scoring import check_points
 from grader.grading.shapes import ShapeError
-from grader.spec import Check, EfficiencySettings, Exercise, Milestone
 from grader.grading.student_calls import SandboxLike, StudentCalls, failure_message
+from grader.result import CheckResult
+from grader.spec import Check, EfficiencySettings, Exercise, Milestone
+from reference import train_bpe as reference_train_bpe
 
 Pair = tuple[str, str]
 

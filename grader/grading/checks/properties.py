@@ -25,12 +25,18 @@ from dataclasses import dataclass
 from typing import Any, Optional
 
 from grader.grading.checks.differential import failure_diagnoses
+from grader.grading.feedback import (
+    counterexample_details,
+    graded,
+    json_corpus,
+    json_pairs,
+    timed,
+)
 from grader.grading.generated_inputs import Failure, reference_merges, smallest_failure
-from grader.grading.feedback import counterexample_details, graded, json_corpus, json_pairs, timed
-from grader.result import CheckResult
 from grader.grading.scoring import split_evenly
-from grader.spec import Milestone
 from grader.grading.student_calls import StudentAnswer, StudentCalls
+from grader.result import CheckResult
+from grader.spec import Milestone
 
 Pair = tuple[str, str]
 # A property judge returns None when the property holds on the example, else why it fails.
