@@ -17,9 +17,11 @@ import tempfile
 import textwrap
 import time
 import traceback
+from pathlib import Path
 
 import pytest
 
+from grader.sandbox import api as sandbox_api
 from grader.sandbox import layers as sandbox_layers
 from grader.sandbox.api import Sandbox, SandboxLimits, probe_layers
 
@@ -139,13 +141,18 @@ def run_as_nobody(path: str) -> dict:
 
 
 @pytest.fixture
-def shared_submission():
+def shared_submission(monkeypatch):
+    """The submission, and the worker script, where ``nobody`` can read them: the checkout may
+    sit in a directory only root can enter."""
     directory = tempfile.mkdtemp(prefix="bpe-sandbox-test-")
     os.chmod(directory, 0o755)
     path = os.path.join(directory, "student.py")
     with open(path, "w") as handle:
         handle.write(textwrap.dedent(SUBMISSION))
     os.chmod(path, 0o644)
+    worker = shutil.copy(sandbox_api.WORKER_SCRIPT, os.path.join(directory, "worker.py"))
+    os.chmod(worker, 0o644)
+    monkeypatch.setattr(sandbox_api, "WORKER_SCRIPT", Path(worker))
     yield path
     shutil.rmtree(directory, ignore_errors=True)
 

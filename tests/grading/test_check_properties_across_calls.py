@@ -13,7 +13,7 @@ from grader.spec import load_exercise
 
 from exercise_variants import quick
 
-SUBMISSIONS = Path(__file__).parent / "submissions"
+SUBMISSIONS = Path(__file__).parents[1] / "submissions"
 
 
 def quick_exercise():

@@ -20,7 +20,7 @@ from reference.plain import count_pairs, initial_segmentation
 from reference.tie_breaks import TIE_BREAKS
 
 # The lesson texts sit in shared/ beside the checkout (CI lays it there too).
-SEEDS = Path(__file__).resolve().parents[2] / "shared" / "seeds"
+SEEDS = Path(__file__).resolve().parents[3] / "shared" / "seeds"
 LESSON_MERGES = 30  # plain recounts ~10,000 words per merge; enough to pass the frequent pairs
 
 # Markers made of the corpus letters let a merge rebuild a symbol that already exists.

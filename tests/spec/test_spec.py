@@ -20,7 +20,7 @@ from grader.spec import (
     parse_exercise,
 )
 
-SPECS = Path(__file__).parent / "specs"
+SPECS = Path(__file__).parents[1] / "specs"
 BROKEN = sorted(
     path for path in SPECS.glob("*.yaml") if path.stem not in ("valid-minimal", "wrong-merges")
 )

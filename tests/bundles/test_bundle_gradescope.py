@@ -32,8 +32,8 @@ from grader.package_data import templates_path
 
 pytestmark = pytest.mark.slow
 
-SCHEMA = json.loads((Path(__file__).parent / "schemas" / "gradescope_results.schema.json").read_text())
-SUBMISSIONS = Path(__file__).parent / "submissions"
+SCHEMA = json.loads((Path(__file__).parents[1] / "schemas" / "gradescope_results.schema.json").read_text())
+SUBMISSIONS = Path(__file__).parents[1] / "submissions"
 EXERCISE = "bpe-train-encode"
 LOCAL_WHEEL_DIRS = (Path("/opt/wheels"), Path.home() / ".cache" / "pip" / "wheels")
 # A proxy nobody listens on: any attempt by pip to reach the network fails at once.

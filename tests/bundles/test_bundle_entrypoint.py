@@ -22,8 +22,8 @@ from grader.bundles.common import write_grading_files
 from grader.spec import load_exercise
 from grader.package_data import templates_path
 
-SCHEMAS = Path(__file__).parent / "schemas"
-SUBMISSIONS = Path(__file__).parent / "submissions"
+SCHEMAS = Path(__file__).parents[1] / "schemas"
+SUBMISSIONS = Path(__file__).parents[1] / "submissions"
 ENTRYPOINT = templates_path() / "lms" / "entrypoint.py"
 
 

@@ -12,7 +12,7 @@ from grader.grading.generated_inputs import fold_letters, generated_examples, wo
 from grader.grading.engine import grade_submission
 from grader.spec import load_exercise
 
-SUBMISSIONS = Path(__file__).parent / "submissions"
+SUBMISSIONS = Path(__file__).parents[1] / "submissions"
 
 
 def test_folding_letters_keeps_the_shape_and_adds_up_counts():

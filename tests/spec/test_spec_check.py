@@ -9,7 +9,7 @@ import pytest
 from grader.spec.loading import exercise_ids
 from grader.spec.check import check_spec
 
-SPECS = Path(__file__).parent / "specs"
+SPECS = Path(__file__).parents[1] / "specs"
 
 
 def spec_with(tmp_path: Path, name: str, old: str, new: str) -> Path:

@@ -17,7 +17,7 @@ from grader.spec import Exercise, load_exercise
 
 from exercise_variants import quick, without_efficiency
 
-SUBMISSIONS = Path(__file__).parent / "submissions"
+SUBMISSIONS = Path(__file__).parents[1] / "submissions"
 
 
 @pytest.fixture(scope="module")
@@ -143,7 +143,7 @@ def test_no_header_and_no_exercise_is_a_clear_setup_error(tmp_path):
 
 def test_the_header_may_name_a_shipped_exercise_but_never_a_spec_file(tmp_path):
     spec = tmp_path / "lesson97-bpe.yaml"
-    spec.write_text((Path(__file__).parents[1] / "exercises" / "lesson97-bpe.yaml").read_text())
+    spec.write_text((Path(__file__).parents[2] / "exercises" / "lesson97-bpe.yaml").read_text())
     student = tmp_path / "student.py"
     student.write_text(f"# exercise: {spec}\ndef train_bpe(corpus, num_merges):\n    return []\n")
     with pytest.raises(GradingSetupError, match="is not an exercise id"):

@@ -17,7 +17,7 @@ from grader.cli import main
 from grader.spec.loading import exercise_path
 from grader.spec import load_exercise
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def grade(*args: str):

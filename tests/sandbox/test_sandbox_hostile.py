@@ -20,7 +20,7 @@ import pytest
 import reference
 from grader.sandbox.api import CALL_KINDS, CallOutcome, Opaque, Sandbox, SandboxLimits, probe_layers
 
-HOSTILE = Path(__file__).parent / "hostile"
+HOSTILE = Path(__file__).parents[1] / "hostile"
 LIMITS = SandboxLimits(call_seconds=1.0, memory_mib=192, total_seconds=30.0,
                        max_answer_bytes=1 << 20, max_output_bytes=16 << 10, max_processes=32)
 CORPUS = ["low lower lowest", "newer wider new newest"]
@@ -379,7 +379,7 @@ def test_results_forged_in_plausible_places_stay_inside_the_sandbox(host_root):
 
 @needs["mount-isolation"]
 def test_reference_grader_and_specs_are_out_of_view(host_root):
-    repository = Path(__file__).resolve().parent.parent
+    repository = Path(__file__).resolve().parents[2]
     specs = sorted((repository / "exercises").glob("*.yaml"))[:1]
     paths = [str(repository / "reference" / "plain.py"),
              str(repository / "grader" / "sandbox.py"),

@@ -22,7 +22,7 @@ from grader.sandbox import Sandbox
 from grader.spec import load_exercise
 from reference import train_bpe
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 SUBMISSIONS = ROOT / "tests" / "submissions"
 
 EXERCISE = load_exercise("bpe-train-encode")

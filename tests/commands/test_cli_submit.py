@@ -13,7 +13,7 @@ from grader.cli import main
 from grader.commands import submit as submit_command
 from grader.spec.loading import exercise_path
 
-SUBMISSIONS = Path(__file__).parent / "submissions"
+SUBMISSIONS = Path(__file__).parents[1] / "submissions"
 
 
 @pytest.fixture(scope="module")

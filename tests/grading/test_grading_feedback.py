@@ -15,7 +15,7 @@ from grader.spec import Exercise, load_exercise
 
 from exercise_variants import quick
 
-SUBMISSIONS = Path(__file__).parent / "submissions"
+SUBMISSIONS = Path(__file__).parents[1] / "submissions"
 
 
 def all_public(exercise: Exercise) -> Exercise:

@@ -30,7 +30,7 @@ from grader.spec import load_exercise
 from reference import encode, train_bpe
 from grader.mistakes.catalogue import ROLES
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 EXERCISES = {exercise_id: load_exercise(exercise_id) for exercise_id in exercise_ids()}
 CASES = [
     (exercise_id, mistake.id)

@@ -12,7 +12,7 @@ from grader.spec import Exercise, load_exercise
 
 from exercise_variants import quick
 
-SUBMISSIONS = Path(__file__).parent / "submissions"
+SUBMISSIONS = Path(__file__).parents[1] / "submissions"
 
 
 @pytest.fixture(scope="module")

@@ -16,7 +16,7 @@ from grader.report.classroom import WorkflowOptionError, render_workflow
 from grader.report.prairielearn import SIZE_LIMIT_BYTES
 from grader.result import CheckResult, GradeReport, MilestoneResult
 
-SCHEMAS = Path(__file__).parent / "schemas"
+SCHEMAS = Path(__file__).parents[1] / "schemas"
 
 
 def validate(document: str, schema_name: str) -> dict:

@@ -369,7 +369,7 @@ def descendants(root: int) -> set[int]:
 @pytest.mark.skipif(not os.path.isdir("/proc"), reason="needs /proc to follow processes")
 def test_no_process_outlives_a_grader_that_is_killed_mid_call(submission):
     grader = subprocess.Popen([sys.executable, "-c", GRADER_THAT_DIES, str(submission)],
-                              stdout=subprocess.PIPE, cwd=Path(__file__).parent.parent)
+                              stdout=subprocess.PIPE, cwd=Path(__file__).parents[2])
     try:
         worker_pid, directory = grader.stdout.readline().split()
         assert worker_pid.isdigit() and os.path.isdir(directory)

@@ -18,8 +18,8 @@ from grader.spec.loading import exercise_ids
 from grader.spec import json_schema, load_exercise
 from grader.spec.stubs import render_stub
 
-REPO = Path(__file__).resolve().parents[1]
-SPECS = Path(__file__).parent / "specs"
+REPO = Path(__file__).resolve().parents[2]
+SPECS = Path(__file__).parents[1] / "specs"
 
 
 def grade(*args: str):

@@ -12,7 +12,7 @@ import yaml
 from grader.spec.loading import exercise_paths, exercises_dir
 from grader.spec import json_schema
 
-SPECS = Path(__file__).parent / "specs"
+SPECS = Path(__file__).parents[1] / "specs"
 SCHEMA_REJECTS = sorted(
     path for path in SPECS.glob("*.yaml") if "# schema-rejects: yes" in path.read_text(encoding="utf-8")
 )

@@ -19,7 +19,7 @@ import pytest
 
 from reference import fast, plain
 
-FIXTURES = Path(__file__).parent / "fixtures" / "subword-nmt"
+FIXTURES = Path(__file__).parents[1] / "fixtures" / "subword-nmt"
 CORPUS = FIXTURES / "corpus.en"
 MERGES = FIXTURES / "bpe.ref"
 
