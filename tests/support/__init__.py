@@ -1,0 +1,1 @@
+"""Test support: running commands as a default Docker container would (see ``container``)."""
