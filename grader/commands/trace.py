@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from grader.trace import parse_word_counts, render_trace
+from reference.trace import parse_word_counts, render_trace
 from reference import END_OF_WORD, TIE_BREAKS, BPEInputError
 
 

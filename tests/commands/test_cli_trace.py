@@ -12,7 +12,7 @@ import pytest
 from click.testing import CliRunner
 
 from grader.cli import main
-from grader.trace import (
+from reference.trace import (
     explain_choice,
     format_corpus,
     parse_word_counts,
