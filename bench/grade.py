@@ -133,12 +133,15 @@ def bench_grading(submission: Path, runs: int) -> None:
 
 
 def bench_efficiency(runs: int) -> None:
-    from grader.grading.checks.efficiency import run_efficiency, wall_timeout
+    from grader.grading.checks import CheckContext
+    from grader.grading.checks.efficiency import run as run_efficiency
+    from grader.grading.checks.efficiency import wall_timeout
     from grader.spec import load_exercise
 
     exercise = load_exercise("bpe-train-encode")
     milestone = next(m for m in exercise.milestones if m.check("efficiency"))
     check = milestone.check("efficiency")
+    check_share = milestone.points * check.weight / sum(c.weight for c in milestone.checks)
     settings = exercise.efficiency
     print(f"efficiency milestone of {exercise.id}: {settings.total_words:,} words, "
           f"{settings.distinct_words:,} distinct, {settings.num_merges} merges; limits "
@@ -151,7 +154,7 @@ def bench_efficiency(runs: int) -> None:
             started = time.perf_counter()
             with Sandbox(submission) as box:
                 box.load()
-                [result] = run_efficiency(box, exercise, milestone, check)
+                [result] = run_efficiency(CheckContext(None, box, exercise, milestone, check, check_share))
             wall = time.perf_counter() - started
             details = result.details or {}
             student, reference = details.get("student_seconds"), details.get("reference_seconds")

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import click
 
-from reference.trace import parse_word_counts, render_trace
 from reference import END_OF_WORD, TIE_BREAKS, BPEInputError
+from reference.trace import parse_word_counts, render_trace
 
 
 def _corpus_items(corpus: tuple[str, ...], corpus_file: Path | None, word_counts: bool) -> list[str]:

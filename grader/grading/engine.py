@@ -13,38 +13,20 @@ from __future__ import annotations
 import os
 import re
 import time
-from collections.abc import Callable
 from pathlib import Path
 from typing import Optional, Union
 
-from grader.grading.checks.cases import run_cases
-from grader.grading.checks.differential import run_differential
-from grader.grading.checks.properties import run_properties
+from grader.grading.checks import CheckContext, check_kind
 from grader.grading.feedback import graded
 from grader.grading.scoring import check_points
 from grader.grading.student_calls import StudentCalls
-from grader.result import CheckResult, GradeReport, MilestoneResult
-from grader.spec import ID_PATTERN, Check, Exercise, Milestone, SpecError, load_exercise
+from grader.result import GradeReport, MilestoneResult
+from grader.spec import ID_PATTERN, Exercise, Milestone, SpecError, load_exercise
 
 HEADER = re.compile(r"^\s*#\s*exercise\s*:\s*(\S+)\s*$")
 EXERCISE_ID = re.compile(ID_PATTERN)
 HEADER_SEARCH_BYTES = 4096
 HEADER_SEARCH_LINES = 20
-
-CHECK_TITLES = {
-    "cases": "Cases",
-    "differential": "Agrees with the reference on generated inputs",
-    "properties": "Properties",
-    "efficiency": "Training speed on a large corpus",
-}
-
-CheckRunner = Callable[[StudentCalls, Milestone, float], list[CheckResult]]
-CHECK_RUNNERS: dict[str, CheckRunner] = {
-    "cases": run_cases,
-    "differential": run_differential,
-    "properties": run_properties,
-}
-
 
 class GradingSetupError(Exception):
     """The submission or its exercise cannot be determined; the message says how to fix it."""
@@ -154,26 +136,9 @@ def grade_milestone(
     result = MilestoneResult(id=milestone.id, title=milestone.title, max_score=milestone.points)
     shares = check_points(milestone.points, [check.weight for check in milestone.checks])
     for check, share in zip(milestone.checks, shares):
+        kind = check_kind(check.kind)
         if blocked:
-            result.checks.append(
-                graded(check.kind, CHECK_TITLES[check.kind], share, False, message=blocked)
-            )
-        elif check.kind == "efficiency":
-            result.checks.extend(_efficiency(calls, box, milestone, check, share))
+            result.checks.append(graded(check.kind, kind.title, share, False, message=blocked))
         else:
-            result.checks.extend(CHECK_RUNNERS[check.kind](calls, milestone, share))
+            result.checks.extend(kind.run(CheckContext(calls, box, calls.exercise, milestone, check, share)))
     return result
-
-
-def _efficiency(
-    calls: StudentCalls, box: object, milestone: Milestone, check: Check, share: float
-) -> list[CheckResult]:
-    try:
-        from grader.grading.checks.efficiency import run_efficiency
-    except ModuleNotFoundError as error:
-        if error.name != f"{__package__}.efficiency":
-            raise
-        return [graded("efficiency", CHECK_TITLES["efficiency"], share, False,
-                       message="the efficiency check is not available in this installation; "
-                               "it scores 0 until it is")]
-    return run_efficiency(box, calls.exercise, milestone, check)

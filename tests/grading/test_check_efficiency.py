@@ -1,6 +1,6 @@
 """The efficiency check: verdicts, messages free of durations, and real timings in the sandbox.
 
-Most tests drive :func:`run_efficiency` with a stand-in sandbox on a small corpus, so each
+Most tests drive :func:`grader.grading.checks.efficiency.run` with a stand-in sandbox on a small corpus, so each
 verdict path is exercised exactly. The timing tests grade real submissions in the real
 sandbox with the shipped settings: the verdict is the product here, and the margins are
 wide (a correct Counter-based trainer runs a few times the reference's time against an
@@ -16,8 +16,9 @@ from typing import Any, Optional
 
 import pytest
 
-from grader.grading.checks import efficiency
-from grader.grading.checks.efficiency import run_efficiency
+from grader.grading.checks import CheckContext, efficiency
+from grader.grading.checks.efficiency import run as run_check
+from grader.grading.scoring import check_points
 from grader.sandbox import Sandbox
 from grader.spec import load_exercise
 from reference import train_bpe
@@ -204,3 +205,10 @@ def test_two_gradings_differ_only_in_durations(counter_result):
         return data
 
     assert without_durations(again) == without_durations(counter_result)
+
+
+def run_efficiency(box, exercise, milestone, check):
+    """The efficiency check of ``milestone`` on ``box``, worth its share of the milestone."""
+    shares = check_points(milestone.points, [c.weight for c in milestone.checks])
+    share = next(share for c, share in zip(milestone.checks, shares) if c == check)
+    return run_check(CheckContext(None, box, exercise, milestone, check, share))

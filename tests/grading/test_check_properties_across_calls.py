@@ -7,11 +7,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from exercise_variants import quick
+
 from grader.grading.engine import grade_submission
 from grader.sandbox import Sandbox
 from grader.spec import load_exercise
-
-from exercise_variants import quick
 
 SUBMISSIONS = Path(__file__).parents[1] / "submissions"
 

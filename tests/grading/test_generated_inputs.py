@@ -8,8 +8,12 @@ from pathlib import Path
 import pytest
 
 from grader.grading import generated_inputs
-from grader.grading.generated_inputs import fold_letters, generated_examples, word_pieces
 from grader.grading.engine import grade_submission
+from grader.grading.generated_inputs import (
+    fold_letters,
+    generated_examples,
+    word_pieces,
+)
 from grader.spec import load_exercise
 
 SUBMISSIONS = Path(__file__).parents[1] / "submissions"

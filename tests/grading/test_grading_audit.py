@@ -12,10 +12,10 @@ from pathlib import Path
 import yaml
 from click.testing import CliRunner
 
-from grader.grading.audit import exercise_without_efficiency, run_audit
 from grader.cli import main
-from grader.spec.loading import exercise_path
+from grader.grading.audit import exercise_without_efficiency, run_audit
 from grader.spec import load_exercise
+from grader.spec.loading import exercise_path
 
 ROOT = Path(__file__).resolve().parents[2]
 

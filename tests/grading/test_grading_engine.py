@@ -10,12 +10,16 @@ import json
 from pathlib import Path
 
 import pytest
+from exercise_variants import quick, without_efficiency
 
-from grader.grading.engine import GradingSetupError, exercise_header, grade_submission, resolve_exercise
+from grader.grading.engine import (
+    GradingSetupError,
+    exercise_header,
+    grade_submission,
+    resolve_exercise,
+)
 from grader.result import GradeReport
 from grader.spec import Exercise, load_exercise
-
-from exercise_variants import quick, without_efficiency
 
 SUBMISSIONS = Path(__file__).parents[1] / "submissions"
 

@@ -5,12 +5,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from exercise_variants import quick
 
 from grader.grading.engine import grade_submission
 from grader.result import GradeReport
 from grader.spec import Exercise, load_exercise
-
-from exercise_variants import quick
 
 SUBMISSIONS = Path(__file__).parents[1] / "submissions"
 

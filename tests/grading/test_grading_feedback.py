@@ -7,13 +7,17 @@ import json
 from pathlib import Path
 
 import pytest
+from exercise_variants import quick
 
 from grader.grading.engine import grade_submission
-from grader.grading.feedback import first_difference, first_differing_index, merges_message, tokens_message
+from grader.grading.feedback import (
+    first_difference,
+    first_differing_index,
+    merges_message,
+    tokens_message,
+)
 from grader.result import GradeReport
 from grader.spec import Exercise, load_exercise
-
-from exercise_variants import quick
 
 SUBMISSIONS = Path(__file__).parents[1] / "submissions"
 

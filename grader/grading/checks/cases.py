@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from functools import partial
 from typing import Any, Optional
 
+from grader.grading.checks import CheckContext
 from grader.grading.feedback import (
     first_difference,
     graded,
@@ -30,7 +31,7 @@ from grader.grading.scoring import split_evenly
 from grader.grading.student_calls import StudentCalls
 from grader.mistakes.diagnosis import name_mistakes
 from grader.result import CheckResult, Diagnosis, Visibility
-from grader.spec import Case, Milestone
+from grader.spec import Case
 from grader.spec.expected import case_encodings, case_lengths, reference_pairs
 
 
@@ -54,8 +55,13 @@ class CaseItem:
     judge: Callable[[], Verdict]
 
 
-def run_cases(calls: StudentCalls, milestone: Milestone, points: float) -> list[CheckResult]:
-    """Grade every case input for the milestone's function, ``points`` split evenly."""
+CHECK_ID = "cases"
+TITLE = "Cases"
+
+
+def run(context: CheckContext) -> list[CheckResult]:
+    """Grade every case input for the milestone's function, the check's points split evenly."""
+    calls, milestone, points = context.calls, context.milestone, context.points
     items = case_items(calls, milestone.function)
     shares = split_evenly(points, len(items))
     return [

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Optional
 
+from grader.grading.checks import CheckContext
 from grader.grading.feedback import (
     counterexample_details,
     first_difference,
@@ -29,17 +30,20 @@ from grader.spec import Exercise, Milestone
 from reference import encode as reference_encode
 from reference.sequence_lengths import sequence_lengths as reference_lengths
 
+CHECK_ID = "differential"
+TITLE = "Agrees with the reference on generated inputs"
 
-def run_differential(calls: StudentCalls, milestone: Milestone, points: float) -> list[CheckResult]:
+
+def run(context: CheckContext) -> list[CheckResult]:
     """One result: pass when no generated input tells the student's code from the reference."""
-    return [timed(lambda: _differential(calls, milestone, points))]
+    return [timed(lambda: _differential(context.calls, context.milestone, context.points))]
 
 
 def _differential(calls: StudentCalls, milestone: Milestone, points: float) -> CheckResult:
     role = milestone.function
     exercise = calls.exercise
     examples = exercise.properties.examples
-    check_id, title = "differential", "Agrees with the reference on generated inputs"
+    check_id, title = CHECK_ID, TITLE
     judge = {"train": _train_judge, "encode": _encode_judge, "sequence_lengths": _lengths_judge}[role]
     failure = smallest_failure(exercise, role, judge(calls))
     if failure is None:

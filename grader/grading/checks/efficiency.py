@@ -26,12 +26,12 @@ from contextlib import contextmanager
 from typing import Any, Optional
 
 from grader.grading import zipf_corpus
+from grader.grading.checks import CheckContext
 from grader.grading.feedback import first_differing_index, graded
-from grader.grading.scoring import check_points
 from grader.grading.shapes import ShapeError
 from grader.grading.student_calls import SandboxLike, StudentCalls, failure_message
 from grader.result import CheckResult
-from grader.spec import Check, EfficiencySettings, Exercise, Milestone
+from grader.spec import EfficiencySettings, Exercise
 from reference import train_bpe as reference_train_bpe
 
 Pair = tuple[str, str]
@@ -52,10 +52,10 @@ STAFF_HINT = (
 )
 
 
-def run_efficiency(box: SandboxLike, exercise: Exercise, milestone: Milestone, check: Check) -> list[CheckResult]:
-    """Grade the ``efficiency`` check of ``milestone``: one result, worth the check's points."""
+def run(context: CheckContext) -> list[CheckResult]:
+    """Grade the ``efficiency`` check of the milestone: one result, worth the check's points."""
+    box, exercise, share = context.box, context.exercise, context.points
     settings = exercise.efficiency
-    share = _check_share(milestone, check)
     try:
         corpus = corpus_for(exercise)
     except zipf_corpus.CorpusSettingsError as error:
@@ -232,11 +232,3 @@ def _train_milestone_title(exercise: Exercise) -> str:
         if milestone.function == "train" and milestone.check("efficiency") is None:
             return repr(milestone.title)
     return "training"
-
-
-def _check_share(milestone: Milestone, check: Check) -> float:
-    shares = check_points(milestone.points, [c.weight for c in milestone.checks])
-    for candidate, share in zip(milestone.checks, shares):
-        if candidate is check or candidate == check:
-            return share
-    return shares[0]

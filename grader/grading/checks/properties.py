@@ -24,6 +24,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Optional
 
+from grader.grading.checks import CheckContext
 from grader.grading.checks.differential import failure_diagnoses
 from grader.grading.feedback import (
     counterexample_details,
@@ -36,7 +37,6 @@ from grader.grading.generated_inputs import Failure, reference_merges, smallest_
 from grader.grading.scoring import split_evenly
 from grader.grading.student_calls import StudentAnswer, StudentCalls
 from grader.result import CheckResult
-from grader.spec import Milestone
 
 Pair = tuple[str, str]
 # A property judge returns None when the property holds on the example, else why it fails.
@@ -58,8 +58,14 @@ def property_examples(examples: int) -> int:
     return min(examples, max(MIN_EXAMPLES, examples // EXAMPLES_DIVISOR))
 
 
-def run_properties(calls: StudentCalls, milestone: Milestone, points: float) -> list[CheckResult]:
-    role = milestone.function
+CHECK_ID = "properties"
+TITLE = "Properties"
+
+
+def run(context: CheckContext) -> list[CheckResult]:
+    """One result per property of the milestone's function, the check's points split evenly."""
+    calls, points = context.calls, context.points
+    role = context.milestone.function
     properties = _properties_for(role, calls)
     examples = property_examples(calls.exercise.properties.examples)
     shares = split_evenly(points, len(properties))
