@@ -29,15 +29,13 @@ from grader.mistakes.students import (
 )
 from grader.result import GradeReport
 from grader.spec import Exercise
+from grader.spec.roles import ROLE_TABLE
 
 
 class UnknownMistake(ValueError):
     """A mistake id was asked for that the catalogue does not have for this exercise."""
 
 
-# Milestones of these roles may also fail through the student's own code for another role
-# (a student's sequence_lengths calls their own encode), so failing them is not a surprise.
-DEPENDS_ON = {"sequence_lengths": {"encode"}}
 
 
 @dataclass
@@ -249,7 +247,7 @@ def unexpected_failures(exercise: Exercise, mistake: StudentMistake, report: Gra
     failed = []
     for milestone in report.milestones:
         role = by_id[milestone.id].function
-        may_fail = role in roles or mistake.role in DEPENDS_ON.get(role, set())
+        may_fail = role in roles or mistake.role in ROLE_TABLE[role].depends_on
         if not milestone.passed and not may_fail:
             failed.append(milestone.id)
     return failed
@@ -331,11 +329,7 @@ def _gap_advice(mistake: MistakeAudit, exercise: Exercise) -> list[str]:
     for milestone_id in mistake.missed:
         milestone = exercise.milestone(milestone_id)
         kinds = [check.kind for check in milestone.checks if check.kind != "efficiency"]
-        what = {
-            "train": "a case whose corpus shows it",
-            "encode": "an encode word (in a case) that shows it",
-            "sequence_lengths": "a case sentence that shows it",
-        }[mistake.role]
+        what = ROLE_TABLE[mistake.role].audit_advice
         line = (f"no check of {milestone_id!r} ({', '.join(kinds)}) tells it from the reference: "
                 f"add {what} to the cases check")
         if mistake.witness:

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal, Optional
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, WithJsonSchema
 
 from grader.spec.problems import Loc, Problem, format_loc
+from grader.spec.roles import ROLE_TABLE, ROLES
 from reference import TIE_BREAKS
 
 if TYPE_CHECKING:
@@ -21,7 +22,6 @@ if TYPE_CHECKING:
 
 Pair = tuple[str, str]
 
-ROLES = ("train", "encode", "sequence_lengths")
 CHECK_KINDS = ("cases", "differential", "properties", "efficiency")
 CORPUS_FORMS = ("texts", "word-counts")
 MERGE_FORMS = ("pairs", "pairs-with-token")
@@ -288,15 +288,9 @@ def case_serves(case: Case, role: str) -> bool:
     """Whether ``case`` holds an input for a milestone checking the function of ``role``.
 
     Every case trains (its corpus), so every case serves ``train``; it serves ``encode`` when
-    it lists words, and ``sequence_lengths`` when it has a sentence.
+    it lists words, and ``sequence_lengths`` when it has a sentence (see :mod:`grader.spec.roles`).
     """
-    if role == "train":
-        return True
-    if role == "encode":
-        return bool(case.encode)
-    if role == "sequence_lengths":
-        return case.sentence is not None
-    return False
+    return role in ROLE_TABLE and ROLE_TABLE[role].serves(case)
 
 
 def json_schema() -> dict[str, Any]:

@@ -12,6 +12,7 @@ import yaml
 from grader.spec.messages import describe, quote_hint
 from grader.spec.models import ROLES, Case, Exercise, FunctionSpec, case_serves
 from grader.spec.problems import Loc
+from grader.spec.roles import ROLE_TABLE
 
 
 def semantic_problems(exercise: Exercise, *, expected_id: Optional[str] = None) -> list[tuple[Loc, str]]:
@@ -75,16 +76,11 @@ def _function_problems(exercise: Exercise) -> Iterator[tuple[Loc, str]]:
         yield from _signature_problems(loc, spec)
 
 
-ROLE_ARGUMENTS = {
-    "train": ("corpus", "num_merges"),
-    "encode": ("word", "merges"),
-    "sequence_lengths": ("sentence", "merges"),
-}
 
 
 def _signature_problems(loc: Loc, spec: FunctionSpec) -> Iterator[tuple[Loc, str]]:
     role = str(loc[-1])
-    expected = ", ".join(ROLE_ARGUMENTS[role])
+    expected = ", ".join(ROLE_TABLE[role].arguments)
     function = _parse_signature(spec.signature)
     if function is None:
         yield loc + ("signature",), (
@@ -95,9 +91,9 @@ def _signature_problems(loc: Loc, spec: FunctionSpec) -> Iterator[tuple[Loc, str
     if function.name != spec.name:
         yield loc + ("signature",), f"names {function.name!r} but the function is {spec.name!r}"
     arguments = function.args
-    if len(arguments.args) != len(ROLE_ARGUMENTS[role]) or arguments.vararg or arguments.kwonlyargs:
+    if len(arguments.args) != len(ROLE_TABLE[role].arguments) or arguments.vararg or arguments.kwonlyargs:
         yield loc + ("signature",), (
-            f"must take exactly {len(ROLE_ARGUMENTS[role])} positional parameters: the grader "
+            f"must take exactly {len(ROLE_TABLE[role].arguments)} positional parameters: the grader "
             f"calls {spec.name}({expected})"
         )
 
@@ -141,11 +137,7 @@ def _milestone_problems(exercise: Exercise) -> Iterator[tuple[Loc, str]]:
 
 
 def _what_serves(role: str) -> str:
-    return {
-        "train": "add a case",
-        "encode": "add encode: words to a case",
-        "sequence_lengths": "add a sentence: to a case",
-    }[role]
+    return ROLE_TABLE[role].how_to_serve
 
 
 def _case_problems(exercise: Exercise, index: int, case: Case) -> Iterator[tuple[Loc, str]]:
@@ -158,7 +150,7 @@ def _case_problems(exercise: Exercise, index: int, case: Case) -> Iterator[tuple
     graded_roles = {
         m.function for m in exercise.milestones if m.check("cases") is not None
     }
-    for role, field in (("encode", "encode"), ("sequence_lengths", "sentence")):
+    for role, field in ((r.name, r.case_field) for r in ROLE_TABLE.values() if r.name != "train"):
         if case_serves(case, role) and role not in graded_roles:
             yield loc + (field,), (
                 f"no milestone checks {role} cases, so this input would never be graded; "

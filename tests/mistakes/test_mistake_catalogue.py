@@ -11,8 +11,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from reference import END_OF_WORD, TIE_BREAKS, encode, train_bpe
 from grader.mistakes import catalogue as mistakes
+from grader.mistakes import wrong_bpe
 from grader.mistakes.catalogue import (
     CATALOGUE,
     LESSON_MERGES,
@@ -22,6 +22,7 @@ from grader.mistakes.catalogue import (
     mistake_by_id,
     mistakes_for,
 )
+from reference import END_OF_WORD, TIE_BREAKS, encode, train_bpe
 from reference.plain import train_steps
 from reference.sequence_lengths import sequence_lengths
 
@@ -163,7 +164,7 @@ def test_no_two_entries_agree_on_every_witness_of_their_role(role):
 
 
 def test_merges_of_an_overlapping_pair():
-    assert mistakes.merge_right_to_left(("a", "a", "a"), ("a", "a")) == ("a", "aa")
+    assert wrong_bpe.merge_right_to_left(("a", "a", "a"), ("a", "a")) == ("a", "aa")
     assert mistakes.merge_first_occurrence(("a", "b", "a", "b"), ("a", "b")) == ("ab", "a", "b")
     # string replace glues `a` to a symbol that only starts with `b`
     assert mistakes.merge_by_string_replace(("a", "b</w>"), ("a", "b")) == ("ab</w>",)
@@ -202,7 +203,7 @@ def test_stopping_variants_by_hand():
 
 def test_last_seen_tie_keeps_the_last_pair_met():
     counts = {("x", "y"): 2, ("a", "b"): 2, ("m", "n"): 1}
-    assert mistakes._pick_last_seen(counts, "lexicographic") == ("a", "b")
+    assert wrong_bpe._pick_last_seen(counts, "lexicographic") == ("a", "b")
 
 
 def test_the_deck_trap_longest_match_is_right_on_lowest_only_by_accident():

@@ -12,6 +12,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from grader.mistakes import diagnosis as diagnose_module
+from grader.mistakes.catalogue import (
+    CATALOGUE,
+    LESSON_MERGES,
+    LESSON_WORD_COUNTS,
+    SOLVED_PROBLEM_TEXTS,
+    Mistake,
+    mistake_by_id,
+)
 from grader.mistakes.diagnosis import (
     diagnose,
     diagnose_encode,
@@ -22,14 +30,6 @@ from grader.mistakes.diagnosis import (
 )
 from grader.result import Diagnosis
 from reference import END_OF_WORD, TIE_BREAKS, encode, train_bpe
-from grader.mistakes.catalogue import (
-    CATALOGUE,
-    LESSON_MERGES,
-    LESSON_WORD_COUNTS,
-    SOLVED_PROBLEM_TEXTS,
-    Mistake,
-    mistake_by_id,
-)
 from reference.sequence_lengths import sequence_lengths
 
 BY_ID = pytest.mark.parametrize("mistake", CATALOGUE, ids=[m.id for m in CATALOGUE])

@@ -20,15 +20,24 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from grader.grading.audit import DEPENDS_ON, affected_milestones, exercise_without_efficiency, run_audit
+from grader.grading.audit import (
+    affected_milestones,
+    exercise_without_efficiency,
+    run_audit,
+)
 from grader.grading.engine import grade_submission
-from grader.mistakes.diagnosis import mistakes_for
-from grader.spec.loading import exercise_ids
-from grader.spec.expected import to_merge_form
-from grader.mistakes.students import STUDENT_MISTAKES, applicable_mistakes, student_source
-from grader.spec import load_exercise
-from reference import encode, train_bpe
 from grader.mistakes.catalogue import ROLES
+from grader.mistakes.diagnosis import mistakes_for
+from grader.mistakes.students import (
+    STUDENT_MISTAKES,
+    applicable_mistakes,
+    student_source,
+)
+from grader.spec import load_exercise
+from grader.spec.expected import to_merge_form
+from grader.spec.loading import exercise_ids
+from grader.spec.roles import ROLE_TABLE
+from reference import encode, train_bpe
 
 ROOT = Path(__file__).resolve().parents[2]
 EXERCISES = {exercise_id: load_exercise(exercise_id) for exercise_id in exercise_ids()}
@@ -151,7 +160,7 @@ def test_each_mistake_fails_exactly_its_milestones_and_is_named(audits, exercise
     assert report.errors == []
     affected = set(affected_milestones(exercise, result.role))
     may_also_fail = {
-        m.id for m in exercise.milestones if result.role in DEPENDS_ON.get(m.function, set())
+        m.id for m in exercise.milestones if result.role in ROLE_TABLE[m.function].depends_on
     }
     failed = {m.id for m in report.milestones if not m.passed}
     assert affected <= failed, f"passes {sorted(affected - failed)}"
