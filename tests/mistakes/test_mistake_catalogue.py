@@ -165,10 +165,10 @@ def test_no_two_entries_agree_on_every_witness_of_their_role(role):
 
 def test_merges_of_an_overlapping_pair():
     assert wrong_bpe.merge_right_to_left(("a", "a", "a"), ("a", "a")) == ("a", "aa")
-    assert mistakes.merge_first_occurrence(("a", "b", "a", "b"), ("a", "b")) == ("ab", "a", "b")
+    assert wrong_bpe.merge_first_occurrence(("a", "b", "a", "b"), ("a", "b")) == ("ab", "a", "b")
     # string replace glues `a` to a symbol that only starts with `b`
-    assert mistakes.merge_by_string_replace(("a", "b</w>"), ("a", "b")) == ("ab</w>",)
-    assert mistakes.merge_by_string_replace(("ca", "b"), ("a", "b")) == ("cab",)
+    assert wrong_bpe.merge_by_string_replace(("a", "b</w>"), ("a", "b")) == ("ab</w>",)
+    assert wrong_bpe.merge_by_string_replace(("ca", "b"), ("a", "b")) == ("cab",)
 
 
 def test_marker_variants_on_one_word():
