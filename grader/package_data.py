@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import jinja2
+
 _GRADER_DIR = Path(__file__).resolve().parent
 _CHECKOUT_DIR = _GRADER_DIR.parent
 
@@ -36,3 +38,18 @@ def data_dir(name: str) -> Path:
 def templates_path() -> Path:
     """The directory holding the stub, report and bundle templates."""
     return data_dir("templates")
+
+
+def jinja_environment(*, trim_blocks: bool = False) -> jinja2.Environment:
+    """The one Jinja environment every template renders in: undefined names are errors,
+    ``*.html.j2`` templates are autoescaped and nothing else is. ``trim_blocks`` also strips
+    the whitespace around block tags, for templates laid out for reading (stubs, reports)."""
+    return jinja2.Environment(
+        loader=jinja2.FileSystemLoader(str(templates_path())),
+        undefined=jinja2.StrictUndefined,
+        autoescape=jinja2.select_autoescape(enabled_extensions=("html.j2", "html"),
+                                            default_for_string=False),
+        keep_trailing_newline=True,
+        trim_blocks=trim_blocks,
+        lstrip_blocks=trim_blocks,
+    )

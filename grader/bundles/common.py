@@ -14,11 +14,10 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
 from markupsafe import Markup, escape
 
 from grader.bundles.wheels import WheelTarget, grader_version
-from grader.package_data import templates_path
+from grader.package_data import jinja_environment, templates_path
 from grader.spec import Exercise
 
 ENTRYPOINT_TEMPLATE = "lms/entrypoint.py"
@@ -37,12 +36,7 @@ class BundleError(Exception):
 
 def render_template(name: str, **values: Any) -> str:
     """Render ``templates/NAME``; HTML templates are autoescaped, scripts are not."""
-    environment = Environment(
-        loader=FileSystemLoader(str(templates_path())),
-        undefined=StrictUndefined,
-        keep_trailing_newline=True,
-        autoescape=select_autoescape(enabled_extensions=("html.j2", "html")),
-    )
+    environment = jinja_environment()
     environment.filters["pl_text"] = prairielearn_text
     return environment.get_template(name).render(**values)
 

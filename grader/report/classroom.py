@@ -19,9 +19,7 @@ import json
 import re
 from typing import Any
 
-from jinja2 import Environment, FileSystemLoader, StrictUndefined
-
-from grader.package_data import templates_path
+from grader.package_data import jinja_environment
 from grader.report.feedback import check_feedback
 from grader.report.options import ReportOptions
 from grader.report.safety import safe_text
@@ -96,12 +94,7 @@ def render_workflow(
     _require(submission, _PLAIN_NAME, "submission file name", "letters, digits, '.', '_' or '-'")
     _require(install, _PLAIN_REQUIREMENT, "install requirement", "a pip requirement without spaces")
     _require(python_version, _PLAIN_VERSION, "Python version", "a version such as 3.12")
-    environment = Environment(
-        loader=FileSystemLoader(str(templates_path())),
-        undefined=StrictUndefined,
-        keep_trailing_newline=True,
-        autoescape=False,
-    )
+    environment = jinja_environment()
     template = environment.get_template(WORKFLOW_TEMPLATE)
     return template.render(
         exercise=exercise, submission=submission, install=install, python_version=python_version

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from jinja2 import Environment, FileSystemLoader, StrictUndefined
+from jinja2 import Environment
 
-from grader.package_data import templates_path
+from grader.package_data import jinja_environment
 from grader.report.details import Evidence, evidence
 from grader.report.feedback import MESSAGE_LIMIT, shows_evidence
 from grader.report.options import ReportOptions
@@ -139,14 +139,7 @@ def markdown_lines(text: str) -> str:
 
 
 def report_environment() -> Environment:
-    environment = Environment(
-        loader=FileSystemLoader(str(templates_path())),
-        autoescape=lambda name: bool(name) and name.endswith(".html.j2"),
-        undefined=StrictUndefined,
-        trim_blocks=True,
-        lstrip_blocks=True,
-        keep_trailing_newline=True,
-    )
+    environment = jinja_environment(trim_blocks=True)
     environment.filters.update(
         md=markdown_inline,
         md_code=markdown_code,

@@ -13,9 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import jinja2
-
-from grader.package_data import templates_path
+from grader.package_data import jinja_environment
 from grader.spec import Case, Exercise
 from grader.spec.expected import case_encodings, case_lengths, expected_merges
 from reference.tie_breaks import DESCRIPTIONS
@@ -40,14 +38,7 @@ class StubFunction:
 
 def render_stub(exercise: Exercise) -> str:
     """The stub's source text."""
-    environment = jinja2.Environment(
-        loader=jinja2.FileSystemLoader(str(templates_path())),
-        undefined=jinja2.StrictUndefined,
-        trim_blocks=True,
-        lstrip_blocks=True,
-        keep_trailing_newline=True,
-        autoescape=False,
-    )
+    environment = jinja_environment(trim_blocks=True)
     functions = stub_functions(exercise)
     source = environment.get_template(TEMPLATE).render(
         exercise=exercise,
