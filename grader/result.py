@@ -2,7 +2,7 @@
 
 A grading is a :class:`GradeReport`: milestones, each a list of checks with points,
 pass/fail, visibility, a message and an optional diagnosis. ``to_json`` is the
-``--format json`` contract of DESIGN.md §5. Measured durations live only in fields named
+``--format json`` contract in docs/architecture.md. Measured durations live only in fields named
 ``seconds`` or ending in ``_seconds``, never inside messages.
 """
 

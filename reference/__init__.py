@@ -1,6 +1,6 @@
 """The reference Byte-Pair Encoding everything is graded against.
 
-``train_bpe`` and ``encode`` follow the contract in DESIGN.md §3: a corpus of texts or word
+``train_bpe`` and ``encode`` follow the contract in docs/architecture.md ("The reference"): a corpus of texts or word
 counts, each word its characters plus an end-of-word symbol, pair counts weighted by word
 frequency, ties broken by one of ``TIE_BREAKS``. ``reference.plain`` is the definition;
 ``train_bpe`` here is the fast trainer, proven equal to it by property tests.

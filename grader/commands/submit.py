@@ -1,7 +1,7 @@
 """Commands: ``grade submit`` (grade one submission) and ``grade audit``.
 
 ``submit`` only parses options, asks :mod:`grader.grading.engine` for the grading and
-:mod:`grader.report` for the document, and writes it. Exit status (DESIGN.md §5): 0 when
+:mod:`grader.report` for the document, and writes it. Exit status (docs/architecture.md, "Exit codes"): 0 when
 the submission was graded, whatever its score; 2 for usage errors; 1 only for a fault of
 the grader itself, reported in one short message rather than a traceback.
 """

@@ -1,4 +1,4 @@
-"""``--format json``: the contract of DESIGN.md §5, in contract key order, indented."""
+"""``--format json``: the contract in docs/architecture.md ("The JSON result"), in contract key order, indented."""
 
 from __future__ import annotations
 

@@ -146,7 +146,7 @@ def send(fd, message):
 
 
 # ---------------------------------------------------------------------------------------------
-# tagged values (the same encoding as grader/wire.py)
+# tagged values (the same encoding as grader/sandbox/wire.py)
 
 
 class TooLarge(Exception):

@@ -1,6 +1,6 @@
 """Exercise specs: the validated models of an exercise YAML file, and loading them.
 
-One YAML file describes one exercise (DESIGN.md §4). :func:`load_exercise` reads it, checks its
+One YAML file describes one exercise (docs/architecture.md, "Exercise specs"). :func:`load_exercise` reads it, checks its
 shape with pydantic and its meaning with :func:`semantic_problems`, and raises a
 :class:`SpecError` listing every problem as ``file:line: field: message``. Expected values an
 author leaves out are filled in elsewhere (``grader.spec.expected``), never here.
@@ -217,7 +217,7 @@ def bare_pair(item: Any) -> Pair:
 
 
 class Exercise(SpecModel):
-    """A whole exercise spec (see DESIGN.md §4 and ``grade schema``)."""
+    """A whole exercise spec (see docs/architecture.md and ``grade schema``)."""
 
     model_config = ConfigDict(
         extra="forbid",

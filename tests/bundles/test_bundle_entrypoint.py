@@ -144,7 +144,7 @@ exit 1
 
 CRASHING_GRADE = """#!/bin/sh
 echo 'Traceback (most recent call last):' >&2
-echo '  File "grader/engine.py", line 1, in secret_internals' >&2
+echo '  File "grader/grading/engine.py", line 1, in secret_internals' >&2
 echo 'KeyError: hidden-case-expected-value' >&2
 echo 'grade submit: internal error while grading student.py: KeyError: hidden-case-expected-value' >&2
 exit 1

@@ -12,7 +12,7 @@ a correct solution is set by its per-merge work. Recounting every pair over the 
 (the lessons' method) costs ``merges x distinct words`` and passes; rescanning the texts every
 merge costs ``merges x total words`` and fails by a wide margin.
 
-Durations appear only in ``details`` under keys ending in ``_seconds`` (DESIGN.md §5): the
+Durations appear only in ``details`` under keys ending in ``_seconds`` (docs/architecture.md, "The JSON result"): the
 message says pass or fail and why, never how long anything took, so two gradings differ only
 in those fields. The ratio is not stored; renderers derive it from the two times.
 """
