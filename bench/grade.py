@@ -30,7 +30,7 @@ STARTED = time.perf_counter()
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from grader import engine  # noqa: E402
+from grader.grading import engine  # noqa: E402
 from grader.report import render  # noqa: E402
 from grader.sandbox import Sandbox  # noqa: E402
 

@@ -86,7 +86,7 @@ class Conventions(SpecModel):
     tie_break: TieBreak
     merge_form: Literal[MERGE_FORMS] = "pairs"  # type: ignore[valid-type]
     accept_lists_for_tuples: bool = True
-    tie_example: str
+    tie_example: Optional[str] = None
 
 
 class FunctionSpec(SpecModel):
@@ -232,6 +232,7 @@ class Exercise(SpecModel):
     lesson: str
     student_file: str = "student.py"
     instructions: str
+    allowed_imports: list[str] = Field(default_factory=list)
     conventions: Conventions
     functions: Functions
     milestones: list[Milestone] = Field(min_length=1)
