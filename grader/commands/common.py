@@ -29,10 +29,13 @@ INPUT_ERROR = 2
 VERDICT_NO = 3
 
 EXIT_CODES_HELP = (
-    "\b\nExit codes: 0 done (graded, clean, all caught); 1 fault of the grader; "
-    "2 usage or input error (bad option, unknown exercise, unreadable spec or file); "
-    "3 the verdict is no (check found problems, audit missed a mistake, score under "
-    "--fail-under)."
+    "\b\n"
+    "Exit codes (the same for every command):\n"
+    "  0  done: graded (whatever the score), spec clean, every mistake caught\n"
+    "  1  a fault of the grader itself\n"
+    "  2  usage or input error: bad option, unknown exercise, unreadable spec or file\n"
+    "  3  the verdict is no: check found problems, audit missed a mistake,\n"
+    "     score under --fail-under"
 )
 
 GRADER_FAULT_ADVICE = (
