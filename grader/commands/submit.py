@@ -109,7 +109,7 @@ def submit(
     if notice and (fmt not in HUMAN_FORMATS or output is not None):
         click.echo(notice, err=True)
     if output is None:
-        click.echo(document, nl=False)
+        click.echo(document, nl=False, color=colored)
     else:
         try:
             output.write_text(document, encoding="utf-8")

@@ -161,6 +161,9 @@ def header_mismatch(path: Path, exercise_id: str) -> Optional[str]:
 
 def explain_load_error(error: str, allowed_imports: Sequence[str] = ()) -> str:
     """``error`` with advice when it is an import of a module the exercise does not allow."""
+    from grader.grading.plain_words import plain
+
+    error = plain(error)
     match = _MISSING_MODULE.search(error or "")
     if not match:
         return error

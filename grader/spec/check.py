@@ -70,6 +70,10 @@ def check_spec(id_or_path: Union[str, os.PathLike]) -> CheckReport:
     except SpecError as error:
         report.problems = list(error.problems)
         report.not_found = isinstance(error, ExerciseNotFound)
+        if isinstance(error.exercise, Exercise):  # report the prose in the same round
+            shaped = error.exercise
+            report.problems = in_file_order(report.problems + [
+                shaped.problem(loc, message) for loc, message in prose_problems(shaped)])
         return report
     report.exercise = exercise
     report.problems += [exercise.problem(loc, message) for loc, message in prose_problems(exercise)]

@@ -196,10 +196,12 @@ def parse_exercise(text: str, file: str = "<spec>", *, expected_id: Optional[str
         Problem(file, document.line_of(loc), format_loc(loc), message)
         for loc, message in semantic_problems(exercise, expected_id=expected_id)
     ]
-    if problems:
-        raise SpecError(in_file_order(problems))
     exercise._file = file
     exercise._document = document
+    if problems:
+        error = SpecError(in_file_order(problems))
+        error.exercise = exercise  # valid in shape: grade check goes on to its other checks
+        raise error
     return exercise
 
 
