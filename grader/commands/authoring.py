@@ -103,7 +103,7 @@ def stub(exercise: str, output: Optional[Path], force: bool) -> None:
 @exercises_dir_option
 def check(exercises: tuple[str, ...]) -> None:
     from grader.spec.check import check_spec, iter_report_lines
-    from grader.spec.loading import spec_files
+    from grader.spec.loading import duplicate_ids, spec_files
 
     targets: list[str] = []
     for name in exercises:
@@ -112,6 +112,8 @@ def check(exercises: tuple[str, ...]) -> None:
             found = spec_files(folder)
             if not found:
                 raise InputError(f"{name} is a folder with no .yaml spec in it")
+            for duplicate in duplicate_ids(found):
+                click.echo(f"warning: {duplicate}", err=True)
             targets += [str(path) for path in found]
         else:
             targets.append(name)

@@ -81,7 +81,21 @@ def check_spec(id_or_path: Union[str, os.PathLike]) -> CheckReport:
         _check_case(exercise, index, case, report)
     report.problems = in_file_order(report.problems)
     report.warnings += _tie_warnings(exercise)
+    report.warnings += _import_warnings(exercise)
     return report
+
+
+def _import_warnings(exercise: Exercise) -> list[Problem]:
+    """A warning for each allowed import that is not installed beside the grader."""
+    import importlib.util
+
+    return [
+        exercise.problem(("allowed_imports", index), (
+            f"warning: {module!r} is allowed but not installed beside the grader, so students' "
+            f"imports of it fail; pip install it where grading runs"))
+        for index, module in enumerate(exercise.allowed_imports)
+        if importlib.util.find_spec(module) is None
+    ]
 
 
 def _tie_warnings(exercise: Exercise) -> list[Problem]:

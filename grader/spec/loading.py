@@ -11,7 +11,7 @@ import os
 import re
 from collections.abc import Iterable
 from pathlib import Path
-from typing import Optional, Union
+from typing import Any, Optional, Union
 
 import yaml
 from pydantic import ValidationError
@@ -91,6 +91,18 @@ def indexed_exercises() -> dict[str, Path]:
             exercise_id = declared_id(path) or path.stem
             found.setdefault(exercise_id, path)
     return found
+
+
+def duplicate_ids(paths: list[Path]) -> list[str]:
+    """One message per id declared by more than one of ``paths``."""
+    by_id: dict[str, list[Path]] = {}
+    for path in paths:
+        by_id.setdefault(declared_id(path) or path.stem, []).append(path)
+    return [
+        f"id {exercise_id!r} is declared by {', '.join(p.name for p in found)}; looked up by id, "
+        f"only {found[0].name} is found: give each spec its own id"
+        for exercise_id, found in by_id.items() if len(found) > 1
+    ]
 
 
 def exercise_paths() -> list[Path]:
@@ -186,9 +198,10 @@ def parse_exercise(text: str, file: str = "<spec>", *, expected_id: Optional[str
     try:
         exercise = Exercise.model_validate(data)
     except ValidationError as error:
+        shape = pydantic_problems(error)
         problems += [
             Problem(file, document.line_of(loc), format_loc(loc), message)
-            for loc, message in pydantic_problems(error)
+            for loc, message in shape + meaning_beside_shape(data, [loc for loc, _ in shape])
         ]
         raise SpecError(in_file_order(problems)) from None
 
@@ -217,6 +230,67 @@ def yaml_hint(text: str, line: Optional[int], reason: str) -> str:
         return (" (hint: check the indentation: keys of one mapping must line up, a list item's "
                 "keys sit two spaces right of its '-', and a value holding ': ' must be quoted)")
     return ""
+
+
+PLACEHOLDER_TEXT = {"id": "placeholder", "title": "placeholder", "lesson": "placeholder",
+                    "instructions": "placeholder", "student_file": "student.py"}
+DEFAULTED = ("limits", "properties", "efficiency", "feedback", "allowed_imports")
+
+
+def meaning_beside_shape(data: dict, shape_locs: list[tuple]) -> list[tuple[tuple, str]]:
+    """The semantic problems of a spec that pydantic rejected, so one round reports both.
+
+    Each case or milestone with a shape error is stood in for by a valid placeholder, each bad
+    top-level text or settings block by a placeholder or its default, and the rules run on the
+    result; problems about stood-in parts are left out. When the conventions or functions are
+    malformed nothing can be judged and the list is empty.
+    """
+    import copy
+
+    repaired = copy.deepcopy(data)
+    replaced: set[tuple] = set()
+    for loc in shape_locs:
+        head = loc[0] if loc else None
+        if head in ("cases", "milestones") and len(loc) >= 2 and isinstance(loc[1], int) \
+                and isinstance(repaired.get(head), list) and loc[1] < len(repaired[head]):
+            replaced.add((head, loc[1]))
+        elif head in PLACEHOLDER_TEXT:
+            repaired[head] = PLACEHOLDER_TEXT[head]
+            replaced.add((head,))
+        elif head in DEFAULTED or (len(loc) == 1 and head not in ("conventions", "functions",
+                                                                  "cases", "milestones")):
+            repaired.pop(head, None)
+            replaced.add((head,))
+        else:
+            return []
+    conventions = repaired.get("conventions") or {}
+    empty_corpus: Any = {} if conventions.get("corpus_form") == "word-counts" else []
+    for head, *index in sorted(replaced, key=str):
+        if not index:
+            continue
+        stand_in = (
+            {"id": f"placeholder-{index[0]}", "visibility": "hidden", "corpus": empty_corpus,
+             "num_merges": 0}
+            if head == "cases" else
+            {"id": f"placeholder-{index[0]}", "title": "placeholder", "points": 1,
+             "function": "train", "checks": [{"kind": "properties"}]}
+        )
+        repaired[head][index[0]] = stand_in
+    try:
+        exercise = Exercise.model_validate(repaired)
+    except ValidationError:
+        return []
+    milestones_replaced = any(r[0] == "milestones" for r in replaced)
+    kept = []
+    for loc, message in semantic_problems(exercise):
+        if any(loc[: len(r)] == r for r in replaced):
+            continue
+        if milestones_replaced and loc[0] == "cases" and "milestone" in message:
+            continue
+        if any(r[0] == "cases" for r in replaced) and "no case gives input" in message:
+            continue
+        kept.append((loc, message))
+    return kept
 
 
 def available_exercises() -> list[Exercise]:

@@ -215,3 +215,26 @@ def test_grade_new_refuses_a_bad_id_and_an_existing_file(tmp_path):
     path.write_text("mine", encoding="utf-8")
     assert grade("new", "x", "-o", str(path)).exit_code == 2
     assert path.read_text(encoding="utf-8") == "mine"
+
+
+def test_stub_of_a_contradictory_spec_warns_and_check_reports_unavailable_imports(tmp_path):
+    text = exercise_path("bpe-train-encode").read_text(encoding="utf-8")
+    path = tmp_path / "copy.yaml"
+    path.write_text(text.replace("tie_break: lexicographic", "tie_break: first-seen").replace(
+        "student_file: student.py", "student_file: student.py\nallowed_imports: [regex, no_such_module]"),
+        encoding="utf-8")
+    stub = grade("stub", str(path))
+    assert stub.exit_code == 0
+    assert "warning:" in stub.stderr and "functions.train.doc" in stub.stderr
+    assert "the Python standard library and regex, no_such_module" in " ".join(stub.stdout.split())
+    checked = grade("check", str(path))
+    assert checked.exit_code == 3
+    assert "'no_such_module' is allowed but not installed" in checked.output
+    assert "'regex' is allowed" not in checked.output
+
+
+def test_check_of_a_folder_warns_about_an_id_declared_twice(course):
+    (course / "again.yaml").write_text((course / "Week 3.yaml").read_text(encoding="utf-8"),
+                                       encoding="utf-8")
+    result = grade("check", str(course))
+    assert "id 'week3-bpe' is declared by Week 3.yaml, again.yaml" in result.stderr

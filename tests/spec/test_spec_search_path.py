@@ -97,3 +97,21 @@ def test_a_spec_saved_with_a_byte_order_mark_loads(tmp_path):
     path = tmp_path / "bom.yaml"
     path.write_bytes(b"\xef\xbb\xbf" + SHIPPED.read_bytes())
     assert load_exercise(path).id == "bpe-train-encode"
+
+
+def test_shape_and_meaning_problems_come_in_one_round(tmp_path):
+    path = tmp_path / "two.yaml"
+    path.write_text(
+        "id: two\ntitle: t\nlesson: l\ninstructions: i\ncolour: blue\n"
+        "conventions: {corpus_form: texts, tie_break: lexicographic}\n"
+        "functions:\n  train: {name: train_bpe, signature: \"train_bpe(corpus: list[str], "
+        "num_merges: int) -> list\", doc: d}\n"
+        "milestones:\n  - {id: train, title: T, points: 10, function: encode, checks: [{kind: cases}]}\n"
+        "cases:\n  - {id: a, visibility: public, corpus: [\"y\"], num_merges: -1}\n"
+        "  - {id: c, visibility: public, corpus: {\"x\": 1}, num_merges: 1}\n",
+        encoding="utf-8")
+    with pytest.raises(SpecError) as raised:
+        load_exercise(path)
+    fields = [p.field for p in raised.value.problems]
+    assert "colour" in fields and "cases[0].num_merges" in fields  # shape
+    assert "milestones[0].function" in fields and "cases[1].corpus" in fields  # meaning
