@@ -105,7 +105,7 @@ def convention_lines(exercise: Exercise) -> list[str]:
         ),
         "Stopping: training stops early when no word has two symbols left to pair.",
         "Inputs: do not modify the arguments you receive; return new lists.",
-        f"Time: each call must finish within {exercise.limits.call_seconds:g} seconds.",
+        _time_line(exercise),
         "Imports: "
         + (
             f"the Python standard library and {', '.join(exercise.allowed_imports)}; "
@@ -116,6 +116,20 @@ def convention_lines(exercise: Exercise) -> list[str]:
         ),
     ]
     return lines
+
+
+def _time_line(exercise: Exercise) -> str:
+    """The time limits, each stated once, from the spec's values."""
+    line = (f"Time: each call must finish within {exercise.limits.call_seconds:g} seconds of "
+            "wall-clock time")
+    timed = [m for m in exercise.milestones if m.check("efficiency") is not None]
+    if timed:
+        settings = exercise.efficiency
+        line += (f", except in the milestone \"{timed[0].title}\", where training on a large "
+                 f"generated corpus ({settings.total_words:,} words, {settings.num_merges} merges) "
+                 f"may take at most {settings.max_seconds:g} seconds of CPU time and at most "
+                 f"{settings.max_ratio:g} times the reference's time")
+    return line + "."
 
 
 def _consistent_tie_example(exercise: Exercise) -> str:
