@@ -18,6 +18,7 @@ from grader.commands.common import (
     load,
     with_exit_codes,
 )
+from grader.commands.progress import Progress
 
 
 @click.command("list", help=with_exit_codes(
@@ -119,7 +120,8 @@ def check(exercises: tuple[str, ...]) -> None:
             targets.append(name)
     worst = 0
     for target in targets:
-        report = check_spec(target)
+        with Progress(f"checking {target}"):
+            report = check_spec(target)
         if report.not_found:
             click.echo(f"grade check: {report.problems[0]}", err=True)
             worst = max(worst, INPUT_ERROR)

@@ -238,3 +238,28 @@ def test_check_of_a_folder_warns_about_an_id_declared_twice(course):
                                        encoding="utf-8")
     result = grade("check", str(course))
     assert "id 'week3-bpe' is declared by Week 3.yaml, again.yaml" in result.stderr
+
+
+class FakeTerminal(__import__("io").StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_progress_shows_on_a_terminal_after_the_delay_and_is_erased():
+    import time
+
+    from grader.commands.progress import Progress
+
+    terminal = FakeTerminal()
+    with Progress("grading s.py", stream=terminal, delay=0.05):
+        time.sleep(0.3)
+    written = terminal.getvalue()
+    assert "\rgrading s.py ... 0 s" in written and written.endswith("\r")
+    for quiet, stream in ((True, FakeTerminal()), (False, __import__("io").StringIO())):
+        with Progress("x", stream=stream, delay=0.0, quiet=quiet):
+            time.sleep(0.1)
+        assert stream.getvalue() == ""
+    fast = FakeTerminal()
+    with Progress("x", stream=fast, delay=2.0):
+        pass
+    assert fast.getvalue() == ""
