@@ -1,6 +1,8 @@
 """Benchmark of grading: how long ``grade submit`` takes, and where the time goes.
 
     python bench/grade.py [SUBMISSION] [--runs 10]     # default: the bpe-train-encode sample
+    python bench/grade.py --startup [--runs 10]        # CPU of grade --version and --help
+    python bench/grade.py --audit EXERCISE [--runs 1]  # wall and CPU of grade audit
     python bench/grade.py --efficiency [--runs 5]      # margins of the efficiency milestone
 
 The first mode prints the median wall time of ``grade submit SUBMISSION --format json`` run
@@ -10,7 +12,12 @@ cold, as in the command): importing the grader, starting the sandbox (worker sta
 loading the submission), each milestone's checks, and rendering the report; the rest of the
 command's time is interpreter start-up and the command line layer.
 
-The second mode grades only the efficiency check, repeatedly, for the Counter-based correct
+``--startup`` prints the median CPU time (user + system, of the child process) of
+``grade --version`` and ``grade --help``, which must not import the grading machinery.
+``--audit`` prints the wall and CPU time of ``grade audit EXERCISE`` (its gradings run in
+parallel, so the CPU time is the figure that does not depend on the host's load).
+
+The efficiency mode grades only the efficiency check, repeatedly, for the Counter-based correct
 submission (must pass) and the one that rescans the texts every merge (must fail), and
 prints each run's CPU times, ratio and verdict with the margin to the limit.
 """
@@ -19,6 +26,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import statistics
 import subprocess
 import sys
@@ -30,7 +38,7 @@ STARTED = time.perf_counter()
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from grader import engine  # noqa: E402
+from grader.grading import engine  # noqa: E402
 from grader.report import render  # noqa: E402
 from grader.sandbox import Sandbox  # noqa: E402
 
@@ -132,6 +140,32 @@ def bench_grading(submission: Path, runs: int) -> None:
     print(f"    {'interpreter and CLI':<28} {rest:.3f} s (command minus the above)")
 
 
+def child_run(args: list[str]) -> tuple[float, float]:
+    """Wall and CPU (user + system) seconds of ``grade ARGS`` run as a child process."""
+    before = os.times()
+    started = time.perf_counter()
+    subprocess.run(grade_command() + args, capture_output=True, check=False)
+    wall = time.perf_counter() - started
+    after = os.times()
+    cpu = (after.children_user - before.children_user) + (after.children_system - before.children_system)
+    return wall, cpu
+
+
+def bench_startup(runs: int) -> None:
+    for args in (["--version"], ["--help"], ["submit", "--help"]):
+        figures = [child_run(args) for _ in range(runs)]
+        print(f"grade {' '.join(args)}: CPU median of {runs}: "
+              f"{statistics.median(c for _, c in figures):.3f} s, wall median "
+              f"{statistics.median(w for w, _ in figures):.3f} s")
+
+
+def bench_audit(exercise: str, runs: int) -> None:
+    figures = [child_run(["audit", exercise, "--quiet"]) for _ in range(runs)]
+    print(f"grade audit {exercise}: wall median of {runs}: "
+          f"{statistics.median(w for w, _ in figures):.1f} s, CPU (all gradings) "
+          f"{statistics.median(c for _, c in figures):.1f} s on {os.cpu_count()} cores")
+
+
 def bench_efficiency(runs: int) -> None:
     from grader.grading.checks import CheckContext
     from grader.grading.checks.efficiency import run as run_efficiency
@@ -197,12 +231,18 @@ def main() -> None:
     parser.add_argument("submission", nargs="?", type=Path, default=DEFAULT_SUBMISSION)
     parser.add_argument("--runs", type=int, default=None, help="runs per figure")
     parser.add_argument("--efficiency", action="store_true", help="measure the efficiency margins")
+    parser.add_argument("--startup", action="store_true", help="CPU of grade --version and --help")
+    parser.add_argument("--audit", metavar="EXERCISE", help="time grade audit EXERCISE")
     parser.add_argument("--split-once", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.split_once:
         print(json.dumps(split_once(args.submission.resolve())))
     elif args.efficiency:
         bench_efficiency(args.runs or 5)
+    elif args.startup:
+        bench_startup(args.runs or 10)
+    elif args.audit:
+        bench_audit(args.audit, args.runs or 1)
     else:
         bench_grading(args.submission.resolve(), args.runs or 10)
 

@@ -3,12 +3,11 @@
 Each subcommand parses options and calls the library: :mod:`grader.bundles.gradescope`,
 :mod:`grader.bundles.prairielearn`, and the GitHub Classroom workflow of
 :mod:`grader.report.classroom`. Problems the user can fix are reported in one message
-(exit 2 for bad options, 1 when a bundle cannot be built), never as a traceback.
+(exit 2, as for every input error; see :mod:`grader.commands.common`), never as a traceback.
 """
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 from typing import Optional
 
@@ -23,14 +22,18 @@ from grader.bundles.wheels import (
     WheelTarget,
     parse_python_version,
 )
-from grader.spec import Exercise, SpecError, load_exercise
+from grader.commands.common import (
+    INPUT_ERROR,
+    exercises_dir_option,
+    fail,
+    load,
+    with_exit_codes,
+)
+from grader.spec import Exercise
 
 
 def _exercise(exercise_id: str) -> Exercise:
-    try:
-        return load_exercise(exercise_id)
-    except SpecError as error:
-        raise click.UsageError(str(error)) from None
+    return load(exercise_id)
 
 
 def _target(python_version: str, platforms: tuple, for_this_python: bool) -> WheelTarget:
@@ -50,8 +53,7 @@ def _sources(wheels_from: tuple, offline: bool, project_wheel: Optional[Path]) -
 
 
 def _fail(error: Exception) -> None:
-    click.echo(f"grade bundle: {error}", err=True)
-    sys.exit(1)
+    fail("bundle", str(error), code=INPUT_ERROR)
 
 
 def wheel_options(function):
@@ -84,13 +86,15 @@ SANDBOX_OPTION = click.option(
 )
 
 
-@click.group("bundle")
+@click.group("bundle", help=with_exit_codes(
+    "Package EXERCISE's autograder for Gradescope, PrairieLearn or GitHub Classroom."))
 def bundle() -> None:
-    """Package EXERCISE's autograder for Gradescope, PrairieLearn or GitHub Classroom."""
+    pass
 
 
 @bundle.command("gradescope")
 @click.argument("exercise_id", metavar="EXERCISE")
+@exercises_dir_option
 @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path),
               default=Path("autograder.zip"), show_default=True, help="The zip to write.")
 @SANDBOX_OPTION
@@ -115,6 +119,7 @@ def gradescope(exercise_id: str, output: Path, sandbox: str, python_version: str
 
 @bundle.command("prairielearn")
 @click.argument("exercise_id", metavar="EXERCISE")
+@exercises_dir_option
 @click.option("-o", "--output", type=click.Path(file_okay=False, path_type=Path), required=True,
               help="The question directory to write (e.g. COURSE/questions/bpe).")
 @click.option("--image", metavar="NAME", help="Grader image the question runs in "
@@ -160,6 +165,7 @@ def image(output: Path, image: Optional[str], force: bool, python_version: str, 
 
 @bundle.command("classroom")
 @click.argument("exercise_id", metavar="EXERCISE")
+@exercises_dir_option
 @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path),
               help="Where to write the workflow (e.g. .github/workflows/classroom.yml); "
               "default: standard output.")

@@ -1,30 +1,54 @@
-"""Commands: ``grade submit`` (grade one submission) and ``grade audit``.
+"""Command: ``grade submit``, the grading of one submission.
 
 ``submit`` only parses options, asks :mod:`grader.grading.engine` for the grading and
-:mod:`grader.report` for the document, and writes it. Exit status (docs/architecture.md, "Exit codes"): 0 when
-the submission was graded, whatever its score; 2 for usage errors; 1 only for a fault of
-the grader itself, reported in one short message rather than a traceback.
+:mod:`grader.report` for the document, and writes it. Exit codes are those of
+:mod:`grader.commands.common`: a submission that was graded exits 0 whatever its score, also
+when it does not load (it scores 0 with the reason), unless ``--fail-under`` is given.
 """
+
+from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import NoReturn, Optional
+from typing import Optional
 
 import click
 
-from grader.grading.engine import GradingSetupError, grade_submission, resolve_exercise
-from grader.report import FORMATS, HUMAN_FORMATS, render
-from grader.sandbox import SandboxUnavailable, layers_notice
-
-GRADER_FAULT_ADVICE = (
-    "This is a fault of the grader, not of the submission. Please report it to your course "
-    "staff (or the bpe-autograder issue tracker) with the command you ran and this message."
+from grader.commands.common import (
+    VERDICT_NO,
+    color_option,
+    exercises_dir_option,
+    fail,
+    grader_fault,
+    use_color,
+    with_exit_codes,
 )
+from grader.commands.progress import Progress
+
+FORMATS = ("text", "json", "gradescope", "prairielearn", "classroom", "junit", "markdown", "html")
+"""``grader.report.FORMATS``, repeated so ``--help`` needs no report import (a test checks)."""
 
 
-@click.command("submit")
+def _threshold(value: Optional[str], maximum: float) -> Optional[float]:
+    """``--fail-under`` in points: ``80`` is 80 points, ``80%`` is 80 % of the total."""
+    if value is None:
+        return None
+    text = value.strip()
+    try:
+        number = float(text.rstrip("%"))
+    except ValueError:
+        raise click.BadParameter(f"{value!r} is not a number of points or a percentage such "
+                                 "as 80%", param_hint="--fail-under") from None
+    return number / 100 * maximum if text.endswith("%") else number
+
+
+@click.command("submit", help=with_exit_codes(
+    "Grade SUBMISSION (a student's .py file, or a Jupyter .ipynb notebook) and print "
+    "per-milestone feedback.\n\n"
+    "A submission that was graded exits 0 whatever its score, also when it does not load "
+    "(it scores 0 with the reason); use --fail-under for CI."))
 @click.argument("submission", type=click.Path(exists=True, dir_okay=False, path_type=Path))
-@click.option("--exercise", "exercise_id", metavar="ID",
+@click.option("--exercise", "exercise_id", metavar="ID|PATH",
               help="Exercise id or spec file; default: the submission's '# exercise: ID' line.")
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default="text", show_default=True,
               help="Report format.")
@@ -32,79 +56,72 @@ GRADER_FAULT_ADVICE = (
               help="Write the report to this file instead of standard output.")
 @click.option("--strict-sandbox", is_flag=True,
               help="Refuse to grade when an isolation layer this host should have is missing.")
+@click.option("--fail-under", metavar="SCORE",
+              help="Exit 3 when the score is below SCORE points (or SCORE% of the total).")
+@click.option("-q", "--quiet", is_flag=True, help="No progress line and no notes on standard error.")
+@color_option
+@exercises_dir_option
 def submit(
     submission: Path, exercise_id: Optional[str], fmt: str, output: Optional[Path],
-    strict_sandbox: bool,
+    strict_sandbox: bool, fail_under: Optional[str], quiet: bool, color: Optional[bool],
 ) -> None:
-    """Grade SUBMISSION (a student's .py file) and print per-milestone feedback."""
+    from grader.grading.engine import (
+        GradingSetupError,
+        grade_submission,
+        resolve_exercise,
+    )
+    from grader.grading.submission_file import (
+        SubmissionFileError,
+        header_mismatch,
+        read_submission,
+    )
+
     if output is not None and not output.parent.is_dir():
         raise click.BadParameter(f"the directory {output.parent} does not exist", param_hint="-o")
     try:
         exercise = resolve_exercise(submission, exercise_id)
     except GradingSetupError as error:
         raise click.UsageError(str(error)) from None
+    threshold = _threshold(fail_under, exercise.total_points)
+    if exercise_id is not None:
+        mismatch = header_mismatch(submission, exercise.id)
+        if mismatch:
+            click.echo(f"warning: {mismatch}", err=True)
+    if not quiet:
+        try:
+            for note in read_submission(submission).notes:
+                click.echo(f"note: {note}", err=True)
+        except SubmissionFileError:
+            pass  # the report says why it could not be graded
     try:
-        report = grade_submission(submission, exercise, strict_sandbox=strict_sandbox)
-        color = fmt == "text" and output is None and sys.stdout.isatty()
+        from grader.report import HUMAN_FORMATS, render
+        from grader.sandbox import SandboxUnavailable, layers_notice
+    except Exception as error:  # noqa: BLE001 - a broken installation is the grader's fault
+        grader_fault("submit", "the grader is not installed correctly", error)
+    try:
+        with Progress(f"grading {submission.name}", quiet=quiet):
+            report = grade_submission(submission, exercise, strict_sandbox=strict_sandbox)
+        colored = fmt == "text" and output is None and use_color(color)
         options = {"hidden_visibility": exercise.feedback.hidden_visibility}
-        document = render(report, fmt, color=color, exercise_options=options)
+        document = render(report, fmt, color=colored, exercise_options=options)
     except SandboxUnavailable as error:
-        _fail(str(error))
+        fail("submit", str(error))
     except GradingSetupError as error:
         raise click.UsageError(str(error)) from None
     except Exception as error:  # noqa: BLE001 - any other failure is the grader's own fault
-        _fail(f"internal error while grading {submission.name}: {type(error).__name__}: {error}",
-              GRADER_FAULT_ADVICE)
+        grader_fault("submit", f"internal error while grading {submission.name}", error)
     notice = layers_notice(report.sandbox_layers)
     if notice and (fmt not in HUMAN_FORMATS or output is not None):
         click.echo(notice, err=True)
     if output is None:
-        click.echo(document, nl=False)
-        return
-    try:
-        output.write_text(document, encoding="utf-8")
-    except OSError as error:
-        raise click.BadParameter(f"cannot write {output}: {error.strerror}", param_hint="-o")
-    click.echo(f"report written to {output}", err=True)
-
-
-def _fail(*lines: str) -> NoReturn:
-    for line in lines:
-        click.echo(f"grade submit: {line}", err=True)
-    sys.exit(1)
-
-
-@click.command("audit")
-@click.argument("exercise_id", metavar="EXERCISE")
-@click.option("--mistake", "mistake_ids", multiple=True, metavar="ID",
-              help="Audit only this known mistake (repeatable); default: every one.")
-@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
-              show_default=True, help="Report format.")
-@click.option("--jobs", type=click.IntRange(min=1), default=None,
-              help="Gradings run at once; default: one per core.")
-def audit(exercise_id: str, mistake_ids: tuple, fmt: str, jobs: Optional[int]) -> None:
-    """Do EXERCISE's checks catch every known mistake? Exit 1 when one slips through."""
-    import json
-
-    from grader.grading.audit import UnknownMistake, render_text, run_audit
-    from grader.spec import SpecError, load_exercise
-
-    try:
-        exercise = load_exercise(exercise_id)
-    except SpecError as error:
-        raise click.UsageError(str(error)) from None
-    try:
-        report = run_audit(exercise, mistake_ids=list(mistake_ids) or None, jobs=jobs)
-    except UnknownMistake as error:
-        raise click.UsageError(str(error)) from None
-    except Exception as error:  # noqa: BLE001 - any other failure is the grader's own fault
-        click.echo(f"grade audit: internal error: {type(error).__name__}: {error}", err=True)
-        click.echo(f"grade audit: {GRADER_FAULT_ADVICE}", err=True)
-        sys.exit(1)
-    if fmt == "json":
-        click.echo(json.dumps(report.to_json(), indent=2, ensure_ascii=False))
+        click.echo(document, nl=False, color=colored)
     else:
-        click.echo(render_text(report, exercise), nl=False)
-    sys.exit(0 if report.ok else 1)
-
-
+        try:
+            output.write_text(document, encoding="utf-8")
+        except OSError as error:
+            raise click.BadParameter(f"cannot write {output}: {error.strerror}", param_hint="-o")
+        click.echo(f"report written to {output}", err=True)
+    if threshold is not None and report.score < threshold:
+        click.echo(f"grade submit: score {report.score:g}/{report.max_score:g} is below "
+                   f"--fail-under {fail_under}", err=True)
+        sys.exit(VERDICT_NO)

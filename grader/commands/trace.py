@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import click
 
+from grader.commands.common import with_exit_codes
 from reference import END_OF_WORD, TIE_BREAKS, BPEInputError
 from reference.trace import parse_word_counts, render_trace
+
+WORD_COUNT = re.compile(r"^\S+=\d+$")
 
 
 def _corpus_items(corpus: tuple[str, ...], corpus_file: Path | None, word_counts: bool) -> list[str]:
@@ -32,6 +36,13 @@ def _corpus(items: list[str], word_counts: bool) -> list[str] | dict[str, int]:
             "word counts (grade trace --word-counts low=5 lower=2 --merges 3) or --file PATH"
         )
     if not word_counts:
+        looks_like_counts = [item for item in items if WORD_COUNT.match(item)]
+        if looks_like_counts and len(looks_like_counts) == len(items):
+            raise click.UsageError(
+                f"{looks_like_counts[0]!r} looks like a WORD=COUNT entry, but without "
+                "--word-counts every argument is a text to split on whitespace; add "
+                "--word-counts, or quote a text such as \"low low lower\""
+            )
         return items
     try:
         return parse_word_counts(items)
@@ -39,7 +50,7 @@ def _corpus(items: list[str], word_counts: bool) -> list[str] | dict[str, int]:
         raise click.UsageError(str(error)) from None
 
 
-@click.command("trace")
+@click.command("trace", epilog=with_exit_codes(""))
 @click.argument("corpus", nargs=-1, metavar="[CORPUS]...")
 @click.option("--merges", "num_merges", type=click.IntRange(min=0), required=True, metavar="N",
               help="How many merges to learn (fewer if the pairs run out).")

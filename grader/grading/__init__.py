@@ -2,7 +2,9 @@
 checks run against the reference, points split and earned.
 
 Stage 4 of the flow (see docs/architecture.md). ``engine`` is the whole grading behind ``grade
-submit``; ``student_calls`` and ``shapes`` call the student and check what comes back;
+submit``; ``submission_file`` turns the file students hand in (BOM, CRLF, notebooks) into the
+Python the sandbox imports; ``student_calls`` and ``shapes`` call the student and check what
+comes back, ``plain_words`` says what a sandbox failure means;
 ``generated_inputs`` and ``zipf_corpus`` make inputs; ``checks/`` holds every check kind behind
 one interface; ``feedback`` turns outcomes into messages and evidence; ``scoring`` splits points;
 ``audit`` grades the catalogue's mistaken students to show the checks catch each mistake.

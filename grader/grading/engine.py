@@ -10,6 +10,7 @@ only splits the points and dispatches.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import time
@@ -20,30 +21,29 @@ from grader.grading.checks import CheckContext, check_kind
 from grader.grading.feedback import graded
 from grader.grading.scoring import check_points
 from grader.grading.student_calls import StudentCalls
+from grader.grading.submission_file import (
+    SubmissionFileError,
+    exercise_header,
+    explain_load_error,
+    prepared_submission,
+)
 from grader.result import GradeReport, MilestoneResult
-from grader.spec import ID_PATTERN, Exercise, Milestone, SpecError, load_exercise
+from grader.spec import (
+    ID_PATTERN,
+    Exercise,
+    ExerciseNotFound,
+    Milestone,
+    SpecError,
+    load_exercise,
+)
 
-HEADER = re.compile(r"^\s*#\s*exercise\s*:\s*(\S+)\s*$")
 EXERCISE_ID = re.compile(ID_PATTERN)
-HEADER_SEARCH_BYTES = 4096
-HEADER_SEARCH_LINES = 20
 
 class GradingSetupError(Exception):
     """The submission or its exercise cannot be determined; the message says how to fix it."""
 
 
 # --------------------------------------------------------------------------- the exercise
-
-
-def exercise_header(path: Path) -> Optional[str]:
-    """The id in the submission's ``# exercise: ID`` line near the top, if there is one."""
-    with path.open("rb") as handle:
-        head = handle.read(HEADER_SEARCH_BYTES).decode("utf-8", errors="replace")
-    for line in head.splitlines()[:HEADER_SEARCH_LINES]:
-        match = HEADER.match(line)
-        if match:
-            return match.group(1)
-    return None
 
 
 def resolve_exercise(path: Path, exercise: Union[Exercise, str, os.PathLike, None]) -> Exercise:
@@ -60,14 +60,22 @@ def resolve_exercise(path: Path, exercise: Union[Exercise, str, os.PathLike, Non
                 f"line at the top; add one or pass --exercise ID ({_available()})"
             )
         if not EXERCISE_ID.match(exercise):
-            # The header is the student's text: it may name a shipped exercise, never a file.
+            # The header is the student's text: it may name an exercise by id, never a file.
             raise GradingSetupError(
                 f"the '# exercise:' header of {path.name} says {exercise[:60]!r}, which is not "
                 f"an exercise id; write one of the ids ({_available()}) or pass a spec file "
-                "with --exercise"
+                "with --exercise PATH"
             )
     try:
         return load_exercise(exercise)
+    except ExerciseNotFound as error:
+        if origin == "--exercise":
+            raise GradingSetupError(f"exercise {str(exercise)!r} from {origin}: {error}") from None
+        raise GradingSetupError(
+            f"{origin} names exercise {exercise!r}, which is not found: {error}\n"
+            f"If it is your course's own exercise, grade with --exercise PATH/TO/{exercise}.yaml, "
+            "or add its folder with --exercises-dir DIR or GRADE_EXERCISES_PATH."
+        ) from None
     except SpecError as error:
         raise GradingSetupError(f"exercise {str(exercise)!r} from {origin}: {error}") from None
 
@@ -108,7 +116,16 @@ def grade_submission(
         memory_mib=spec.limits.memory_mib,
         total_seconds=spec.limits.total_seconds,
     )
-    with Sandbox(path, limits=limits, strict=strict_sandbox) as box:
+    with contextlib.ExitStack() as stack:
+        try:
+            sandboxed, _ = stack.enter_context(prepared_submission(path))
+        except SubmissionFileError as error:
+            report.mark_not_gradable(str(error))
+            report.milestones = [grade_milestone(None, None, m, str(error))  # type: ignore[arg-type]
+                                 for m in spec.milestones]
+            report.seconds = round(time.perf_counter() - started, 4)
+            return report
+        box = stack.enter_context(Sandbox(sandboxed, limits=limits, strict=strict_sandbox))
         report.sandbox_layers = dict(box.layers)
         loaded = box.load()
         if loaded.ok:
@@ -117,7 +134,8 @@ def grade_submission(
             report.errors.extend(message for message in blocked.values() if message)
         else:
             calls = StudentCalls(box, spec, (), file_name=path.name)
-            reason = f"{path.name} could not be loaded: {loaded.error}"
+            error = explain_load_error(loaded.error, spec.allowed_imports)
+            reason = f"{path.name} could not be loaded: {error}"
             report.mark_not_gradable(reason)
             blocked = {role: reason for role in spec.functions.roles()}
         for milestone in spec.milestones:

@@ -15,6 +15,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any, Optional, Protocol
 
+from grader.grading.plain_words import plain
 from grader.grading import shapes
 from grader.spec import Exercise
 from grader.spec.expected import to_merge_form
@@ -177,7 +178,7 @@ def modification(function: str, names: tuple[str, ...], sent: list, after: Optio
 
 def failure_message(function: str, outcome: CallOutcomeLike) -> str:
     """A one-line account of a failed call, naming the function (capped, no durations)."""
-    error = (outcome.error or outcome.kind).strip()
+    error = plain(outcome.error or outcome.kind).strip()
     if outcome.kind in _SELF_CONTAINED_KINDS:
         return cap(error)
     return cap(f"{function} {error}")

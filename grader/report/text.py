@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import textwrap
 
 from grader.report.feedback import feedback_parts
@@ -59,8 +61,13 @@ def error_lines(report: GradeReport, paint: Painter) -> list[str]:
     return lines
 
 
+_ANSI = re.compile(r"\x1b\[[0-9;]*m")
+
+
 def with_points(left: str, right: str, visible_left_width: int) -> str:
-    gap = max(2, WIDTH - visible_left_width - len(right))
+    """``left`` and ``right`` on one line, ``right`` ending at column WIDTH (colour codes do not
+    count towards the width)."""
+    gap = max(2, WIDTH - visible_left_width - len(_ANSI.sub("", right)))
     return left + " " * gap + right
 
 

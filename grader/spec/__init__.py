@@ -2,8 +2,10 @@
 
 Stage 1 of the flow (see docs/architecture.md). ``models`` is the pydantic model, ``yaml_lines``
 reads YAML remembering lines, ``problems`` and ``messages`` say what is wrong, ``rules`` holds
-the semantic checks pydantic cannot express, ``loading`` finds and loads specs (shipped ones by
-id), ``expected`` computes expected values with the reference, ``check`` is ``grade check`` and
+the semantic checks pydantic cannot express, ``loading`` finds and loads specs (by id on the
+search path: course folders, then the shipped ones), ``expected`` computes expected values with
+the reference, ``prose`` generates convention texts from the declared values and finds author
+texts that contradict them, ``check`` is ``grade check``, ``new_spec`` is ``grade new`` and
 ``stubs`` renders the student's starting file. Nothing here runs student code.
 """
 

@@ -12,7 +12,9 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Optional, Union
 
-from grader.spec import Case, Exercise, Pair, Problem, SpecError, load_exercise
+from grader.spec import Case, ExerciseNotFound, Exercise, Pair, Problem, SpecError, load_exercise
+from grader.spec.problems import in_file_order
+from grader.spec.prose import corpus_yaml, prose_problems, tie_cases, undistinguished_rules
 from grader.spec.expected import (
     expected_lengths,
     expected_merges,
@@ -35,8 +37,11 @@ class CheckReport:
     target: str
     exercise: Optional[Exercise] = None
     problems: list[Problem] = field(default_factory=list)
+    warnings: list[Problem] = field(default_factory=list)
     verified: int = 0
     computed: int = 0
+    not_found: bool = False
+    """The target names no file and no exercise on the search path (an input error)."""
 
     @property
     def ok(self) -> bool:
@@ -48,10 +53,11 @@ class CheckReport:
         source = self.exercise.source
         where = str(source) if source is not None else self.target
         if self.ok:
+            warned = f", {len(self.warnings)} warning(s)" if self.warnings else ""
             return (
                 f"{where}: ok: exercise {self.exercise.id!r}, {len(self.exercise.cases)} cases, "
                 f"{self.verified} expected values verified, {self.computed} computed "
-                "by the reference"
+                f"by the reference{warned}"
             )
         return f"{where}: {len(self.problems)} problem(s)"
 
@@ -63,11 +69,50 @@ def check_spec(id_or_path: Union[str, os.PathLike]) -> CheckReport:
         exercise = load_exercise(id_or_path)
     except SpecError as error:
         report.problems = list(error.problems)
+        report.not_found = isinstance(error, ExerciseNotFound)
+        if isinstance(error.exercise, Exercise):  # report the prose in the same round
+            shaped = error.exercise
+            report.problems = in_file_order(report.problems + [
+                shaped.problem(loc, message) for loc, message in prose_problems(shaped)])
         return report
     report.exercise = exercise
+    report.problems += [exercise.problem(loc, message) for loc, message in prose_problems(exercise)]
     for index, case in enumerate(exercise.cases):
         _check_case(exercise, index, case, report)
+    report.problems = in_file_order(report.problems)
+    report.warnings += _tie_warnings(exercise)
+    report.warnings += _import_warnings(exercise)
     return report
+
+
+def _import_warnings(exercise: Exercise) -> list[Problem]:
+    """A warning for each allowed import that is not installed beside the grader."""
+    import importlib.util
+
+    return [
+        exercise.problem(("allowed_imports", index), (
+            f"warning: {module!r} is allowed but not installed beside the grader, so students' "
+            f"imports of it fail; pip install it where grading runs"))
+        for index, module in enumerate(exercise.allowed_imports)
+        if importlib.util.find_spec(module) is None
+    ]
+
+
+def _tie_warnings(exercise: Exercise) -> list[Problem]:
+    """A warning when no public case tells the declared tie rule from some other rule."""
+    left = undistinguished_rules(exercise)
+    if not left:
+        return []
+    conventions = exercise.conventions
+    suggestion = tie_cases(conventions.corpus_form, conventions.end_of_word, count=1)
+    example = (f" such as corpus {corpus_yaml(suggestion[0])} with num_merges 4, on which the "
+               "four rules learn four different lists" if suggestion else "")
+    rule = conventions.tie_break
+    return [exercise.problem(("conventions", "tie_break"), (
+        f"warning: no public case tells tie_break {rule!r} from {', '.join(map(repr, left))}: "
+        "a student breaking ties that way passes every public example and the stub's doctests. "
+        f"Add a public case{example}."
+    ))]
 
 
 def _check_case(exercise: Exercise, index: int, case: Case, report: CheckReport) -> None:
@@ -211,6 +256,8 @@ def iter_report_lines(report: CheckReport) -> Iterator[str]:
     """The lines ``grade check`` prints: every problem, then the summary."""
     for problem in report.problems:
         yield str(problem)
+    for warning in report.warnings:
+        yield str(warning)
     yield report.summary()
 
 

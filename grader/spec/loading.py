@@ -1,10 +1,17 @@
-"""Finding and loading exercise specs: shipped ones by id, any other by path."""
+"""Finding and loading exercise specs: by id on a search path, or any spec file by path.
+
+The search path is the ``--exercises-dir`` folders, then ``GRADE_EXERCISES_PATH``
+(colon-separated), then the shipped exercises; a spec is found by the ``id`` it declares,
+whatever its file name.
+"""
 
 from __future__ import annotations
 
 import os
+import re
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Optional, Union
+from typing import Any, Optional, Union
 
 import yaml
 from pydantic import ValidationError
@@ -23,41 +30,120 @@ from grader.spec.rules import semantic_problems
 from grader.spec.yaml_lines import parse_yaml
 
 
+ENV_VAR = "GRADE_EXERCISES_PATH"
+"""Colon-separated folders of a course's own specs, searched by id before the shipped ones."""
+
+_extra_dirs: list[Path] = []
+_ID_LINE = re.compile(r"^id\s*:\s*['\"]?([^'\"\s#]+)", re.MULTILINE)
+
+
 def exercises_dir() -> Path:
     """The directory holding the shipped ``*.yaml`` exercise specs."""
     return data_dir("exercises")
 
 
+def use_exercise_dirs(dirs: Iterable[Union[str, os.PathLike]]) -> None:
+    """Search these folders (``--exercises-dir``) for exercises by id, before the others."""
+    _extra_dirs[:] = [Path(d) for d in dirs]
+
+
+def search_dirs() -> list[Path]:
+    """Where an id is looked up, in order: ``--exercises-dir`` folders, then the folders of
+    ``GRADE_EXERCISES_PATH``, then the shipped exercises."""
+    from_env = [Path(part) for part in os.environ.get(ENV_VAR, "").split(os.pathsep) if part]
+    dirs = [*_extra_dirs, *from_env]
+    try:
+        dirs.append(exercises_dir())
+    except FileNotFoundError:
+        if not dirs:
+            raise
+    unique: list[Path] = []
+    for folder in dirs:
+        if folder not in unique:
+            unique.append(folder)
+    return unique
+
+
+def spec_files(folder: Path) -> list[Path]:
+    """The ``*.yaml`` and ``*.yml`` files of ``folder``, sorted; none when it is not a folder."""
+    if not folder.is_dir():
+        return []
+    return sorted([*folder.glob("*.yaml"), *folder.glob("*.yml")])
+
+
+def declared_id(path: Path) -> Optional[str]:
+    """The top-level ``id:`` written in a spec file, read without validating the rest."""
+    try:
+        match = _ID_LINE.search(path.read_text(encoding="utf-8-sig"))
+    except (OSError, UnicodeDecodeError):
+        return None
+    return match.group(1) if match else None
+
+
+def indexed_exercises() -> dict[str, Path]:
+    """Id -> spec file over the search path; the first folder naming an id wins.
+
+    A spec is found by the ``id`` it declares, whatever its file name.
+    """
+    found: dict[str, Path] = {}
+    for folder in search_dirs():
+        for path in spec_files(folder):
+            exercise_id = declared_id(path) or path.stem
+            found.setdefault(exercise_id, path)
+    return found
+
+
+def duplicate_ids(paths: list[Path]) -> list[str]:
+    """One message per id declared by more than one of ``paths``."""
+    by_id: dict[str, list[Path]] = {}
+    for path in paths:
+        by_id.setdefault(declared_id(path) or path.stem, []).append(path)
+    return [
+        f"id {exercise_id!r} is declared by {', '.join(p.name for p in found)}; looked up by id, "
+        f"only {found[0].name} is found: give each spec its own id"
+        for exercise_id, found in by_id.items() if len(found) > 1
+    ]
+
+
 def exercise_paths() -> list[Path]:
-    """Every shipped spec file, sorted by id."""
-    return sorted(exercises_dir().glob("*.yaml"))
+    """Every spec file found by id (course folders and shipped), sorted by id."""
+    return [path for _, path in sorted(indexed_exercises().items())]
 
 
 def exercise_ids() -> list[str]:
-    return [path.stem for path in exercise_paths()]
+    return sorted(indexed_exercises())
 
 
 def exercise_path(exercise_id: str) -> Optional[Path]:
-    """The shipped spec with this id, or None."""
-    path = exercises_dir() / f"{exercise_id}.yaml"
-    return path if path.is_file() and exercise_id in exercise_ids() else None
-
+    """The spec with this id on the search path, or None."""
+    for folder in search_dirs():  # the usual case, ID.yaml, without reading every file
+        for suffix in (".yaml", ".yml"):
+            path = folder / f"{exercise_id}{suffix}"
+            if path.is_file() and declared_id(path) in (exercise_id, None):
+                return path
+    return indexed_exercises().get(exercise_id)
 
 
 def load_exercise(id_or_path: Union[str, os.PathLike]) -> Exercise:
-    """Load a shipped exercise by id, or any spec file by path; raise :class:`SpecError`."""
+    """Load an exercise by id (see :func:`search_dirs`), or any spec file by path;
+    raise :class:`SpecError`."""
     path = _resolve(id_or_path)
     try:
-        text = path.read_text(encoding="utf-8")
+        text = path.read_text(encoding="utf-8-sig")
     except (OSError, UnicodeDecodeError) as error:
         raise SpecError([Problem(display_path(path), None, "", f"cannot read the file: {error}")])
-    exercise = parse_exercise(text, display_path(path), expected_id=path.stem)
+    exercise = parse_exercise(text, display_path(path))
     exercise._source = path
     return exercise
 
 
 def _resolve(id_or_path: Union[str, os.PathLike]) -> Path:
     candidate = Path(id_or_path)
+    if candidate.is_dir():
+        raise ExerciseNotFound([Problem(str(candidate), None, "", (
+            "is a folder, not an exercise: pass a spec file or an id, or make the folder's "
+            f"specs resolvable by id with --exercises-dir {candidate} (or {ENV_VAR})")
+        )])
     if candidate.is_file():
         return candidate
     if candidate.suffix in (".yaml", ".yml") or len(candidate.parts) > 1:
@@ -68,9 +154,11 @@ def _resolve(id_or_path: Union[str, os.PathLike]) -> Path:
     except FileNotFoundError as error:
         raise ExerciseNotFound([Problem(str(id_or_path), None, "", str(error))]) from None
     if found is None:
-        raise ExerciseNotFound(
-            [Problem(str(id_or_path), None, "", f"no exercise with this id; available: {known}")]
-        )
+        searched = ", ".join(display_path(d) for d in search_dirs())
+        raise ExerciseNotFound([Problem(str(id_or_path), None, "", (
+            f"no exercise with this id in {searched} (available: {known}); pass the spec "
+            f"file itself, or add its folder with --exercises-dir DIR or {ENV_VAR}")
+        )])
     return found
 
 
@@ -90,7 +178,8 @@ def parse_exercise(text: str, file: str = "<spec>", *, expected_id: Optional[str
         mark = error.problem_mark or error.context_mark
         line = mark.line + 1 if mark else None
         reason = error.problem or error.context or "invalid YAML"
-        raise SpecError([Problem(file, line, "", f"YAML syntax error: {reason}")]) from None
+        hint = yaml_hint(text, line, reason)
+        raise SpecError([Problem(file, line, "", f"YAML syntax error: {reason}{hint}")]) from None
     except yaml.YAMLError as error:
         raise SpecError([Problem(file, None, "", f"YAML error: {error}")]) from None
 
@@ -109,9 +198,10 @@ def parse_exercise(text: str, file: str = "<spec>", *, expected_id: Optional[str
     try:
         exercise = Exercise.model_validate(data)
     except ValidationError as error:
+        shape = pydantic_problems(error)
         problems += [
             Problem(file, document.line_of(loc), format_loc(loc), message)
-            for loc, message in pydantic_problems(error)
+            for loc, message in shape + meaning_beside_shape(data, [loc for loc, _ in shape])
         ]
         raise SpecError(in_file_order(problems)) from None
 
@@ -119,15 +209,93 @@ def parse_exercise(text: str, file: str = "<spec>", *, expected_id: Optional[str
         Problem(file, document.line_of(loc), format_loc(loc), message)
         for loc, message in semantic_problems(exercise, expected_id=expected_id)
     ]
-    if problems:
-        raise SpecError(in_file_order(problems))
     exercise._file = file
     exercise._document = document
+    if problems:
+        error = SpecError(in_file_order(problems))
+        error.exercise = exercise  # valid in shape: grade check goes on to its other checks
+        raise error
     return exercise
 
 
+def yaml_hint(text: str, line: Optional[int], reason: str) -> str:
+    """A plain-words hint for the YAML mistakes authors make most: tabs and indentation."""
+    lines = text.splitlines()
+    nearby = lines[max(0, (line or 1) - 2): (line or 0) + 1] if line else lines
+    if "\t" in reason or any(item[: len(item) - len(item.lstrip())].count("\t") for item in nearby):
+        return (" (hint: a tab is used for indentation near this line; YAML indents with "
+                "spaces only, so replace the tab with spaces)")
+    if "mapping values are not allowed" in reason or "expected <block end>" in reason or \
+            "could not find expected ':'" in reason or "did not find expected key" in reason:
+        return (" (hint: check the indentation: keys of one mapping must line up, a list item's "
+                "keys sit two spaces right of its '-', and a value holding ': ' must be quoted)")
+    return ""
+
+
+PLACEHOLDER_TEXT = {"id": "placeholder", "title": "placeholder", "lesson": "placeholder",
+                    "instructions": "placeholder", "student_file": "student.py"}
+DEFAULTED = ("limits", "properties", "efficiency", "feedback", "allowed_imports")
+
+
+def meaning_beside_shape(data: dict, shape_locs: list[tuple]) -> list[tuple[tuple, str]]:
+    """The semantic problems of a spec that pydantic rejected, so one round reports both.
+
+    Each case or milestone with a shape error is stood in for by a valid placeholder, each bad
+    top-level text or settings block by a placeholder or its default, and the rules run on the
+    result; problems about stood-in parts are left out. When the conventions or functions are
+    malformed nothing can be judged and the list is empty.
+    """
+    import copy
+
+    repaired = copy.deepcopy(data)
+    replaced: set[tuple] = set()
+    for loc in shape_locs:
+        head = loc[0] if loc else None
+        if head in ("cases", "milestones") and len(loc) >= 2 and isinstance(loc[1], int) \
+                and isinstance(repaired.get(head), list) and loc[1] < len(repaired[head]):
+            replaced.add((head, loc[1]))
+        elif head in PLACEHOLDER_TEXT:
+            repaired[head] = PLACEHOLDER_TEXT[head]
+            replaced.add((head,))
+        elif head in DEFAULTED or (len(loc) == 1 and head not in ("conventions", "functions",
+                                                                  "cases", "milestones")):
+            repaired.pop(head, None)
+            replaced.add((head,))
+        else:
+            return []
+    conventions = repaired.get("conventions") or {}
+    empty_corpus: Any = {} if conventions.get("corpus_form") == "word-counts" else []
+    for head, *index in sorted(replaced, key=str):
+        if not index:
+            continue
+        stand_in = (
+            {"id": f"placeholder-{index[0]}", "visibility": "hidden", "corpus": empty_corpus,
+             "num_merges": 0}
+            if head == "cases" else
+            {"id": f"placeholder-{index[0]}", "title": "placeholder", "points": 1,
+             "function": "train", "checks": [{"kind": "properties"}]}
+        )
+        repaired[head][index[0]] = stand_in
+    try:
+        exercise = Exercise.model_validate(repaired)
+    except ValidationError:
+        return []
+    milestones_replaced = any(r[0] == "milestones" for r in replaced)
+    kept = []
+    for loc, message in semantic_problems(exercise):
+        if any(loc[: len(r)] == r for r in replaced):
+            continue
+        if milestones_replaced and loc[0] == "cases" and "milestone" in message:
+            continue
+        if any(r[0] == "cases" for r in replaced) and "no case gives input" in message:
+            continue
+        kept.append((loc, message))
+    return kept
+
+
 def available_exercises() -> list[Exercise]:
-    """Every shipped exercise, loaded and validated (a broken one raises :class:`SpecError`)."""
+    """Every exercise on the search path, loaded and validated (a broken one raises
+    :class:`SpecError`)."""
     try:
         paths = exercise_paths()
     except FileNotFoundError as error:

@@ -33,6 +33,7 @@ TieBreak = Literal[TIE_BREAKS]  # type: ignore[valid-type]
 Role = Literal[ROLES]  # type: ignore[valid-type]
 CheckKind = Literal[CHECK_KINDS]  # type: ignore[valid-type]
 Identifier = Annotated[str, Field(pattern=ID_PATTERN)]
+ModuleName = Annotated[str, Field(pattern=r"^[A-Za-z_][A-Za-z0-9_]*$")]
 
 _PAIR_SCHEMA = {
     "type": "array",
@@ -75,34 +76,47 @@ Merges = Annotated[Optional[Any], WithJsonSchema(_MERGES_SCHEMA)]
 class SpecModel(BaseModel):
     """Base of every spec model: unknown keys are errors, values are not coerced silently."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True,
+                              use_attribute_docstrings=True)
 
 
 class Conventions(SpecModel):
     """The rules students must follow: corpus form, end-of-word marker, tie-break, merge form."""
 
     corpus_form: Literal[CORPUS_FORMS]  # type: ignore[valid-type]
+    """How train receives its corpus: "texts" (a list of strings split on whitespace) or "word-counts" (a dict word -> count)."""
     end_of_word: str = "</w>"
+    """The end-of-word marker appended to every word as a symbol of its own; "" for none."""
     tie_break: TieBreak
+    """Which pair wins when several share the highest count: lexicographic, concatenated, first-seen or reverse-lexicographic (see the README)."""
     merge_form: Literal[MERGE_FORMS] = "pairs"  # type: ignore[valid-type]
+    """How merges are written: "pairs" as (a, b), "pairs-with-token" as ((a, b), ab)."""
     accept_lists_for_tuples: bool = True
-    tie_example: str
+    """Whether lists are accepted where tuples are asked for."""
+    tie_example: Optional[str] = None
+    """Optional extra words on ties, shown in the stub after the generated worked tie; grade check rejects text that states another tie rule."""
 
 
 class FunctionSpec(SpecModel):
     """A function the student writes: its name, full signature with type hints, and docstring."""
 
     name: str
+    """The Python name of the function the student writes."""
     signature: str
+    """The whole signature on one line, with type hints, e.g. "encode(word: str, merges: ...) -> list[str]"."""
     doc: str
+    """The function's docstring in the stub; grade check rejects text that contradicts the conventions."""
 
 
 class Functions(SpecModel):
     """Role -> the function the student writes for it; an exercise needs at least one role."""
 
     train: Optional[FunctionSpec] = None
+    """The training function: (corpus, num_merges) -> merges."""
     encode: Optional[FunctionSpec] = None
+    """The encoding function: (word, merges) -> tokens."""
     sequence_lengths: Optional[FunctionSpec] = None
+    """The sequence-length function: (sentence, merges) -> {"char", "bpe", "word"} counts."""
 
     def roles(self) -> dict[str, FunctionSpec]:
         """Role -> function, for the roles this exercise has, in a fixed order."""
@@ -113,17 +127,24 @@ class Check(SpecModel):
     """One kind of check in a milestone; weight splits the milestone's points among its checks."""
 
     kind: CheckKind
+    """cases (the spec's cases), differential (generated inputs against the reference), properties (invariants) or efficiency (a large generated corpus, timed)."""
     weight: float = Field(default=1.0, gt=0)
+    """Share of the milestone's points, relative to its other checks' weights."""
 
 
 class Milestone(SpecModel):
     """A graded step: its points and the checks run on the function of one role."""
 
     id: Identifier
+    """The milestone's id (lower-case letters, digits, hyphens), unique in the exercise."""
     title: str
+    """One line naming the milestone in reports and the stub's TODOs."""
     points: float = Field(gt=0)
+    """Points the milestone is worth."""
     function: Role
+    """The role (train, encode, sequence_lengths) whose function the milestone checks."""
     checks: list[Check] = Field(min_length=1)
+    """The checks run, each with a weight."""
 
     def check(self, kind: str) -> Optional[Check]:
         return next((c for c in self.checks if c.kind == kind), None)
@@ -133,31 +154,47 @@ class Limits(SpecModel):
     """Sandbox limits for running student code."""
 
     call_seconds: float = Field(default=2.0, gt=0)
+    """Wall-clock limit of one call of a student function, in seconds."""
     memory_mib: int = Field(default=512, gt=0)
+    """Memory limit of the student's process, in MiB."""
     total_seconds: float = Field(default=120.0, gt=0)
+    """Time budget of the whole grading of one submission, in seconds."""
 
 
 class PropertySettings(SpecModel):
     """Sizes of the generated inputs for differential and property checks."""
 
     examples: int = Field(default=60, gt=0)
+    """How many generated inputs the differential check tries."""
     alphabet: str = Field(default="abc", min_length=1)
+    """Characters the generated words are made of."""
     max_words: int = Field(default=6, gt=0)
+    """Most distinct words in a generated corpus."""
     max_word_length: int = Field(default=6, gt=0)
+    """Longest generated word."""
     max_count: int = Field(default=5, gt=0)
+    """Highest count of a generated word."""
     max_merges: int = Field(default=10, ge=0)
+    """Most merges asked for on a generated input."""
 
 
 class EfficiencySettings(SpecModel):
     """The generated Zipf corpus and time budget of the efficiency check."""
 
     distinct_words: int = Field(default=5000, gt=0)
+    """Distinct words of the generated Zipf corpus."""
     total_words: int = Field(default=200000, gt=0)
+    """Total words (with repeats) of the generated corpus."""
     zipf_exponent: float = Field(default=1.1, gt=0)
+    """Exponent of the Zipf distribution of word frequencies."""
     seed: int = 97
+    """Seed of the corpus generator."""
     num_merges: int = Field(default=300, ge=0)
+    """Merges the timed training learns."""
     max_ratio: float = Field(default=20.0, gt=0)
+    """Most times slower than the reference a passing trainer may be."""
     max_seconds: float = Field(default=30.0, gt=0)
+    """Time limit of the timed training, in seconds."""
 
 
 class Feedback(SpecModel):
@@ -166,21 +203,27 @@ class Feedback(SpecModel):
     hidden_visibility: Literal["hidden", "after_due_date", "after_published", "visible"] = (
         "after_published"
     )
+    """When LMS platforms show hidden checks' pass/fail (Gradescope visibility names)."""
 
 
 class EncodeItem(SpecModel):
     """A word to encode with the case's reference merges; tokens, when written, are verified."""
 
     word: str
+    """A word to encode with the case's reference merges."""
     tokens: Optional[list[str]] = None
+    """Its expected tokens; written ones are verified by grade check, missing ones computed."""
 
 
 class Lengths(SpecModel):
     """Expected sequence lengths of a case's sentence."""
 
     char: int = Field(ge=0)
+    """Characters of every word plus one per end-of-word marker."""
     bpe: int = Field(ge=0)
+    """Tokens after encoding every word."""
     word: int = Field(ge=0)
+    """Words of the sentence."""
 
 
 class Case(SpecModel):
@@ -188,14 +231,21 @@ class Case(SpecModel):
     measure; expected values are optional (written ones are verified, missing ones computed)."""
 
     id: Identifier
+    """The case's id, unique in the exercise."""
     visibility: Literal["public", "hidden"]
+    """public cases are doctests in the stub and show details; hidden ones report pass/fail only."""
     description: str = ""
+    """What the case tests, for authors (hidden cases never show it to students)."""
     corpus: Corpus
     num_merges: int = Field(ge=0)
+    """How many merges to learn from the corpus."""
     merges: Merges = None
     encode: list[EncodeItem] = Field(default_factory=list)
+    """Words to encode with the case's reference merges."""
     sentence: Optional[str] = None
+    """A sentence whose sequence lengths are checked."""
     lengths: Optional[Lengths] = None
+    """Expected sequence lengths of the sentence; computed when left out."""
 
     @property
     def public(self) -> bool:
@@ -223,23 +273,39 @@ class Exercise(SpecModel):
         extra="forbid",
         frozen=True,
         strict=True,
+        use_attribute_docstrings=True,
         title="bpe-autograder exercise",
         json_schema_extra={"$schema": "https://json-schema.org/draft/2020-12/schema"},
     )
 
     id: Identifier
+    """The exercise's id (lower-case letters, digits, hyphens): what stubs' '# exercise:' line names."""
     title: str
+    """One line heading the stub and every report."""
     lesson: str
+    """The lesson or problem the exercise comes from."""
     student_file: str = "student.py"
+    """The file name students submit."""
     instructions: str
+    """The task in Markdown, at the top of the stub; grade check rejects text that contradicts the conventions."""
+    allowed_imports: list[ModuleName] = Field(default_factory=list)
+    """Third-party modules students may import besides the standard library (installed beside the grader), e.g. [regex]."""
     conventions: Conventions
+    """The rules students follow; every convention text of the stub is generated from them."""
     functions: Functions
+    """The functions students write, by role."""
     milestones: list[Milestone] = Field(min_length=1)
+    """Graded steps with their points and checks."""
     limits: Limits = Limits()
+    """Sandbox limits for the student's code."""
     properties: PropertySettings = PropertySettings()
+    """Sizes of the inputs generated for differential and property checks."""
     efficiency: EfficiencySettings = EfficiencySettings()
+    """The timed training of the efficiency check."""
     feedback: Feedback = Feedback()
+    """How hidden results are shown on LMS platforms."""
     cases: list[Case] = Field(default_factory=list)
+    """Inputs with optional expected values: written ones are verified, missing ones computed."""
 
     _source: Optional[Path] = PrivateAttr(default=None)
     _file: str = PrivateAttr(default="<spec>")

@@ -28,6 +28,8 @@ class SpecError(Exception):
 
     def __init__(self, problems: list[Problem]) -> None:
         self.problems = problems
+        self.exercise: object = None
+        """The exercise when it is valid in shape and only its meaning is wrong, else None."""
         super().__init__("\n".join(str(p) for p in problems))
 
 

@@ -16,7 +16,7 @@ from typing import Any
 from grader.package_data import jinja_environment
 from grader.spec import Case, Exercise
 from grader.spec.expected import case_encodings, case_lengths, expected_merges
-from reference.tie_breaks import DESCRIPTIONS
+from grader.spec.prose import prose_problems, tie_paragraph
 
 TEMPLATE = "stub.py.j2"
 DOCTEST_WIDTH = 88
@@ -43,6 +43,8 @@ def render_stub(exercise: Exercise) -> str:
     source = environment.get_template(TEMPLATE).render(
         exercise=exercise,
         conventions=convention_lines(exercise),
+        ties=tie_paragraph(exercise),
+        tie_example=_consistent_tie_example(exercise),
         milestones=[_milestone_view(exercise, m) for m in exercise.milestones],
         functions=functions,
     )
@@ -78,8 +80,7 @@ def convention_lines(exercise: Exercise) -> list[str]:
             if marker
             else "End of word: no marker; each word starts as its characters."
         ),
-        f"Ties: when pairs share the highest count, take {DESCRIPTIONS[conventions.tie_break]} "
-        f"(rule {conventions.tie_break!r}; example below).",
+        f"Ties: rule {conventions.tie_break!r}, with a worked tie below.",
         "Merges: "
         + (
             "a list of (left, right) tuples in the order learned, e.g. ('e', 's')."
@@ -95,9 +96,42 @@ def convention_lines(exercise: Exercise) -> list[str]:
         ),
         "Stopping: training stops early when no word has two symbols left to pair.",
         "Inputs: do not modify the arguments you receive; return new lists.",
-        f"Time: each call must finish within {exercise.limits.call_seconds:g} seconds.",
+        _time_line(exercise),
+        "Imports: "
+        + (
+            f"the Python standard library and {', '.join(exercise.allowed_imports)}; "
+            "nothing else is installed where the grader runs your code."
+            if exercise.allowed_imports
+            else "the Python standard library only (no numpy, no tokenizer libraries); "
+            "nothing else is installed where the grader runs your code."
+        ),
     ]
     return lines
+
+
+def _time_line(exercise: Exercise) -> str:
+    """The time limits, each stated once, from the spec's values."""
+    line = (f"Time: each call must finish within {exercise.limits.call_seconds:g} seconds of "
+            "wall-clock time")
+    timed = [m for m in exercise.milestones if m.check("efficiency") is not None]
+    if timed:
+        settings = exercise.efficiency
+        line += (f", except in the milestone \"{timed[0].title}\", where training on a large "
+                 f"generated corpus ({settings.total_words:,} words, {settings.num_merges} merges) "
+                 f"may take at most {settings.max_seconds:g} seconds of CPU time and at most "
+                 f"{settings.max_ratio:g} times the reference's time")
+    return line + "."
+
+
+def _consistent_tie_example(exercise: Exercise) -> str:
+    """The author's tie example, or "" when it contradicts the declared rule (``grade check``
+    reports that) or there is none; the generated paragraph always states the rule."""
+    text = exercise.conventions.tie_example
+    if not text:
+        return ""
+    if any(loc == ("conventions", "tie_example") for loc, _ in prose_problems(exercise)):
+        return ""
+    return text.strip()
 
 
 def _milestone_view(exercise: Exercise, milestone: Any) -> dict[str, Any]:

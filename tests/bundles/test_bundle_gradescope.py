@@ -183,7 +183,7 @@ def test_setup_installs_with_no_index_only():
 )
 def test_bad_outputs_are_refused_before_any_download(tmp_path, output, message):
     result = CliRunner().invoke(main, ["bundle", "gradescope", EXERCISE, "-o", str(tmp_path / output)])
-    assert result.exit_code == 1 and message in result.output
+    assert result.exit_code == 2 and message in result.output
     assert not list(tmp_path.rglob("*.whl"))
 
 

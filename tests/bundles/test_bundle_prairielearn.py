@@ -106,7 +106,7 @@ def test_tests_directory_holds_the_spec_and_the_grading_settings(question):
 def test_a_non_empty_directory_is_kept_unless_forced_and_the_uuid_survives(question):
     before = json.loads((question / "info.json").read_text())["uuid"]
     refused = CliRunner().invoke(main, ["bundle", "prairielearn", EXERCISE, "-o", str(question)])
-    assert refused.exit_code == 1 and "--force" in refused.output
+    assert refused.exit_code == 2 and "--force" in refused.output
     forced = CliRunner().invoke(main, ["bundle", "prairielearn", EXERCISE, "-o", str(question), "--force",
                                        "--image", "myorg/bpe-grader:0.1.0"])
     assert forced.exit_code == 0, forced.output
@@ -117,7 +117,7 @@ def test_a_non_empty_directory_is_kept_unless_forced_and_the_uuid_survives(quest
 def test_a_malformed_image_name_is_refused(tmp_path, image):
     result = CliRunner().invoke(main, ["bundle", "prairielearn", EXERCISE, "-o", str(tmp_path / "q"),
                                        "--image", image])
-    assert result.exit_code == 1 and "not a Docker image name" in result.output
+    assert result.exit_code == 2 and "not a Docker image name" in result.output
 
 
 # --------------------------------------------------------------------------- grading on a /grade root

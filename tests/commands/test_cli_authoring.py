@@ -51,7 +51,7 @@ def test_stub_writes_a_file_and_refuses_to_overwrite_it(tmp_path):
     assert target.read_text(encoding="utf-8").startswith("# exercise: bpe-train-encode\n")
     target.write_text("work in progress\n", encoding="utf-8")
     refused = grade("stub", "bpe-train-encode", "-o", str(target))
-    assert refused.exit_code == 1
+    assert refused.exit_code == 2
     assert "already exists; pass --force" in refused.output
     assert target.read_text(encoding="utf-8") == "work in progress\n"
     assert grade("stub", "bpe-train-encode", "-o", str(target), "--force").exit_code == 0
@@ -61,7 +61,9 @@ def test_stub_writes_a_file_and_refuses_to_overwrite_it(tmp_path):
 def test_stub_of_an_unknown_exercise_is_a_clear_error():
     result = grade("stub", "nope")
     assert result.exit_code == 2  # a usage error, as for grade submit
-    assert "no exercise with this id; available: bpe-train-encode, lesson97-bpe" in result.output
+    assert "no exercise with this id" in result.output
+    assert "available: bpe-train-encode, lesson97-bpe" in result.output
+    assert "--exercises-dir DIR or GRADE_EXERCISES_PATH" in result.output
     assert "Traceback" not in result.output
 
 
@@ -72,9 +74,9 @@ def test_check_of_a_shipped_exercise_exits_zero(exercise_id):
     assert f"ok: exercise {exercise_id!r}" in result.output
 
 
-def test_check_of_a_broken_spec_exits_one_with_file_line_and_field():
+def test_check_of_a_broken_spec_exits_three_with_file_line_and_field():
     result = grade("check", str(SPECS / "bad-tie-break.yaml"))
-    assert result.exit_code == 1
+    assert result.exit_code == 3
     assert (
         "bad-tie-break.yaml:12: conventions.tie_break: 'alphabetic' is not one of lexicographic, "
         "concatenated, first-seen, reverse-lexicographic"
@@ -83,7 +85,7 @@ def test_check_of_a_broken_spec_exits_one_with_file_line_and_field():
 
 def test_check_explains_a_wrong_merge_list():
     result = grade("check", str(SPECS / "wrong-merges.yaml"))
-    assert result.exit_code == 1
+    assert result.exit_code == 3
     assert "step 2 departs from the reference" in result.output
     assert "Pair counts at step 2:" in result.output
     assert "what tie_break first-seen gives" in result.output

@@ -10,7 +10,7 @@ import yaml
 from click.testing import CliRunner
 
 from grader.cli import main
-from grader.commands import submit as submit_command
+from grader.grading import engine
 from grader.spec.loading import exercise_path
 
 SUBMISSIONS = Path(__file__).parents[1] / "submissions"
@@ -120,7 +120,7 @@ def test_a_fault_of_the_grader_exits_one_with_a_short_message(monkeypatch, spec_
     def broken(*args, **kwargs):
         raise RuntimeError("the engine fell over")
 
-    monkeypatch.setattr(submit_command, "grade_submission", broken)
+    monkeypatch.setattr(engine, "grade_submission", broken)
     result = grade(str(SUBMISSIONS / "correct_counter.py"), "--exercise", str(spec_file))
     assert result.exit_code == 1
     assert "internal error while grading correct_counter.py: RuntimeError: the engine fell over" in result.stderr

@@ -1,0 +1,177 @@
+"""The submission as students make it, turned into the plain Python file the sandbox imports.
+
+Students submit from Windows editors (a UTF-8 byte-order mark, CRLF line ends) and from
+Jupyter (``.ipynb``). :func:`read_submission` returns the Python source with the BOM dropped,
+line ends made ``\\n`` and, for a notebook, the code cells in order with IPython magics and
+shell lines dropped; each change is noted in plain words. :func:`prepared_submission` writes
+that source to a temporary ``.py`` file when it differs from the file on disk, so the sandbox
+always sees ordinary Python. The ``# exercise: ID`` header is read from the same source, and
+:func:`explain_load_error` turns an import the exercise does not allow into advice.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import re
+import shutil
+import tempfile
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Optional, Sequence
+
+BOM = "\ufeff"
+HEADER = re.compile(r"^\s*#\s*exercise\s*:\s*(\S+)\s*$")
+HEADER_SEARCH_LINES = 20
+# Cell magics whose body is still Python the student meant to run.
+TRANSPARENT_CELL_MAGICS = ("%%time", "%%timeit", "%%capture")
+_MISSING_MODULE = re.compile(r"No module named '([^'.]+)[^']*'")
+
+
+class SubmissionFileError(ValueError):
+    """The file cannot be read as a submission (not UTF-8, not a notebook); says how to fix it."""
+
+
+@dataclass
+class SubmissionSource:
+    """The Python source of a submission and what was changed to get it."""
+
+    text: str
+    notes: list[str] = field(default_factory=list)
+    notebook: bool = False
+    changed: bool = False
+
+
+def read_submission(path: Path) -> SubmissionSource:
+    """The submission's Python source; raise :class:`SubmissionFileError` when unreadable."""
+    try:
+        raw = path.read_bytes()
+    except OSError as error:
+        raise SubmissionFileError(f"cannot read {path.name}: {error.strerror or error}") from None
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise SubmissionFileError(
+            f"{path.name} is not UTF-8 text (byte {error.start}); save it as UTF-8 in your editor"
+        ) from None
+    notes: list[str] = []
+    if path.suffix.lower() == ".ipynb":
+        source = _notebook_source(path.name, text)
+        source.changed = True
+        return source
+    if text.startswith(BOM):
+        text = text[len(BOM):]
+        notes.append(f"{path.name} starts with a byte-order mark (as Windows editors save); it was ignored")
+    if "\r" in text:
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
+        notes.append(f"{path.name} has Windows (CRLF) line ends; they were read as plain line ends")
+    return SubmissionSource(text, notes, changed=bool(notes))
+
+
+def _notebook_source(name: str, text: str) -> SubmissionSource:
+    import nbformat
+
+    try:
+        notebook = nbformat.reads(text.lstrip(BOM), as_version=4)
+    except Exception as error:  # noqa: BLE001 - nbformat raises several unrelated types
+        raise SubmissionFileError(
+            f"{name} is not a readable Jupyter notebook ({type(error).__name__}: {error}); "
+            "save it again from Jupyter, or submit a .py file (File > Download as > Python)"
+        ) from None
+    dropped: list[str] = []
+    cells: list[str] = []
+    for number, cell in enumerate(notebook.cells, start=1):
+        if cell.get("cell_type") != "code":
+            continue
+        kept = _code_cell(number, cell.get("source", ""), dropped)
+        if kept.strip():
+            cells.append(kept.rstrip("\n") + "\n")
+    notes = [f"{name} is a notebook: its {len(cells)} code cell(s) were graded in order as one file"]
+    if dropped:
+        shown = "; ".join(dropped[:5]) + (f"; and {len(dropped) - 5} more" if len(dropped) > 5 else "")
+        notes.append(f"IPython magics and shell lines are not Python and were dropped: {shown}")
+    return SubmissionSource("\n\n".join(cells), notes, notebook=True)
+
+
+def _code_cell(number: int, source: str, dropped: list[str]) -> str:
+    lines = source.replace("\r\n", "\n").split("\n")
+    first = lines[0].strip() if lines else ""
+    if first.startswith("%%"):
+        if first.split()[0] in TRANSPARENT_CELL_MAGICS:
+            dropped.append(f"cell {number}: {first}")
+            lines = lines[1:]
+        else:
+            dropped.append(f"cell {number}: the whole {first.split()[0]} cell")
+            return ""
+    kept = []
+    for line in lines:
+        stripped = line.lstrip()
+        if stripped.startswith(("%", "!")) or re.match(r"^\w+\s*=\s*[!%]", stripped):
+            dropped.append(f"cell {number}: {stripped[:40]}")
+            kept.append("")  # keep line numbers within the cell
+        else:
+            kept.append(line)
+    return "\n".join(kept)
+
+
+@contextlib.contextmanager
+def prepared_submission(path: Path) -> Iterator[tuple[Path, SubmissionSource]]:
+    """The path of a plain ``.py`` version of the submission (a temporary copy when the file
+    needed changes, else the file itself), and what was changed."""
+    source = read_submission(path)
+    if not source.changed:
+        yield path, source
+        return
+    folder = Path(tempfile.mkdtemp(prefix="grade-submission-"))
+    try:
+        target = folder / (path.stem + ".py")
+        target.write_text(source.text, encoding="utf-8")
+        yield target, source
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def header_in(text: str) -> Optional[str]:
+    """The id of the ``# exercise: ID`` line among the first lines of ``text``, if any."""
+    for line in text.lstrip(BOM).splitlines()[:HEADER_SEARCH_LINES]:
+        match = HEADER.match(line)
+        if match:
+            return match.group(1)
+    return None
+
+
+def exercise_header(path: Path) -> Optional[str]:
+    """The id in the submission's ``# exercise: ID`` line near the top, if there is one."""
+    try:
+        return header_in(read_submission(path).text)
+    except SubmissionFileError:
+        return None
+
+
+def header_mismatch(path: Path, exercise_id: str) -> Optional[str]:
+    """A warning when the file's header names another exercise than the one it is graded on."""
+    header = exercise_header(path)
+    if header is None or header == exercise_id:
+        return None
+    return (
+        f"{path.name} says '# exercise: {header}' but is graded as exercise {exercise_id!r} "
+        "(from --exercise); check that this is the right file and the right exercise"
+    )
+
+
+def explain_load_error(error: str, allowed_imports: Sequence[str] = ()) -> str:
+    """``error`` with advice when it is an import of a module the exercise does not allow."""
+    from grader.grading.plain_words import plain
+
+    error = plain(error)
+    match = _MISSING_MODULE.search(error or "")
+    if not match:
+        return error
+    module = match.group(1)
+    allowed = ", ".join(allowed_imports)
+    if module in allowed_imports:
+        return (f"{error} ({module} is allowed by this exercise but is not installed where "
+                "the grader runs; tell your course staff)")
+    scope = ("the Python standard library" + (f" and {allowed}" if allowed else ""))
+    return (f"{error}: {module} is not available to submissions, which may import only "
+            f"{scope}; remove the import and write that part yourself")
