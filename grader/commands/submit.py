@@ -32,9 +32,13 @@ GRADER_FAULT_ADVICE = (
               help="Write the report to this file instead of standard output.")
 @click.option("--strict-sandbox", is_flag=True,
               help="Refuse to grade when an isolation layer this host should have is missing.")
+@click.option("--seed-secret", metavar="TEXT", default=None,
+              help="Secret that picks the generated inputs and the timed corpus; default: "
+                   "$GRADE_SEED_SECRET, the file $GRADE_SEED_SECRET_FILE, else a per-user "
+                   "secret in the config directory.")
 def submit(
     submission: Path, exercise_id: Optional[str], fmt: str, output: Optional[Path],
-    strict_sandbox: bool,
+    strict_sandbox: bool, seed_secret: Optional[str],
 ) -> None:
     """Grade SUBMISSION (a student's .py file) and print per-milestone feedback."""
     if output is not None and not output.parent.is_dir():
@@ -44,7 +48,8 @@ def submit(
     except GradingSetupError as error:
         raise click.UsageError(str(error)) from None
     try:
-        report = grade_submission(submission, exercise, strict_sandbox=strict_sandbox)
+        report = grade_submission(submission, exercise, strict_sandbox=strict_sandbox,
+                                  seed_secret=seed_secret)
         color = fmt == "text" and output is None and sys.stdout.isatty()
         options = {"hidden_visibility": exercise.feedback.hidden_visibility}
         document = render(report, fmt, color=color, exercise_options=options)

@@ -5,7 +5,9 @@ from the caller or from the submission's ``# exercise: ID`` header line. One san
 every call of the submission; the student's code never runs in this process. A submission
 that does not load scores 0 everywhere with the reason in ``errors``; a missing function
 zeroes only the milestones that need it. Each check kind lives in its own module; this one
-only splits the points and dispatches.
+only splits the points and dispatches. Afterwards a milestone that shows no real work earns
+nothing (:mod:`grader.grading.evidence`), and only output printed on visible inputs is kept
+(:mod:`grader.grading.output_ledger`).
 """
 
 from __future__ import annotations
@@ -20,7 +22,10 @@ from typing import Optional, Union
 from grader.grading.checks.cases import run_cases
 from grader.grading.checks.differential import run_differential
 from grader.grading.checks.properties import run_properties
+from grader.grading.evidence import require_evidence
 from grader.grading.feedback import graded
+from grader.grading.output_ledger import OutputLedger
+from grader.grading.secrets import SeedSecretError, resolve_secret
 from grader.grading.scoring import check_points
 from grader.grading.student_calls import StudentCalls
 from grader.result import CheckResult, GradeReport, MilestoneResult
@@ -107,9 +112,12 @@ def grade_submission(
     exercise: Union[Exercise, str, os.PathLike, None] = None,
     *,
     strict_sandbox: bool = False,
+    seed_secret: Optional[str] = None,
 ) -> GradeReport:
     """Grade the student file at ``path``; raise :class:`GradingSetupError` for bad input.
 
+    ``seed_secret`` picks the generated inputs and the timed corpus; without it the secret
+    comes from the environment or the user's configuration (:mod:`grader.grading.secrets`).
     Raises ``SandboxUnavailable`` (from :mod:`grader.sandbox`) when ``strict_sandbox`` is set
     and the host cannot provide an isolation layer it should.
     """
@@ -120,6 +128,10 @@ def grade_submission(
     if not path.is_file():
         raise GradingSetupError(f"no such file: {path}")
     spec = resolve_exercise(path, exercise)
+    try:
+        secret = resolve_secret(seed_secret)
+    except SeedSecretError as error:
+        raise GradingSetupError(str(error)) from None
     report = GradeReport(exercise=spec.id, title=spec.title)
     limits = SandboxLimits(
         call_seconds=spec.limits.call_seconds,
@@ -129,12 +141,15 @@ def grade_submission(
     with Sandbox(path, limits=limits, strict=strict_sandbox) as box:
         report.sandbox_layers = dict(box.layers)
         loaded = box.load()
+        ledger = OutputLedger(box)
+        ledger.loaded()
         if loaded.ok:
-            calls = StudentCalls(box, spec, loaded.functions, file_name=path.name)
+            calls = StudentCalls(box, spec, loaded.functions, file_name=path.name,
+                                 secret=secret, output=ledger)
             blocked = {role: calls.missing_message(role) for role in spec.functions.roles()}
             report.errors.extend(message for message in blocked.values() if message)
         else:
-            calls = StudentCalls(box, spec, (), file_name=path.name)
+            calls = StudentCalls(box, spec, (), file_name=path.name, secret=secret, output=ledger)
             reason = f"{path.name} could not be loaded: {loaded.error}"
             report.mark_not_gradable(reason)
             blocked = {role: reason for role in spec.functions.roles()}
@@ -142,7 +157,8 @@ def grade_submission(
             report.milestones.append(
                 grade_milestone(calls, box, milestone, blocked.get(milestone.function))
             )
-        report.student_output = box.output
+        report.student_output = ledger.text()
+    require_evidence(report, spec)
     report.seconds = round(time.perf_counter() - started, 4)
     return report
 
@@ -176,4 +192,5 @@ def _efficiency(
         return [graded("efficiency", CHECK_TITLES["efficiency"], share, False,
                        message="the efficiency check is not available in this installation; "
                                "it scores 0 until it is")]
-    return run_efficiency(box, calls.exercise, milestone, check)
+    with calls.output.call(visible=False):
+        return run_efficiency(box, calls.exercise, milestone, check, secret=calls.secret)

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Optional
 
+from grader.grading.evidence import generated_real_work
 from grader.grading.feedback import (
     counterexample_details,
     first_difference,
@@ -32,7 +33,9 @@ from reference.sequence_lengths import sequence_lengths as reference_lengths
 
 def run_differential(calls: StudentCalls, milestone: Milestone, points: float) -> list[CheckResult]:
     """One result: pass when no generated input tells the student's code from the reference."""
-    return [timed(lambda: _differential(calls, milestone, points))]
+    result = timed(lambda: _differential(calls, milestone, points))
+    result.real_work = generated_real_work(calls.exercise, milestone.function, calls.seed)
+    return [result]
 
 
 def _differential(calls: StudentCalls, milestone: Milestone, points: float) -> CheckResult:
@@ -41,7 +44,7 @@ def _differential(calls: StudentCalls, milestone: Milestone, points: float) -> C
     examples = exercise.properties.examples
     check_id, title = "differential", "Agrees with the reference on generated inputs"
     judge = {"train": _train_judge, "encode": _encode_judge, "sequence_lengths": _lengths_judge}[role]
-    failure = smallest_failure(exercise, role, judge(calls))
+    failure = smallest_failure(exercise, role, judge(calls), seed=calls.seed)
     if failure is None:
         return graded(check_id, title, points, True,
                       message=f"agrees with the reference on {examples} generated inputs")
