@@ -94,18 +94,19 @@ def case_items(calls: StudentCalls, role: str) -> list[CaseItem]:
         name = case.id if case.public else f"Hidden case {hidden_numbers[id(case)]}"
         if role == "train":
             title = f"{name}: train {_merges_count(case.num_merges)}" if case.public else name
-            work = not trivial_answer(exercise, role, None, reference_pairs(exercise, case))
+            work = not trivial_answer(exercise, role, (case.corpus, case.num_merges),
+                                    reference_pairs(exercise, case))
             items.append(CaseItem(f"cases:{label}", title, visibility,
                                   partial(_judge_train, calls, case), work))
         elif role == "encode":
             for number, (item, expected) in enumerate(case_encodings(exercise, case), 1):
                 title = f"{name}: encode {item.word!r}" if case.public else f"{name}, word {number}"
-                work = not trivial_answer(exercise, role, item.word, expected)
+                work = not trivial_answer(exercise, role, (item.word,), expected)
                 items.append(CaseItem(f"cases:{label}:{number}", title, visibility,
                                       partial(_judge_encode, calls, case, item.word, expected), work))
         elif role == "sequence_lengths":
             title = f"{name}: sequence lengths of {case.sentence!r}" if case.public else name
-            work = not trivial_answer(exercise, role, case.sentence, case_lengths(exercise, case))
+            work = not trivial_answer(exercise, role, (case.sentence or "",), case_lengths(exercise, case))
             items.append(CaseItem(f"cases:{label}", title, visibility,
                                   partial(_judge_lengths, calls, case), work))
     return items
