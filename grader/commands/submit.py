@@ -3,7 +3,8 @@
 ``submit`` only parses options, asks :mod:`grader.grading.engine` for the grading and
 :mod:`grader.report` for the document, and writes it. Exit status (DESIGN.md §5): 0 when
 the submission was graded, whatever its score; 2 for usage errors; 1 only for a fault of
-the grader itself, reported in one short message rather than a traceback.
+the grader itself, reported in one short message rather than a traceback (when the fault
+is in writing the report, a valid document of the asked format saying so is still written).
 """
 
 import sys
@@ -13,7 +14,7 @@ from typing import NoReturn, Optional
 import click
 
 from grader.grading.engine import GradingSetupError, grade_submission, resolve_exercise
-from grader.report import FORMATS, HUMAN_FORMATS, render
+from grader.report import FORMATS, HUMAN_FORMATS, RenderFault, render
 from grader.sandbox import SandboxUnavailable, layers_notice
 
 GRADER_FAULT_ADVICE = (
@@ -53,6 +54,10 @@ def submit(
         color = fmt == "text" and output is None and sys.stdout.isatty()
         options = {"hidden_visibility": exercise.feedback.hidden_visibility}
         document = render(report, fmt, color=color, exercise_options=options)
+    except RenderFault as fault:
+        _write(fault.document, output)
+        _fail(f"could not write the {fmt} report of {submission.name}: {fault.reason}",
+              GRADER_FAULT_ADVICE)
     except SandboxUnavailable as error:
         _fail(str(error))
     except GradingSetupError as error:
@@ -63,6 +68,12 @@ def submit(
     notice = layers_notice(report.sandbox_layers)
     if notice and (fmt not in HUMAN_FORMATS or output is not None):
         click.echo(notice, err=True)
+    _write(document, output)
+    if output is not None:
+        click.echo(f"report written to {output}", err=True)
+
+
+def _write(document: str, output: Optional[Path]) -> None:
     if output is None:
         click.echo(document, nl=False)
         return
@@ -70,7 +81,6 @@ def submit(
         output.write_text(document, encoding="utf-8")
     except OSError as error:
         raise click.BadParameter(f"cannot write {output}: {error.strerror}", param_hint="-o")
-    click.echo(f"report written to {output}", err=True)
 
 
 def _fail(*lines: str) -> NoReturn:
