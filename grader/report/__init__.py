@@ -12,7 +12,13 @@ from __future__ import annotations
 
 from typing import Any, Callable, Mapping
 
-from grader.report.bounds import REPORT_CHARS, RenderFault, bounded_view, fault_report
+from grader.report.bounds import (
+    REPORT_CHARS,
+    RenderFault,
+    bounded_view,
+    fault_report,
+    minimal_fault_document,
+)
 from grader.report.classroom import render_classroom
 from grader.report.gradescope import render_gradescope
 from grader.report.html_report import render_html
@@ -80,7 +86,11 @@ def render(
         reason = f"the report is over the {REPORT_CHARS:,}-character cap even without details"
     except Exception as error:  # noqa: BLE001 - any renderer fault becomes a valid report
         reason = f"{type(error).__name__} in the {fmt} renderer"
-    raise RenderFault(write(fault_report(public, reason)), reason)
+    try:
+        document = write(fault_report(public, reason))
+    except Exception:  # noqa: BLE001 - the renderer cannot write even that
+        document = minimal_fault_document(fmt, report.exercise, reason)
+    raise RenderFault(document, reason)
 
 
 __all__ = [

@@ -23,7 +23,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from grader.report.safety import clean_text, truncate
+from grader.report.safety import clean_text, truncation_marker
 from grader.result import CheckResult, Diagnosis, GradeReport
 
 VALUE_CHARS = 2_000
@@ -46,7 +46,11 @@ class RenderFault(Exception):
 
 
 def bounded_text(text: Any, limit: int = VALUE_CHARS) -> str:
-    return truncate(clean_text(text if isinstance(text, str) else str(text)), limit)
+    """``text`` cleaned, at most ``limit`` characters of it kept (only those are scanned)."""
+    text = text if isinstance(text, str) else str(text)
+    if len(text) <= limit:
+        return clean_text(text)
+    return clean_text(text[:limit]) + truncation_marker(len(text) - limit)
 
 
 class _Bounder:
@@ -123,6 +127,32 @@ def bounded_view(report: GradeReport, *, compact: bool = False) -> GradeReport:
         student_output=bounded_text(report.student_output, SHORT_MESSAGE_CHARS if compact
                                     else OUTPUT_CHARS),
     )
+
+
+def minimal_fault_document(fmt: str, exercise: str, reason: str) -> str:
+    """A last-resort valid document of ``fmt`` saying the grader failed (no renderer used)."""
+    import json
+    from xml.sax.saxutils import escape, quoteattr
+
+    message = (f"grader error: the report could not be written ({bounded_text(reason, 300)}); "
+               "this is a fault of the grader, not of the submission")
+    exercise = bounded_text(exercise, 200)
+    if fmt == "gradescope":
+        return json.dumps({"score": 0.0, "output": message, "tests": []}, indent=2) + "\n"
+    if fmt == "prairielearn":
+        return json.dumps({"gradable": False, "score": 0.0, "message": message}, indent=2) + "\n"
+    if fmt in ("json", "classroom"):
+        return json.dumps({"exercise": exercise, "score": 0.0, "errors": [message]}, indent=2) + "\n"
+    if fmt == "junit":
+        return ('<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name=' + quoteattr(exercise)
+                + ' tests="1" failures="0" errors="1">\n  <testsuite name="submission" tests="1" '
+                'failures="0" errors="1" skipped="0">\n    <testcase classname="grader" '
+                'name="report"><error message=' + quoteattr(message) + '/></testcase>\n'
+                '  </testsuite>\n</testsuites>\n')
+    if fmt == "html":
+        return (f"<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>{escape(exercise)}"
+                f"</title></head><body><p>{escape(message)}</p></body></html>\n")
+    return message + "\n"
 
 
 def fault_report(report: GradeReport, reason: str) -> GradeReport:
