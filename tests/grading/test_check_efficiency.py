@@ -126,6 +126,13 @@ def test_every_tie_rule_of_a_fast_trainer_passes(rule):
         assert "'Train the merges' milestone grades which merges are right" in result.message
 
 
+def test_some_tie_rule_departs_from_the_reference_on_the_small_corpus():
+    corpus = efficiency.corpus_for(SMALL)
+    differing = [rule for rule in TIE_BREAKS
+                 if train_bpe(corpus, 20, tie_break=rule) != train_bpe(corpus, 20)]
+    assert differing, "the tie-rule test above must see a run that is not the reference's"
+
+
 def test_a_trainer_gluing_the_marker_fails():
     def glued(corpus, num_merges):
         return [list(pair) for pair in train_bpe(corpus, num_merges, fuse_end_of_word=True)]
