@@ -45,6 +45,9 @@ class CheckResult:
     diagnoses: list[Diagnosis] = field(default_factory=list)
     details: dict[str, Any] | None = None
     seconds: float | None = None
+    # Whether this check is work a do-nothing implementation cannot do (a case or generated
+    # input whose right answer is not the trivial one). Used for scoring, never rendered.
+    real_work: bool = field(default=False, repr=False, compare=False)
 
     @property
     def diagnosis(self) -> Diagnosis | None:

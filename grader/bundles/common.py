@@ -17,12 +17,16 @@ from typing import Any
 from markupsafe import Markup, escape
 
 from grader.bundles.wheels import WheelTarget, grader_version
+from grader.grading.secrets import write_secret_file
 from grader.package_data import jinja_environment, templates_path
 from grader.spec import Exercise
 
 ENTRYPOINT_TEMPLATE = "lms/entrypoint.py"
 INSTALL_TEMPLATE = "lms/install.sh.j2"
 CONFIG_NAME = "bundle.json"
+# A random seed secret made at build time; the host grades with GRADE_SEED_SECRET_FILE
+# pointing at it (see grader.grading.secrets), so students cannot predict generated inputs.
+SEED_SECRET_NAME = "seed-secret"
 SANDBOX_MODES = ("strict", "best-effort")
 GRADING_MARGIN_SECONDS = 90
 
@@ -75,12 +79,15 @@ def bundle_config(exercise: Exercise, *, sandbox: str, exercise_file: str) -> di
         "strict_sandbox": sandbox == "strict",
         "timeout_seconds": grading_timeout(exercise),
         "grader_version": grader_version(),
+        "seed_secret_file": SEED_SECRET_NAME,
     }
 
 
 def write_grading_files(directory: Path, exercise: Exercise, *, sandbox: str) -> None:
-    """The spec, ``bundle.json`` and ``entrypoint.py``: what grading on the host reads."""
+    """The spec, ``bundle.json``, ``entrypoint.py`` and a fresh seed secret (mode 0600): what
+    grading on the host reads."""
     directory.mkdir(parents=True, exist_ok=True)
+    write_secret_file(directory / SEED_SECRET_NAME)
     exercise_file = f"{exercise.id}.yaml"
     (directory / exercise_file).write_text(exercise_spec_text(exercise), encoding="utf-8")
     config = bundle_config(exercise, sandbox=sandbox, exercise_file=exercise_file)

@@ -15,6 +15,7 @@ from typing import Optional
 import click
 
 from grader.commands.common import (
+    GRADER_FAULT_ADVICE,
     VERDICT_NO,
     color_option,
     exercises_dir_option,
@@ -59,11 +60,16 @@ def _threshold(value: Optional[str], maximum: float) -> Optional[float]:
 @click.option("--fail-under", metavar="SCORE",
               help="Exit 3 when the score is below SCORE points (or SCORE% of the total).")
 @click.option("-q", "--quiet", is_flag=True, help="No progress line and no notes on standard error.")
+@click.option("--seed-secret", metavar="TEXT", default=None,
+              help="Secret that picks the generated inputs and the timed corpus; default: "
+                   "$GRADE_SEED_SECRET, the file $GRADE_SEED_SECRET_FILE, else a per-user "
+                   "secret in the config directory. Pin it to reproduce a report.")
 @color_option
 @exercises_dir_option
 def submit(
     submission: Path, exercise_id: Optional[str], fmt: str, output: Optional[Path],
     strict_sandbox: bool, fail_under: Optional[str], quiet: bool, color: Optional[bool],
+    seed_secret: Optional[str],
 ) -> None:
     from grader.grading.engine import (
         GradingSetupError,
@@ -94,34 +100,45 @@ def submit(
         except SubmissionFileError:
             pass  # the report says why it could not be graded
     try:
-        from grader.report import HUMAN_FORMATS, render
+        from grader.report import HUMAN_FORMATS, RenderFault, render
         from grader.sandbox import SandboxUnavailable, layers_notice
     except Exception as error:  # noqa: BLE001 - a broken installation is the grader's fault
         grader_fault("submit", "the grader is not installed correctly", error)
+    colored = fmt == "text" and output is None and use_color(color)
     try:
         with Progress(f"grading {submission.name}", quiet=quiet):
-            report = grade_submission(submission, exercise, strict_sandbox=strict_sandbox)
-        colored = fmt == "text" and output is None and use_color(color)
+            report = grade_submission(submission, exercise, strict_sandbox=strict_sandbox,
+                                      seed_secret=seed_secret)
         options = {"hidden_visibility": exercise.feedback.hidden_visibility}
         document = render(report, fmt, color=colored, exercise_options=options)
     except SandboxUnavailable as error:
         fail("submit", str(error))
     except GradingSetupError as error:
         raise click.UsageError(str(error)) from None
+    except RenderFault as fault:
+        # The fault is the grader's, but a valid document of the asked format still says so.
+        _write(fault.document, output, colored)
+        fail("submit", f"could not write the {fmt} report of {submission.name}: {fault.reason}",
+             GRADER_FAULT_ADVICE)
     except Exception as error:  # noqa: BLE001 - any other failure is the grader's own fault
         grader_fault("submit", f"internal error while grading {submission.name}", error)
     notice = layers_notice(report.sandbox_layers)
     if notice and (fmt not in HUMAN_FORMATS or output is not None):
         click.echo(notice, err=True)
-    if output is None:
-        click.echo(document, nl=False, color=colored)
-    else:
-        try:
-            output.write_text(document, encoding="utf-8")
-        except OSError as error:
-            raise click.BadParameter(f"cannot write {output}: {error.strerror}", param_hint="-o")
+    _write(document, output, colored)
+    if output is not None:
         click.echo(f"report written to {output}", err=True)
     if threshold is not None and report.score < threshold:
         click.echo(f"grade submit: score {report.score:g}/{report.max_score:g} is below "
                    f"--fail-under {fail_under}", err=True)
         sys.exit(VERDICT_NO)
+
+
+def _write(document: str, output: Optional[Path], colored: bool) -> None:
+    if output is None:
+        click.echo(document, nl=False, color=colored)
+        return
+    try:
+        output.write_text(document, encoding="utf-8")
+    except OSError as error:
+        raise click.BadParameter(f"cannot write {output}: {error.strerror}", param_hint="-o")

@@ -10,6 +10,9 @@ A correct student-style submission must score full marks, or nothing here means 
 Efficiency checks time a correct trainer and are not meant to catch mistakes, so mistaken
 submissions are graded without them (which also keeps the audit quick); the correct
 submission is graded with every check.
+
+The do-nothing submissions of :mod:`grader.grading.do_nothing` (empty, constant, identity,
+echo) are graded with every check too: the audit fails when any of them earns a point.
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Optional
 
+from grader.grading import do_nothing
 from grader.grading.engine import grade_submission
 from grader.mistakes.students import (
     StudentMistake,
@@ -111,14 +115,18 @@ class AuditReport:
     mistakes: list[MistakeAudit]
     unexpected: dict[str, list[str]] = field(default_factory=dict)
     reports: dict[str, GradeReport] = field(default_factory=dict, repr=False)
+    # do-nothing kind -> the checks that gave it points, as "milestone/check: points"
+    do_nothing: dict[str, list[str]] = field(default_factory=dict)
 
     @property
     def ok(self) -> bool:
-        """Full marks for the reference, every mistake caught, nothing else failing."""
+        """Full marks for the reference, every mistake caught, nothing else failing, and not a
+        point for doing nothing."""
         return (
             self.reference.full_marks
             and all(m.caught for m in self.mistakes)
             and not self.unexpected
+            and not any(self.do_nothing.values())
         )
 
     def to_json(self) -> dict[str, Any]:
@@ -128,6 +136,7 @@ class AuditReport:
             "reference": self.reference.to_json(),
             "mistakes": [m.to_json() for m in self.mistakes],
             "unexpected_failures": self.unexpected,
+            "do_nothing": self.do_nothing,
         }
 
 
@@ -163,8 +172,13 @@ def run_audit(
         tasks = [(str(reference_path), exercise)] + [
             (str(write_submission(exercise, Path(directory), m.id)), without_timing)
             for m in mistakes
+        ] + [
+            (str(do_nothing.write_submission(exercise, Path(directory), kind)), exercise)
+            for kind in do_nothing.KINDS
         ]
         reports = _grade_all(tasks, jobs)
+    idle_reports = reports[len(reports) - len(do_nothing.KINDS):]
+    reports = reports[: len(reports) - len(do_nothing.KINDS)]
     reference_report, mistake_reports = reports[0], reports[1:]
     audits = [
         judge_mistake(exercise, mistake, catalogue[mistake.id], report)
@@ -180,8 +194,16 @@ def run_audit(
             if (failures := unexpected_failures(exercise, mistake, report))
         },
         reports={"reference": reference_report}
-        | {m.id: r for m, r in zip(mistakes, mistake_reports)},
+        | {m.id: r for m, r in zip(mistakes, mistake_reports)}
+        | {f"do-nothing-{kind}": r for kind, r in zip(do_nothing.KINDS, idle_reports)},
+        do_nothing={kind: points_earned(r) for kind, r in zip(do_nothing.KINDS, idle_reports)},
     )
+
+
+def points_earned(report: GradeReport) -> list[str]:
+    """Every check that gave ``report`` points, as ``milestone/check: points``."""
+    return [f"{milestone.id}/{check.id}: {check.score:g}"
+            for milestone in report.milestones for check in milestone.checks if check.score > 0]
 
 
 def exercise_without_efficiency(exercise: Exercise) -> Exercise:
@@ -281,6 +303,12 @@ def render_text(audit: AuditReport, exercise: Exercise) -> str:
     for mistake in audit.mistakes:
         lines.append(_mistake_line(mistake))
         lines += [f"      {line}" for line in _gap_advice(mistake, exercise)]
+    for kind, earned in audit.do_nothing.items():
+        if earned:
+            lines.append(f"  ✗ the do-nothing submission '{kind}' earns points: {'; '.join(earned)}; "
+                         "add a case whose right answer needs real work to that milestone")
+        else:
+            lines.append(f"  ✓ the do-nothing submission '{kind}' scores 0")
     for mistake_id, milestones in audit.unexpected.items():
         lines.append(
             f"  ! {mistake_id} also fails {', '.join(milestones)}, which it should not touch: "

@@ -5,7 +5,9 @@ from the caller or from the submission's ``# exercise: ID`` header line. One san
 every call of the submission; the student's code never runs in this process. A submission
 that does not load scores 0 everywhere with the reason in ``errors``; a missing function
 zeroes only the milestones that need it. Each check kind lives in its own module; this one
-only splits the points and dispatches.
+only splits the points and dispatches. Afterwards a milestone that shows no real work earns
+nothing (:mod:`grader.grading.evidence`), and only output printed on visible inputs is kept
+(:mod:`grader.grading.output_ledger`).
 """
 
 from __future__ import annotations
@@ -18,8 +20,11 @@ from pathlib import Path
 from typing import Optional, Union
 
 from grader.grading.checks import CheckContext, check_kind
+from grader.grading.evidence import require_evidence
 from grader.grading.feedback import graded
+from grader.grading.output_ledger import OutputLedger
 from grader.grading.scoring import check_points
+from grader.grading.secrets import SeedSecretError, resolve_secret
 from grader.grading.student_calls import StudentCalls
 from grader.grading.submission_file import (
     SubmissionFileError,
@@ -97,9 +102,12 @@ def grade_submission(
     exercise: Union[Exercise, str, os.PathLike, None] = None,
     *,
     strict_sandbox: bool = False,
+    seed_secret: Optional[str] = None,
 ) -> GradeReport:
     """Grade the student file at ``path``; raise :class:`GradingSetupError` for bad input.
 
+    ``seed_secret`` picks the generated inputs and the timed corpus; without it the secret
+    comes from the environment or the user's configuration (:mod:`grader.grading.secrets`).
     Raises ``SandboxUnavailable`` (from :mod:`grader.sandbox`) when ``strict_sandbox`` is set
     and the host cannot provide an isolation layer it should.
     """
@@ -110,6 +118,10 @@ def grade_submission(
     if not path.is_file():
         raise GradingSetupError(f"no such file: {path}")
     spec = resolve_exercise(path, exercise)
+    try:
+        secret = resolve_secret(seed_secret)
+    except SeedSecretError as error:
+        raise GradingSetupError(str(error)) from None
     report = GradeReport(exercise=spec.id, title=spec.title)
     limits = SandboxLimits(
         call_seconds=spec.limits.call_seconds,
@@ -128,12 +140,15 @@ def grade_submission(
         box = stack.enter_context(Sandbox(sandboxed, limits=limits, strict=strict_sandbox))
         report.sandbox_layers = dict(box.layers)
         loaded = box.load()
+        ledger = OutputLedger(box)
+        ledger.loaded()
         if loaded.ok:
-            calls = StudentCalls(box, spec, loaded.functions, file_name=path.name)
+            calls = StudentCalls(box, spec, loaded.functions, file_name=path.name,
+                                 secret=secret, output=ledger)
             blocked = {role: calls.missing_message(role) for role in spec.functions.roles()}
             report.errors.extend(message for message in blocked.values() if message)
         else:
-            calls = StudentCalls(box, spec, (), file_name=path.name)
+            calls = StudentCalls(box, spec, (), file_name=path.name, secret=secret, output=ledger)
             error = explain_load_error(loaded.error, spec.allowed_imports)
             reason = f"{path.name} could not be loaded: {error}"
             report.mark_not_gradable(reason)
@@ -142,7 +157,8 @@ def grade_submission(
             report.milestones.append(
                 grade_milestone(calls, box, milestone, blocked.get(milestone.function))
             )
-        report.student_output = box.output
+        report.student_output = ledger.text()
+    require_evidence(report, spec)
     report.seconds = round(time.perf_counter() - started, 4)
     return report
 

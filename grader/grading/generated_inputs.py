@@ -8,8 +8,8 @@ that many merges apply to them. The first inputs of a run are generated once per
 and shared by every check.
 
 :func:`smallest_failure` is the search the differential and property checks use. It is
-deterministic (derandomized, no example database, no deadline, independent of which
-grader modules happen to be loaded) and bounded: at most ``examples`` inputs, and after a
+reproducible (seeded from the grader's seed secret, or derandomized without one; no example
+database, no deadline, independent of which grader modules happen to be loaded) and bounded: at most ``examples`` inputs, and after a
 failure a fixed number of shrinking evaluations, or none at all when a call ran out of
 time (each further try would cost a full time-out).
 """
@@ -19,6 +19,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from random import Random
 from typing import Any, Generic, Optional, TypeVar
 
 from hypothesis import HealthCheck, Phase, Verbosity, find, settings
@@ -238,14 +239,23 @@ def independent_of_local_source() -> Iterator[None]:
         cache.clear()
 
 
-def generated_examples(exercise: Exercise, role: str, count: int) -> list[Any]:
+def _random(seed: Optional[int]) -> Optional[Random]:
+    """The source of Hypothesis's choices: seeded (a fresh one each time, so every search
+    under one seed sees the same inputs), or None for the plain derandomized search."""
+    return None if seed is None else Random(seed)
+
+
+def generated_examples(exercise: Exercise, role: str, count: int, seed: Optional[int] = None) -> list[Any]:
     """The first ``count`` inputs Hypothesis generates for ``role`` under the exercise's settings.
 
-    They depend only on those settings, so they are generated once per process and shared
-    by every check and every submission graded in it (callers must not mutate them).
+    They depend only on those settings and ``seed`` (derived from the grader's seed secret,
+    :mod:`grader.grading.secrets`; None means the public derandomized sequence), so they are
+    generated once per process and shared by every check and every submission graded in it
+    (callers must not mutate them).
     """
     props = exercise.properties
-    key = (role, exercise.conventions.corpus_form, tuple(sorted(props.model_dump().items())), count)
+    key = (role, exercise.conventions.corpus_form, tuple(sorted(props.model_dump().items())), count,
+           seed)
     if key not in _GENERATED:
         seen: list[Any] = []
 
@@ -255,7 +265,8 @@ def generated_examples(exercise: Exercise, role: str, count: int) -> list[Any]:
 
         try:
             with independent_of_local_source():
-                find(strategy_for(exercise, role), record, settings=search_settings(count))
+                find(strategy_for(exercise, role), record, settings=search_settings(count),
+                     random=_random(seed))
         except NoSuchExample:
             pass
         _GENERATED[key] = tuple(seen)
@@ -293,17 +304,19 @@ class _Shrink(Generic[T]):
 
 
 def smallest_failure(
-    exercise: Exercise, role: str, judge: Judge, judged: Optional[int] = None
+    exercise: Exercise, role: str, judge: Judge, judged: Optional[int] = None,
+    seed: Optional[int] = None,
 ) -> Optional[Failure]:
     """The smallest generated input ``judge`` fails on, or None when it passes them all.
 
     The exercise's ``properties.examples`` inputs are generated once; the first ``judged``
     of them (default: all) are judged in order, the student's answers being remembered so
-    checks sharing inputs share calls. Only on a failure does Hypothesis search again, over
+    checks sharing inputs share calls. ``seed`` picks the inputs (see
+    :func:`generated_examples`). Only on a failure does Hypothesis search again, over
     the same inputs, and shrink it.
     """
     examples = exercise.properties.examples
-    inputs = generated_examples(exercise, role, examples)[:judged]
+    inputs = generated_examples(exercise, role, examples, seed)[:judged]
     first = next((failure for example in inputs if (failure := judge(example)) is not None), None)
     if first is None:
         return None
@@ -312,7 +325,8 @@ def smallest_failure(
     search = _Shrink(judge)
     try:
         with independent_of_local_source():
-            found = find(strategy_for(exercise, role), search.fails, settings=search_settings(examples))
+            found = find(strategy_for(exercise, role), search.fails,
+                         settings=search_settings(examples), random=_random(seed))
         smallest = search.memo.get(repr(found)) or search.smallest
     except NoSuchExample:
         smallest = None

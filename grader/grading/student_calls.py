@@ -6,7 +6,9 @@ exercise promises the student (its corpus form; merge lists as ``(a, b)`` tuples
 back into a :class:`StudentAnswer`: the value in canonical form (merges as ``(str, str)``
 tuples, tokens as ``str`` lists, lengths as a dict) or a message saying why there is none
 (an exception, a time-out, a missing function, a value of the wrong shape). Nothing the
-student returns is used before :mod:`grader.grading.shapes` has checked it.
+student returns is used before :mod:`grader.grading.shapes` has checked it. What each call
+prints is kept for the report only when the call was on a visible input
+(:mod:`grader.grading.output_ledger`).
 """
 
 from __future__ import annotations
@@ -15,8 +17,10 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any, Optional, Protocol
 
-from grader.grading.plain_words import plain
 from grader.grading import shapes
+from grader.grading.output_ledger import OutputLedger
+from grader.grading.plain_words import plain
+from grader.grading.secrets import inputs_seed
 from grader.spec import Exercise
 from grader.spec.expected import to_merge_form
 
@@ -70,6 +74,8 @@ class StudentCalls:
         defined: Optional[Iterable[str]] = None,
         *,
         file_name: Optional[str] = None,
+        secret: Optional[str] = None,
+        output: Optional[OutputLedger] = None,
     ) -> None:
         self.box = box
         self.exercise = exercise
@@ -77,6 +83,14 @@ class StudentCalls:
         self.file_name = file_name or exercise.student_file
         self.calls = 0
         self._remembered: dict[str, StudentAnswer] = {}
+        # The seed secret picks generated inputs and the timed corpus; None: the public ones.
+        self.secret = secret
+        self.output = output if output is not None else OutputLedger(box)
+
+    @property
+    def seed(self) -> Optional[int]:
+        """The seed of the generated inputs (None without a secret: the derandomized ones)."""
+        return None if self.secret is None else inputs_seed(self.secret, self.exercise.id)
 
     # ----------------------------------------------------------------- what is there
 
@@ -151,7 +165,8 @@ class StudentCalls:
 
     def _call(self, name: str, args: list, arg_names: tuple[str, ...]) -> StudentAnswer:
         self.calls += 1
-        outcome = self.box.call(name, args, echo_args=True)
+        with self.output.call():
+            outcome = self.box.call(name, args, echo_args=True)
         if outcome.ok:
             after = getattr(outcome, "args_after", None)
             return StudentAnswer(value=outcome.value, modified=modification(name, arg_names, args, after))

@@ -4,6 +4,12 @@ The engine already withholds a hidden check's input, expected value and diagnosi
 renderer still starts from :func:`public_view` so that no format can show them even if a
 message, diagnosis or ``details`` slipped through. A hidden check's id and title stay
 visible (students see which hidden check failed), so they must not describe its case.
+
+Durations are a side channel: code can encode what it was given in how long it takes. So
+checks on inputs the student does not see (hidden cases, and the differential and property
+checks, whose generated inputs come from the seed secret) carry no duration in any format,
+and neither does the report as a whole when it has such checks. The captured output is
+already limited to calls on visible inputs by the grading stage.
 """
 
 from __future__ import annotations
@@ -19,10 +25,22 @@ def hidden_message(passed: bool) -> str:
     return "Hidden check: failed. Its input and expected result are not shown."
 
 
+GENERATED_CHECK_IDS = ("differential",)
+GENERATED_CHECK_PREFIXES = ("property:",)
+
+
+def unseen_inputs(check: CheckResult) -> bool:
+    """Whether the check ran on inputs the student does not see (hidden or generated)."""
+    return (check.visibility == "hidden" or check.id in GENERATED_CHECK_IDS
+            or check.id.startswith(GENERATED_CHECK_PREFIXES))
+
+
 def public_check(check: CheckResult) -> CheckResult:
+    seconds = None if unseen_inputs(check) else check.seconds
     if check.visibility != "hidden":
-        return replace(check, diagnoses=list(check.diagnoses))
-    return replace(check, message=hidden_message(check.passed), diagnoses=[], details=None)
+        return replace(check, diagnoses=list(check.diagnoses), seconds=seconds)
+    return replace(check, message=hidden_message(check.passed), diagnoses=[], details=None,
+                   seconds=None)
 
 
 def public_view(report: GradeReport) -> GradeReport:
@@ -36,6 +54,7 @@ def public_view(report: GradeReport) -> GradeReport:
         milestones=milestones,
         errors=list(report.errors),
         sandbox_layers=dict(report.sandbox_layers),
+        seconds=None if any(unseen_inputs(c) for c in report.checks) else report.seconds,
     )
     return public
 

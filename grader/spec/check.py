@@ -12,15 +12,28 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Optional, Union
 
-from grader.spec import Case, ExerciseNotFound, Exercise, Pair, Problem, SpecError, load_exercise
-from grader.spec.problems import in_file_order
-from grader.spec.prose import corpus_yaml, prose_problems, tie_cases, undistinguished_rules
+from grader.spec import (
+    Case,
+    Exercise,
+    ExerciseNotFound,
+    Pair,
+    Problem,
+    SpecError,
+    load_exercise,
+)
 from grader.spec.expected import (
     expected_lengths,
     expected_merges,
     expected_tokens,
     reference_pairs,
     reference_steps,
+)
+from grader.spec.problems import in_file_order
+from grader.spec.prose import (
+    corpus_yaml,
+    prose_problems,
+    tie_cases,
+    undistinguished_rules,
 )
 from reference import TIE_BREAKS
 from reference.plain import Step

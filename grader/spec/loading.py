@@ -29,7 +29,6 @@ from grader.spec.problems import (
 from grader.spec.rules import semantic_problems
 from grader.spec.yaml_lines import parse_yaml
 
-
 ENV_VAR = "GRADE_EXERCISES_PATH"
 """Colon-separated folders of a course's own specs, searched by id before the shipped ones."""
 

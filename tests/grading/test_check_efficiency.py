@@ -21,7 +21,7 @@ from grader.grading.checks.efficiency import run as run_check
 from grader.grading.scoring import check_points
 from grader.sandbox import Sandbox
 from grader.spec import load_exercise
-from reference import train_bpe
+from reference import TIE_BREAKS, train_bpe
 
 ROOT = Path(__file__).resolve().parents[2]
 SUBMISSIONS = ROOT / "tests" / "submissions"
@@ -104,14 +104,60 @@ def test_over_the_ratio_fails_even_under_the_cap(monkeypatch):
     assert passing.passed
 
 
-def test_a_wrong_answer_fails_and_sends_the_student_to_the_train_milestone():
+def test_too_few_merges_fail_and_say_how_many_the_corpus_has():
     def off_by_one(corpus, num_merges):
         return correct(corpus, num_merges)[:-1]
 
     result = grade(StandInBox(off_by_one, cpu_seconds=0.0))
     assert not result.passed
-    assert "different merges" in result.message and "merge 20" in result.message
-    assert "'Train the merges' milestone pass first" in result.message
+    assert "returned 19 merges, but the corpus has pairs for 20" in result.message
+
+
+@pytest.mark.parametrize("rule", sorted(TIE_BREAKS))
+def test_every_tie_rule_of_a_fast_trainer_passes(rule):
+    def trainer(corpus, num_merges):
+        return [list(pair) for pair in train_bpe(corpus, num_merges, tie_break=rule)]
+
+    result = grade(StandInBox(trainer, cpu_seconds=0.0))
+    assert result.passed, result.message
+    same = train_bpe(efficiency.corpus_for(SMALL), 20, tie_break=rule) == train_bpe(
+        efficiency.corpus_for(SMALL), 20)
+    if not same:
+        assert "differ from the reference's from merge" in result.message
+        assert "'Train the merges' milestone grades which merges are right" in result.message
+
+
+def test_some_tie_rule_departs_from_the_reference_on_the_small_corpus():
+    corpus = efficiency.corpus_for(SMALL)
+    differing = [rule for rule in TIE_BREAKS
+                 if train_bpe(corpus, 20, tie_break=rule) != train_bpe(corpus, 20)]
+    assert differing, "the tie-rule test above must see a run that is not the reference's"
+
+
+def test_a_trainer_gluing_the_marker_fails():
+    def glued(corpus, num_merges):
+        return [list(pair) for pair in train_bpe(corpus, num_merges, fuse_end_of_word=True)]
+
+    result = grade(StandInBox(glued, cpu_seconds=0.0))
+    assert not result.passed
+    assert "occurs nowhere in the corpus" in result.message
+
+
+def test_made_up_or_non_pair_answers_fail():
+    made_up = grade(StandInBox(lambda corpus, k: [["q", "q"]] * 20, cpu_seconds=0.0))
+    assert not made_up.passed and "merge 1 of train_bpe" in made_up.message
+    repeated = grade(StandInBox(lambda corpus, k: correct(corpus, 1) * 20, cpu_seconds=0.0))
+    assert not repeated.passed and "merge 2 of train_bpe" in repeated.message
+    triples = grade(StandInBox(lambda corpus, k: [["a", "b", "c"]] * 20, cpu_seconds=0.0))
+    assert not triples.passed
+    too_many = grade(StandInBox(lambda corpus, k: correct(corpus, k + 5), cpu_seconds=0.0))
+    assert not too_many.passed and "when asked for 20" in too_many.message
+
+
+def test_the_corpus_depends_on_the_secret():
+    assert efficiency.corpus_for(SMALL, "one") == efficiency.corpus_for(SMALL, "one")
+    assert efficiency.corpus_for(SMALL, "one") != efficiency.corpus_for(SMALL, "two")
+    assert efficiency.corpus_for(SMALL, "one") != efficiency.corpus_for(SMALL)
 
 
 def test_a_timeout_fails_without_a_student_time():

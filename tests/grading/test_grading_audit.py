@@ -107,3 +107,27 @@ def test_auditing_drops_only_the_timing_checks():
     trimmed = exercise_without_efficiency(exercise)
     assert [m.id for m in trimmed.milestones] == ["train", "encode"]
     assert trimmed.milestones[0].checks == exercise.milestones[0].checks
+
+
+def trivial_only_exercise(tmp_path: Path) -> Path:
+    """bpe-train-encode's train milestone with one case whose answer is [] and properties:
+    nothing in it needs real work, so an empty trainer passes it all."""
+    data = yaml.safe_load(exercise_path("bpe-train-encode").read_text(encoding="utf-8"))
+    data["id"] = "trivial-only"
+    data["functions"] = {"train": data["functions"]["train"]}
+    data["milestones"] = [{"id": "train", "title": "Train", "points": 10, "function": "train",
+                           "checks": [{"kind": "cases"}, {"kind": "properties"}]}]
+    data["cases"] = [{"id": "nothing", "visibility": "public", "corpus": [], "num_merges": 2}]
+    path = tmp_path / "trivial-only.yaml"
+    path.write_text(yaml.safe_dump(data, sort_keys=False, allow_unicode=True), encoding="utf-8")
+    return path
+
+
+def test_the_audit_fails_when_doing_nothing_earns_points(tmp_path):
+    exercise = load_exercise(str(trivial_only_exercise(tmp_path)))
+    report = run_audit(exercise, mistake_ids=[], jobs=1)
+    assert not report.ok
+    assert set(report.do_nothing) == {"empty", "constant", "identity", "echo"}
+    assert report.do_nothing["empty"] and report.do_nothing["empty"][0].startswith("train/")
+    shipped = run_audit(load_exercise("lesson97-bpe"), mistake_ids=[], jobs=1)
+    assert shipped.do_nothing == {kind: [] for kind in shipped.do_nothing} and shipped.ok

@@ -117,8 +117,9 @@ def test_json_format_is_the_public_contract_in_contract_order():
     rendered = render(report, "json")
     data = json.loads(rendered)
     assert data == public_view(report).to_json()
+    # No "seconds": the grading's total time would include its hidden checks'.
     assert list(data) == [
-        "exercise", "title", "score", "max_score", "milestones", "errors", "sandbox_layers", "seconds",
+        "exercise", "title", "score", "max_score", "milestones", "errors", "sandbox_layers",
     ]
     assert rendered.startswith('{\n  "exercise"')
     assert data["score"] == 40.0 and data["max_score"] == 100.0

@@ -5,7 +5,8 @@ case's sentence (sequence_lengths); the check's points are split evenly over the
 and sequence lengths use the *reference's* merges for the case, written in the exercise's
 merge form, so a training mistake does not also fail the encode milestone. A failed visible
 item shows its input, expected and actual values, the first difference and every known
-mistake that reproduces the student's output; a hidden item shows pass/fail only.
+mistake that reproduces the student's output; a hidden item shows pass/fail only. An item
+whose right answer is not a do-nothing one is marked as real work (:mod:`grader.grading.evidence`).
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from functools import partial
 from typing import Any, Optional
 
 from grader.grading.checks import CheckContext
+from grader.grading.evidence import trivial_answer
 from grader.grading.feedback import (
     first_difference,
     graded,
@@ -53,6 +55,7 @@ class CaseItem:
     title: str
     visibility: Visibility
     judge: Callable[[], Verdict]
+    real_work: bool = False  # its right answer is not what a do-nothing function returns
 
 
 CHECK_ID = "cases"
@@ -65,19 +68,25 @@ def run(context: CheckContext) -> list[CheckResult]:
     items = case_items(calls, milestone.function)
     shares = split_evenly(points, len(items))
     return [
-        timed(lambda item=item, share=share: _grade(item, share))
+        timed(lambda item=item, share=share: _grade(item, share, calls))
         for item, share in zip(items, shares)
     ]
 
 
-def _grade(item: CaseItem, share: float) -> CheckResult:
-    verdict = item.judge()
+def _grade(item: CaseItem, share: float, calls: StudentCalls) -> CheckResult:
+    if item.visibility == "visible":
+        with calls.output.visible_inputs():
+            verdict = item.judge()
+    else:
+        verdict = item.judge()
     show_diagnosis = verdict.diagnose is not None and item.visibility == "visible"
-    return graded(
+    result = graded(
         item.check_id, item.title, share, verdict.passed, visibility=item.visibility,
         message=verdict.message, details=verdict.details,
         diagnoses=verdict.diagnose() if show_diagnosis else [],
     )
+    result.real_work = item.real_work
+    return result
 
 
 def case_items(calls: StudentCalls, role: str) -> list[CaseItem]:
@@ -91,17 +100,21 @@ def case_items(calls: StudentCalls, role: str) -> list[CaseItem]:
         name = case.id if case.public else f"Hidden case {hidden_numbers[id(case)]}"
         if role == "train":
             title = f"{name}: train {_merges_count(case.num_merges)}" if case.public else name
+            work = not trivial_answer(exercise, role, (case.corpus, case.num_merges),
+                                    reference_pairs(exercise, case))
             items.append(CaseItem(f"cases:{label}", title, visibility,
-                                  partial(_judge_train, calls, case)))
+                                  partial(_judge_train, calls, case), work))
         elif role == "encode":
             for number, (item, expected) in enumerate(case_encodings(exercise, case), 1):
                 title = f"{name}: encode {item.word!r}" if case.public else f"{name}, word {number}"
+                work = not trivial_answer(exercise, role, (item.word,), expected)
                 items.append(CaseItem(f"cases:{label}:{number}", title, visibility,
-                                      partial(_judge_encode, calls, case, item.word, expected)))
+                                      partial(_judge_encode, calls, case, item.word, expected), work))
         elif role == "sequence_lengths":
             title = f"{name}: sequence lengths of {case.sentence!r}" if case.public else name
+            work = not trivial_answer(exercise, role, (case.sentence or "",), case_lengths(exercise, case))
             items.append(CaseItem(f"cases:{label}", title, visibility,
-                                  partial(_judge_lengths, calls, case)))
+                                  partial(_judge_lengths, calls, case), work))
     return items
 
 

@@ -13,6 +13,7 @@ from collections.abc import Callable
 from typing import Any, Optional
 
 from grader.grading.checks import CheckContext
+from grader.grading.evidence import generated_real_work
 from grader.grading.feedback import (
     counterexample_details,
     first_difference,
@@ -36,7 +37,10 @@ TITLE = "Agrees with the reference on generated inputs"
 
 def run(context: CheckContext) -> list[CheckResult]:
     """One result: pass when no generated input tells the student's code from the reference."""
-    return [timed(lambda: _differential(context.calls, context.milestone, context.points))]
+    calls, milestone = context.calls, context.milestone
+    result = timed(lambda: _differential(calls, milestone, context.points))
+    result.real_work = generated_real_work(calls.exercise, milestone.function, calls.seed)
+    return [result]
 
 
 def _differential(calls: StudentCalls, milestone: Milestone, points: float) -> CheckResult:
@@ -45,7 +49,7 @@ def _differential(calls: StudentCalls, milestone: Milestone, points: float) -> C
     examples = exercise.properties.examples
     check_id, title = CHECK_ID, TITLE
     judge = {"train": _train_judge, "encode": _encode_judge, "sequence_lengths": _lengths_judge}[role]
-    failure = smallest_failure(exercise, role, judge(calls))
+    failure = smallest_failure(exercise, role, judge(calls), seed=calls.seed)
     if failure is None:
         return graded(check_id, title, points, True,
                       message=f"agrees with the reference on {examples} generated inputs")

@@ -1,11 +1,16 @@
 """The efficiency check: is the student's trainer fast enough on a large corpus?
 
-A Zipf-distributed corpus is generated from the exercise's ``efficiency`` settings. The fast
-reference trains on it in the trusted process (CPU time, best of three, garbage collector
-kept out of the measurement); the student's ``train_bpe`` trains on it once in the sandbox,
-whose trusted side measures the call's CPU time. The check passes when the student's merges
-equal the reference's and the student's time is at most ``max_ratio`` times the reference's
-and at most ``max_seconds``.
+A Zipf-distributed corpus is generated from the exercise's ``efficiency`` settings, its seed
+mixed with the grader's seed secret (:mod:`grader.grading.secrets`) so that no submission can
+carry its merges in a table. The fast reference trains on it in the trusted process (CPU
+time, best of three, garbage collector kept out of the measurement); the student's
+``train_bpe`` trains on it once in the sandbox, whose trusted side measures the call's CPU
+time. The check passes when the answer is an honest BPE run (at least as many ``(a, b)``
+string pairs as the reference learned, at most the number asked for, each occurring in the
+corpus as rewritten by the pairs before it: :mod:`grader.grading.merge_replay`), whatever its
+tie rule, and the student's time is at most ``max_ratio`` times the reference's and at most
+``max_seconds``. Whether the merges are the right ones is the train milestone's business; the
+message says when they differ from the reference's.
 
 What dominates: splitting the texts costs both sides the same order of work, so the ratio of
 a correct solution is set by its per-merge work. Recounting every pair over the unique words
@@ -19,17 +24,21 @@ in those fields. The ratio is not stored; renderers derive it from the two times
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from dataclasses import replace
 from typing import Any, Optional
 
 from grader.grading import zipf_corpus
 from grader.grading.checks import CheckContext
 from grader.grading.feedback import first_differing_index, graded
+from grader.grading.merge_replay import first_unfounded_merge
+from grader.grading.secrets import corpus_seed
 from grader.grading.shapes import ShapeError
-from grader.grading.student_calls import SandboxLike, StudentCalls, failure_message
+from grader.grading.student_calls import SandboxLike, StudentCalls, cap, failure_message
 from grader.result import CheckResult
 from grader.spec import EfficiencySettings, Exercise
 from reference import train_bpe as reference_train_bpe
@@ -55,27 +64,41 @@ STAFF_HINT = (
 def run(context: CheckContext) -> list[CheckResult]:
     """Grade the ``efficiency`` check of the milestone: one result, worth the check's points."""
     box, exercise, share = context.box, context.exercise, context.points
+    calls = context.calls
+    secret = calls.secret if calls is not None else None
+    # The timed corpus is generated from the secret: what the student prints on it is withheld.
+    unseen = calls.output.call(visible=False) if calls is not None else contextlib.nullcontext()
+    with unseen:
+        return [_timed_run(box, exercise, share, secret)]
+
+
+def _timed_run(box: SandboxLike, exercise: Exercise, share: float,
+               secret: Optional[str]) -> CheckResult:
     settings = exercise.efficiency
     try:
-        corpus = corpus_for(exercise)
+        corpus = corpus_for(exercise, secret)
     except zipf_corpus.CorpusSettingsError as error:
-        return [graded(CHECK_ID, TITLE, share, False, message=(
+        return graded(CHECK_ID, TITLE, share, False, message=(
             f"the exercise's efficiency settings cannot be used: {error}; fix the "
-            "efficiency: block of the exercise"))]
+            "efficiency: block of the exercise"))
     reference_seconds, expected = time_reference(corpus, exercise)
     name = exercise.function("train").name
     outcome = box.call(name, [corpus, settings.num_merges], timeout=wall_timeout(settings))
     student_seconds = _cpu_or_wall(outcome) if outcome.ok else None
-    passed, message = judge(box, exercise, outcome, expected, student_seconds, reference_seconds)
+    passed, message = judge(box, exercise, outcome, expected, student_seconds, reference_seconds,
+                            corpus=corpus)
     result = graded(CHECK_ID, TITLE, share, passed, message=message,
                     details=timing_details(student_seconds, reference_seconds, settings))
     result.seconds = getattr(outcome, "seconds", None)
-    return [result]
+    return result
 
 
 def judge(box: SandboxLike, exercise: Exercise, outcome: Any, expected: list[Pair],
-          student_seconds: Optional[float], reference_seconds: float) -> tuple[bool, str]:
-    """Pass or fail, and the message: an answer first, then the right merges, then the time."""
+          student_seconds: Optional[float], reference_seconds: float,
+          corpus: Any = None) -> tuple[bool, str]:
+    """Pass or fail, and the message: an answer first, then an honest run, then the time.
+
+    ``corpus`` is what the student trained on (default: the exercise's public corpus)."""
     settings = exercise.efficiency
     name = exercise.function("train").name
     workload = describe_workload(settings)
@@ -85,14 +108,43 @@ def judge(box: SandboxLike, exercise: Exercise, outcome: Any, expected: list[Pai
         actual = StudentCalls(box, exercise).merges_shape(outcome.value, name)
     except ShapeError as error:
         return False, f"{error}; its speed is not graded until it returns merges."
-    if actual != expected:
-        return False, wrong_answer_message(name, expected, actual, exercise)
+    problem = honest_run_problem(name, corpus if corpus is not None else corpus_for(exercise),
+                                 actual, expected, exercise)
+    if problem:
+        return False, problem
+    same = actual[: len(expected)] == expected
+    learned = (f"{name} learned the reference's merges {workload}" if same else
+               f"{name} learned {len(actual)} merges that occur in the corpus {workload}")
+    note = "" if same else " " + differs_note(expected, actual, exercise)
     verdict = speed_verdict(student_seconds, reference_seconds, settings)
     if verdict is None:
-        return True, (f"{name} learned the reference's merges {workload}, within the time "
-                      f"allowed ({_limits_text(settings)}).")
-    return False, (f"{name} learned the right merges {workload}, but {verdict} "
-                   f"({_limits_text(settings)}). {STAFF_HINT}")
+        return True, (f"{learned}, within the time allowed ({_limits_text(settings)}).{note}")
+    return False, (f"{learned}, but {verdict} ({_limits_text(settings)}). {STAFF_HINT}{note}")
+
+
+def honest_run_problem(name: str, corpus: Any, actual: list[Pair], expected: list[Pair],
+                       exercise: Exercise) -> Optional[str]:
+    """Why ``actual`` is not an honest BPE run on ``corpus`` of the reference's length, or None."""
+    asked = exercise.efficiency.num_merges
+    after = "; its speed is not graded until it returns an honest run."
+    if len(actual) < len(expected):
+        return (f"{name} returned {len(actual)} merges, but the corpus has pairs for "
+                f"{len(expected)} (the reference learned that many){after}")
+    if len(actual) > asked:
+        return f"{name} returned {len(actual)} merges when asked for {asked}{after}"
+    position = first_unfounded_merge(corpus, actual, exercise.conventions.end_of_word)
+    if position is not None:
+        return (f"merge {position + 1} of {name}, {cap(repr(actual[position]), 120)}, occurs nowhere in the "
+                f"corpus as rewritten by the merges before it (is the end-of-word marker a "
+                f"symbol of its own?){after}")
+    return None
+
+
+def differs_note(expected: list[Pair], actual: list[Pair], exercise: Exercise) -> str:
+    index = first_differing_index(expected, actual)
+    where = f"from merge {index + 1}" if index is not None else "in length"
+    return (f"They differ from the reference's {where}; the "
+            f"{_train_milestone_title(exercise)} milestone grades which merges are right.")
 
 
 # --------------------------------------------------------------------------- the corpus
@@ -107,9 +159,13 @@ def corpus_spec(settings: EfficiencySettings) -> zipf_corpus.ZipfSpec:
     )
 
 
-def corpus_for(exercise: Exercise) -> zipf_corpus.Corpus:
-    """The generated corpus, in the form the exercise promises its students."""
-    return zipf_corpus.generate(corpus_spec(exercise.efficiency), exercise.conventions.corpus_form)
+def corpus_for(exercise: Exercise, secret: Optional[str] = None) -> zipf_corpus.Corpus:
+    """The generated corpus, in the form the exercise promises its students; with ``secret``
+    its seed is derived from the spec's seed and the secret."""
+    spec = corpus_spec(exercise.efficiency)
+    if secret is not None:
+        spec = replace(spec, seed=corpus_seed(secret, exercise.id, spec.seed))
+    return zipf_corpus.generate(spec, exercise.conventions.corpus_form)
 
 
 def describe_workload(settings: EfficiencySettings) -> str:
@@ -211,16 +267,6 @@ def call_failure_message(name: str, outcome: Any, timeout: float, workload: str,
                 "inputs first.")
     return (f"{failure_message(name, outcome)} {workload}; make the "
             f"{_train_milestone_title(exercise)} milestone pass first.")
-
-
-def wrong_answer_message(name: str, expected: list[Pair], actual: list[Pair], exercise: Exercise) -> str:
-    index = first_differing_index(expected, actual)
-    where = f"the first difference is merge {index + 1}" if index is not None else "they differ"
-    return (
-        f"{name} learned different merges from the reference's on the large generated corpus "
-        f"({where}), so its speed is not graded; make the "
-        f"{_train_milestone_title(exercise)} milestone pass first."
-    )
 
 
 def _limits_text(settings: EfficiencySettings) -> str:

@@ -77,7 +77,7 @@ def run(context: CheckContext) -> list[CheckResult]:
 
 def _property(calls: StudentCalls, role: str, prop: Property, share: float, examples: int) -> CheckResult:
     check_id = f"property:{prop.id}"
-    failure = smallest_failure(calls.exercise, role, prop.judge, judged=examples)
+    failure = smallest_failure(calls.exercise, role, prop.judge, judged=examples, seed=calls.seed)
     if failure is None:
         return graded(check_id, prop.title, share, True,
                       message=f"holds on {examples} generated inputs")
