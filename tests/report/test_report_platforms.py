@@ -49,9 +49,10 @@ def test_gradescope_results_follow_the_published_format(build):
 def test_gradescope_has_one_numbered_test_per_check_with_its_points():
     report = sample_report()
     data = json.loads(render(report, "gradescope"))
-    assert [test["number"] for test in data["tests"]] == ["1.1", "1.2", "1.3", "1.4", "2.1", "2.2", "3.1"]
-    assert sum(test["score"] for test in data["tests"]) == data["score"] == report.score
-    assert [test["status"] for test in data["tests"]] == [
+    checks = [test for test in data["tests"] if "total" not in test["tags"]]
+    assert [test["number"] for test in checks] == ["1.1", "1.2", "1.3", "1.4", "2.1", "2.2", "3.1"]
+    assert sum(test["score"] for test in checks) == data["score"] == report.score
+    assert [test["status"] for test in checks] == [
         "passed" if check.passed else "failed" for check in report.checks
     ]
     ties = data["tests"][1]
@@ -73,15 +74,54 @@ def test_gradescope_hidden_checks_use_the_exercise_visibility():
 
 def test_gradescope_output_says_hidden_checks_exist():
     output = json.loads(render(sample_report(), "gradescope"))["output"]
-    assert "**Score: 40/100**" in output
+    assert "**Visible checks: 30/80 points**" in output
     assert "2 hidden checks are worth 20 of the 100 points" in output
     assert "does not by itself mean full marks" in output
+    assert "Their results and your total score appear once grades are published." in output
     assert "hidden" not in json.loads(render(all_passing_report(), "gradescope"))["output"]
+
+
+def visible_to_students_now(data: dict) -> str:
+    """Everything a student sees before grades are published."""
+    shown = [data["output"]] if data["visibility"] == "visible" else []
+    for test in data["tests"]:
+        if test["visibility"] == "visible":
+            shown.append(json.dumps({key: test.get(key) for key in ("name", "score", "max_score",
+                                                                   "status", "output")}))
+    return "\n".join(shown)
+
+
+@pytest.mark.parametrize("hidden_passed", [(True, True), (True, False), (False, False)])
+def test_gradescope_shows_nothing_before_publication_that_depends_on_hidden_results(hidden_passed):
+    def graded(first: bool, second: bool) -> GradeReport:
+        report = sample_report()
+        for check, passed in zip(report.milestones[0].checks[2:], (first, second)):
+            check.passed, check.score = passed, check.max_score if passed else 0.0
+        return report
+
+    reference = visible_to_students_now(json.loads(render(graded(False, False), "gradescope")))
+    data = json.loads(render(graded(*hidden_passed), "gradescope"))
+    assert visible_to_students_now(data) == reference
+    assert "40/100" not in reference and "Learn the merges: 20/40" not in reference
+    total = next(test for test in data["tests"] if "total" in test["tags"])
+    assert total["visibility"] == "after_published" and "score" not in total
+    expected = graded(*hidden_passed).score
+    assert f"hidden checks included: {expected:g}/100" in total["output"]
+
+
+def test_gradescope_total_follows_the_spec_hidden_visibility():
+    options = {"hidden_visibility": "after_due_date"}
+    data = json.loads(render(sample_report(), "gradescope", exercise_options=options))
+    assert [t["visibility"] for t in data["tests"] if "total" in t["tags"]] == ["after_due_date"]
+    shown = json.loads(render(sample_report(), "gradescope",
+                              exercise_options={"hidden_visibility": "visible"}))
+    assert "**Score: 40/100**" in shown["output"]
+    assert not [t for t in shown["tests"] if "total" in t["tags"]]
 
 
 def test_gradescope_keeps_measured_times_in_their_own_fields():
     data = json.loads(render(sample_report(), "gradescope"))
-    timing = data["tests"][-1]
+    timing = data["tests"][-2]  # the last is the total
     assert timing["extra_data"] == {
         "seconds": 0.9, "student_seconds": 0.82, "reference_seconds": 0.07, "limit_seconds": 10.0,
     }
