@@ -8,7 +8,9 @@ sums each test's ``score`` against ``max_score`` and posts the total to Classroo
      "tests": [{"name": ..., "status": "pass" | "fail" | "error", "score": 10,
                 "message": ..., "test_code": "", "filename": "", "line_no": 0}]}
 
-``status`` is ``error`` when the submission could not be graded at all. The workflow a
+``status`` is ``error`` when the submission could not be graded at all. Points are rounded to
+two decimals, the checks' by largest remainder so that they add up to the rounded total:
+the reporter records the sum of the tests' scores, which is then the report's score. The workflow a
 student template repository needs is rendered from ``templates/classroom/classroom.yml.j2``
 by :func:`render_workflow`.
 """
@@ -40,16 +42,29 @@ def render_classroom(report: GradeReport, options: ReportOptions) -> str:
 
 
 def classroom_result(report: GradeReport) -> dict[str, Any]:
-    tests = [
-        classroom_test(milestone, check) for milestone in report.milestones for check in milestone.checks
-    ]
+    pairs = [(milestone, check) for milestone in report.milestones for check in milestone.checks]
+    scores = rounded_scores([check.score for _, check in pairs], report.score)
+    tests = [classroom_test(milestone, check, score) for (milestone, check), score in zip(pairs, scores)]
     tests += [error_test(error) for error in report.errors]
     return {
         "version": 1,
         "status": overall_status(report),
-        "max_score": report.max_score,
+        "max_score": round(report.max_score, 2),
         "tests": tests,
     }
+
+
+def rounded_scores(scores: list[float], total: float) -> list[float]:
+    """``scores`` in hundredths, adjusted by largest remainder to add up to ``total`` rounded."""
+    cents = [score * 100 for score in scores]
+    floors = [int(c // 1) for c in cents]
+    target = int(round(total * 100))
+    order = sorted((i for i in range(len(cents)) if cents[i] - floors[i] > 1e-9),
+                   key=lambda i: cents[i] - floors[i], reverse=True)
+    missing = target - sum(floors)
+    for index in order[:max(0, missing)]:
+        floors[index] += 1
+    return [value / 100 if value % 100 else value // 100 for value in floors]
 
 
 def overall_status(report: GradeReport) -> str:
@@ -59,11 +74,11 @@ def overall_status(report: GradeReport) -> str:
     return "pass" if all_passed else "fail"
 
 
-def classroom_test(milestone: MilestoneResult, check: CheckResult) -> dict[str, Any]:
+def classroom_test(milestone: MilestoneResult, check: CheckResult, score: float) -> dict[str, Any]:
     return {
         "name": safe_text(f"{milestone.title}: {check.title or check.id}", 300),
         "status": "pass" if check.passed else "fail",
-        "score": check.score,
+        "score": score,
         "message": safe_text("\n".join(check_feedback(check, include_measurements=False)), MESSAGE_LIMIT),
         "test_code": "",
         "filename": "",
