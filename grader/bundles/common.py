@@ -108,10 +108,16 @@ def write_executable(path: Path, text: str) -> None:
 
 
 def install_script(version: str, target: WheelTarget, *, default_venv: str,
-                   venv_from_root: bool = False) -> str:
-    """The offline install script (Gradescope's ``setup.sh``, the image's ``install.sh``)."""
-    python_version = target.python_version or f"{sys.version_info.major}.{sys.version_info.minor}"
+                   venv_from_root: bool = False, protect_bundle: bool = False) -> str:
+    """The offline install script (Gradescope's ``setup.sh``, the image's and Classroom's
+    ``install.sh``). ``protect_bundle``: end by making the script's directory root-only."""
     return render_template(
         INSTALL_TEMPLATE, version=version, default_venv=default_venv,
-        default_venv_from_root=venv_from_root, python_version=python_version,
+        default_venv_from_root=venv_from_root, python_version=target_python(target),
+        protect_bundle=protect_bundle,
     )
+
+
+def target_python(target: WheelTarget) -> str:
+    """The ``3.x`` version the wheels are for (this interpreter's for a local target)."""
+    return target.python_version or f"{sys.version_info.major}.{sys.version_info.minor}"

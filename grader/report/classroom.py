@@ -18,23 +18,14 @@ by :func:`render_workflow`.
 from __future__ import annotations
 
 import json
-import re
 from typing import Any
 
-from jinja2 import Environment, FileSystemLoader, StrictUndefined
-
-from grader.package_data import templates_path
 from grader.report.feedback import check_feedback
 from grader.report.options import ReportOptions
 from grader.report.safety import safe_text
 from grader.result import CheckResult, GradeReport, MilestoneResult, display_error
 
 MESSAGE_LIMIT = 8_000
-WORKFLOW_TEMPLATE = "classroom/classroom.yml.j2"
-# Values end up in YAML and in a shell command line, so only plain names are accepted.
-_PLAIN_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.\-]*$")
-_PLAIN_REQUIREMENT = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.\-\[\],=<>!~+@:/]*$")
-_PLAIN_VERSION = re.compile(r"^3\.[0-9]+$")
 
 
 def render_classroom(report: GradeReport, options: ReportOptions) -> str:
@@ -97,36 +88,3 @@ def error_test(error: str) -> dict[str, Any]:
         "filename": "",
         "line_no": 0,
     }
-
-
-def render_workflow(
-    exercise: str,
-    *,
-    submission: str = "student.py",
-    install: str = "bpe-autograder",
-    python_version: str = "3.12",
-) -> str:
-    """``.github/workflows/classroom.yml`` for a student template repository."""
-    _require(exercise, _PLAIN_NAME, "exercise id", "letters, digits, '.', '_' or '-'")
-    _require(submission, _PLAIN_NAME, "submission file name", "letters, digits, '.', '_' or '-'")
-    _require(install, _PLAIN_REQUIREMENT, "install requirement", "a pip requirement without spaces")
-    _require(python_version, _PLAIN_VERSION, "Python version", "a version such as 3.12")
-    environment = Environment(
-        loader=FileSystemLoader(str(templates_path())),
-        undefined=StrictUndefined,
-        keep_trailing_newline=True,
-        autoescape=False,
-    )
-    template = environment.get_template(WORKFLOW_TEMPLATE)
-    return template.render(
-        exercise=exercise, submission=submission, install=install, python_version=python_version
-    )
-
-
-class WorkflowOptionError(ValueError):
-    """A value for the Classroom workflow cannot be written safely into it."""
-
-
-def _require(value: str, pattern: re.Pattern[str], what: str, expected: str) -> None:
-    if not isinstance(value, str) or not pattern.match(value):
-        raise WorkflowOptionError(f"{what} {value!r} cannot be used in the workflow: expected {expected}")
