@@ -9,15 +9,21 @@ sums each test's ``score`` against ``max_score`` and posts the total to Classroo
                 "message": ..., "test_code": "", "filename": "", "line_no": 0}]}
 
 ``status`` is ``error`` when the submission could not be graded at all. Points are rounded to
-two decimals, the checks' by largest remainder so that they add up to the rounded total:
-the reporter records the sum of the tests' scores, which is then the report's score. The workflow a
+two decimals, the checks' by largest remainder so that they add up to the rounded total. The
+reporter records the sum of the tests' scores, added one by one in floating point
+(``totalScore += score``); where that sum would come out as ``99.99999999999999``, the last
+non-zero score is nudged by the difference (far below a millionth of a point) so that what
+is recorded is exactly the rounded total. The workflow a
 student template repository needs is rendered from ``templates/classroom/classroom.yml.j2``
 by :func:`render_workflow`.
 """
 
 from __future__ import annotations
 
+import functools
 import json
+import math
+import operator
 from typing import Any
 
 from grader.report.feedback import check_feedback
@@ -55,7 +61,47 @@ def rounded_scores(scores: list[float], total: float) -> list[float]:
     missing = target - sum(floors)
     for index in order[:max(0, missing)]:
         floors[index] += 1
-    return [value / 100 if value % 100 else value // 100 for value in floors]
+    rounded = [value / 100 if value % 100 else value // 100 for value in floors]
+    return exact_for_reporter(rounded, target / 100 if target % 100 else target // 100)
+
+
+def reporter_sum(scores: list[float]) -> float:
+    """The sum as the reporter computes it: left to right in floating point, from 0."""
+    return functools.reduce(operator.add, scores, 0)
+
+
+def exact_for_reporter(scores: list[float], total: float) -> list[float]:
+    """``scores`` with the last non-zero one replaced by the nearest value (in practice a
+    difference far below 0.000001 points) that makes :func:`reporter_sum` exactly ``total``;
+    when rounding makes that impossible, an earlier score moves by a few floating-point steps
+    first. Unchanged when nothing is found."""
+    if reporter_sum(scores) == total:
+        return list(scores)
+    nonzero = [index for index, score in enumerate(scores) if score]
+    if not nonzero:
+        return list(scores)
+    found = _fix_last(scores, nonzero[-1], total)
+    for earlier in nonzero[-2:-5:-1]:
+        for direction in (math.inf, -math.inf):
+            trial = list(scores)
+            for _ in range(4):
+                if found is not None:
+                    return found
+                trial[earlier] = math.nextafter(trial[earlier], direction)
+                found = _fix_last(trial, nonzero[-1], total)
+    return found if found is not None else list(scores)
+
+
+def _fix_last(scores: list[float], last: int, total: float) -> list[float] | None:
+    before = reporter_sum(scores[:last])
+    candidate = total - before
+    for direction in (math.inf, -math.inf):
+        value = candidate
+        for _ in range(64):
+            if value >= 0 and before + value == total:
+                return [*scores[:last], value, *scores[last + 1:]]
+            value = math.nextafter(value, direction)
+    return None
 
 
 def overall_status(report: GradeReport) -> str:

@@ -8,11 +8,9 @@ from pathlib import Path
 
 import jsonschema
 import pytest
-import yaml
 
 from format_fixtures import empty_report, hostile_report, not_gradable_report, sample_report
 from grader.report import render
-from grader.report.classroom import WorkflowOptionError, render_workflow
 from grader.report.prairielearn import SIZE_LIMIT_BYTES
 from grader.result import CheckResult, GradeReport, MilestoneResult
 
@@ -259,45 +257,41 @@ def test_classroom_messages_carry_feedback_and_errors_are_listed():
     assert "Likely mistake: Ties broken by first appearance" in ties["message"]
 
 
-def workflow_steps(text: str) -> list[dict]:
-    workflow = yaml.safe_load(text)
-    assert set(workflow["on"]) >= {"push"}
-    assert workflow["permissions"]["checks"] == "write"
-    return workflow["jobs"]["run-autograding-tests"]["steps"]
-
-
-def test_classroom_workflow_grades_and_reports_through_the_reporter():
-    steps = workflow_steps(render_workflow("bpe-train-encode", submission="student.py"))
-    grading = next(step for step in steps if step.get("id") == "bpe")
-    command = "grade submit student.py --exercise bpe-train-encode --format classroom -o classroom-result.json"
-    assert command in grading["run"]
-    assert "base64 -w 0 classroom-result.json" in grading["run"] and "$GITHUB_OUTPUT" in grading["run"]
-    reporter = next(step for step in steps if "autograding-grading-reporter" in step.get("uses", ""))
-    runner = reporter["with"]["runners"]
-    assert runner == grading["id"]
-    # the reporter reads <RUNNER>_RESULTS, base64 JSON, from its environment
-    assert reporter["env"][f"{runner.upper()}_RESULTS"] == "${{ steps.bpe.outputs.result }}"
-    install = next(step for step in steps if step.get("name") == "Install the grader")
-    assert install["run"] == 'python -m pip install "bpe-autograder"'
-
-
 def test_classroom_result_survives_the_reporters_base64_round_trip():
     document = render(hostile_report(), "classroom")
     decoded = json.loads(base64.b64decode(base64.b64encode(document.encode("utf-8"))).decode("utf-8"))
     assert decoded == json.loads(document)
 
 
-@pytest.mark.parametrize(
-    "arguments, fragment",
-    [
-        ({"exercise": "x; rm -rf ~"}, "exercise id"),
-        ({"exercise": "ok", "submission": "a b.py"}, "submission file name"),
-        ({"exercise": "ok", "install": "pkg && curl evil"}, "install requirement"),
-        ({"exercise": "ok", "python_version": "latest"}, "Python version"),
-    ],
-)
-def test_classroom_workflow_refuses_values_it_cannot_write_safely(arguments, fragment):
-    exercise = arguments.pop("exercise")
-    with pytest.raises(WorkflowOptionError) as error:
-        render_workflow(exercise, **arguments)
-    assert fragment in str(error.value)
+def test_classroom_points_are_rounded_and_add_up_to_the_rounded_total():
+    thirds = [CheckResult(f"c{i}", f"check {i}", True, 10 / 3, 10 / 3) for i in range(3)]
+    report = GradeReport("t", "T", [MilestoneResult("m", "M", thirds + [
+        CheckResult("x", "failed", False, 0.0, 100 / 3)], 10 + 100 / 3)])
+    data = json.loads(render(report, "classroom"))
+    scores = [test["score"] for test in data["tests"]]
+    assert all(round(score, 2) == score for score in scores)
+    assert sorted(scores) == [0, 3.33, 3.33, 3.34]
+    assert round(sum(scores), 2) == round(report.score, 2) == 10
+    assert data["max_score"] == 43.33
+
+
+def test_classroom_total_is_exactly_the_rounded_score_as_the_reporter_adds_it():
+    # The reporter adds the tests' scores one by one in floating point (JavaScript numbers
+    # are the same doubles): that sum must be the rounded score itself, not 99.99999999999999.
+    import functools
+    import operator
+    import random
+
+    generator = random.Random(7)
+    for _ in range(300):
+        weights = [generator.random() for _ in range(generator.randint(1, 60))]
+        total = generator.choice([100, 45, 7.5, 33.3])
+        checks = [
+            CheckResult(f"c{i}", f"check {i}", passed, share if passed else 0.0, share)
+            for i, weight in enumerate(weights)
+            for share, passed in [(total * weight / sum(weights), generator.random() < 0.6)]
+        ]
+        report = GradeReport("t", "T", [MilestoneResult("m", "M", checks, total)])
+        scores = [test["score"] for test in json.loads(render(report, "classroom"))["tests"]]
+        assert functools.reduce(operator.add, scores, 0) == round(report.score, 2)
+        assert all(abs(round(score, 2) - score) < 1e-9 for score in scores)
