@@ -255,3 +255,48 @@ def test_a_missing_function_is_not_gradable_and_costs_no_attempt(question, tmp_p
     assert any("does not define encode()" in error for error in results["format_errors"])
     html = (question / "question.html").read_text()
     assert "lacks a required function, comes back as not gradable" in " ".join(html.split())
+
+
+# --------------------------------------------------------------------------- the README's commands
+
+
+README = Path(__file__).parents[2] / "README.md"
+
+
+def readme_commands(prefix: str) -> list[str]:
+    """Shell commands of the README's code blocks starting with ``prefix``, continuations joined."""
+    text = README.read_text(encoding="utf-8").replace("\\\n", " ")
+    blocks = text.split("```")[1::2]
+    lines = [line.strip() for block in blocks for line in block.splitlines()]
+    return [" ".join(line.split()) for line in lines if line.startswith(prefix)]
+
+
+def test_readme_image_names_are_valid_docker_names():
+    import shlex
+
+    names = []
+    for command in readme_commands("grade bundle") + readme_commands("docker "):
+        words = shlex.split(command)
+        for flag in ("--image", "-t"):
+            if flag in words:
+                names.append(words[words.index(flag) + 1])
+        if words[:2] == ["docker", "push"]:
+            names.append(words[2])
+    assert len(names) >= 5
+    for name in names:
+        bundle_prairielearn.check_image_name(name)
+
+
+def test_readme_question_command_runs_as_copied(tmp_path, monkeypatch):
+    import shlex
+
+    [command] = readme_commands("grade bundle prairielearn")
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(main, shlex.split(command)[1:])
+    assert result.exit_code == 0, result.output
+    assert (tmp_path / "COURSE" / "questions" / "bpeTrainEncode" / "info.json").is_file()
+
+
+def test_readme_makes_no_claim_that_topics_must_be_declared():
+    text = " ".join(README.read_text(encoding="utf-8").split())
+    assert "expects the `topic`" not in text and "to be declared" not in text
