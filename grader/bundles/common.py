@@ -67,8 +67,14 @@ def grading_timeout(exercise: Exercise) -> int:
     return int(math.ceil(exercise.limits.total_seconds)) + GRADING_MARGIN_SECONDS
 
 
-def bundle_config(exercise: Exercise, *, sandbox: str, exercise_file: str) -> dict[str, Any]:
-    """The settings ``entrypoint.py`` reads from ``bundle.json``."""
+def bundle_config(exercise: Exercise, *, sandbox: str, exercise_file: str,
+                  timeout_seconds: int | None = None) -> dict[str, Any]:
+    """The settings ``entrypoint.py`` reads from ``bundle.json``.
+
+    ``timeout_seconds`` is the entry point's own deadline for one grading (default
+    :func:`grading_timeout`); a platform that kills the job at a fixed time must leave the
+    entry point time after it to write its "Autograder error" result.
+    """
     if sandbox not in SANDBOX_MODES:
         raise BundleError(f"unknown sandbox mode {sandbox!r}; choose {' or '.join(SANDBOX_MODES)}")
     return {
@@ -77,20 +83,22 @@ def bundle_config(exercise: Exercise, *, sandbox: str, exercise_file: str) -> di
         "student_file": exercise.student_file,
         "max_score": exercise.total_points,
         "strict_sandbox": sandbox == "strict",
-        "timeout_seconds": grading_timeout(exercise),
+        "timeout_seconds": grading_timeout(exercise) if timeout_seconds is None else timeout_seconds,
         "grader_version": grader_version(),
         "seed_secret_file": SEED_SECRET_NAME,
     }
 
 
-def write_grading_files(directory: Path, exercise: Exercise, *, sandbox: str) -> None:
+def write_grading_files(directory: Path, exercise: Exercise, *, sandbox: str,
+                        timeout_seconds: int | None = None) -> None:
     """The spec, ``bundle.json``, ``entrypoint.py`` and a fresh seed secret (mode 0600): what
     grading on the host reads."""
     directory.mkdir(parents=True, exist_ok=True)
     write_secret_file(directory / SEED_SECRET_NAME)
     exercise_file = f"{exercise.id}.yaml"
     (directory / exercise_file).write_text(exercise_spec_text(exercise), encoding="utf-8")
-    config = bundle_config(exercise, sandbox=sandbox, exercise_file=exercise_file)
+    config = bundle_config(exercise, sandbox=sandbox, exercise_file=exercise_file,
+                           timeout_seconds=timeout_seconds)
     (directory / CONFIG_NAME).write_text(json.dumps(config, indent=2) + "\n", encoding="utf-8")
     write_executable(directory / "entrypoint.py", entrypoint_source())
 
@@ -101,10 +109,16 @@ def write_executable(path: Path, text: str) -> None:
 
 
 def install_script(version: str, target: WheelTarget, *, default_venv: str,
-                   venv_from_root: bool = False) -> str:
-    """The offline install script (Gradescope's ``setup.sh``, the image's ``install.sh``)."""
-    python_version = target.python_version or f"{sys.version_info.major}.{sys.version_info.minor}"
+                   venv_from_root: bool = False, protect_bundle: bool = False) -> str:
+    """The offline install script (Gradescope's ``setup.sh``, the image's and Classroom's
+    ``install.sh``). ``protect_bundle``: end by making the script's directory root-only."""
     return render_template(
         INSTALL_TEMPLATE, version=version, default_venv=default_venv,
-        default_venv_from_root=venv_from_root, python_version=python_version,
+        default_venv_from_root=venv_from_root, python_version=target_python(target),
+        protect_bundle=protect_bundle,
     )
+
+
+def target_python(target: WheelTarget) -> str:
+    """The ``3.x`` version the wheels are for (this interpreter's for a local target)."""
+    return target.python_version or f"{sys.version_info.major}.{sys.version_info.minor}"

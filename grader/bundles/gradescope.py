@@ -76,7 +76,8 @@ def stage_gradescope_bundle(
     version = wheel_version(wheels.project_wheel)
     write_executable(
         directory / "setup.sh",
-        install_script(version, target, default_venv="$AUTOGRADER_ROOT/bpe-venv", venv_from_root=True),
+        install_script(version, target, default_venv="$AUTOGRADER_ROOT/bpe-venv", venv_from_root=True,
+                       protect_bundle=True),
     )
     write_executable(
         directory / "run_autograder",

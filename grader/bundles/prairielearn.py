@@ -21,6 +21,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Optional
 
+from markupsafe import Markup
+
 from grader.bundles.common import (
     BundleError,
     grading_timeout,
@@ -29,6 +31,7 @@ from grader.bundles.common import (
     write_executable,
     write_grading_files,
 )
+from grader.bundles.instructions import markdown_to_html
 from grader.bundles.wheels import (
     WheelSet,
     WheelSources,
@@ -41,6 +44,9 @@ from grader.spec import Exercise
 from grader.spec.stubs import render_stub
 
 PRAIRIELEARN_MAX_TIMEOUT = 600
+# Seconds PrairieLearn's job timeout exceeds the entry point's own deadline: enough to start
+# Python, stop an overrunning grading (entrypoint.KILL_GRACE_SECONDS) and write its result.
+RESULT_MARGIN_SECONDS = 30
 ENTRYPOINT = "/grade/tests/run_grader"
 STUB_FILE = "initial_code.py"
 DEFAULT_IMAGE_REPOSITORY = "bpe-autograder/grader"
@@ -74,7 +80,7 @@ def write_prairielearn_question(
     _prepare_directory(directory, force)
     tests = directory / "tests"
     _remove_stale(tests)
-    write_grading_files(tests, exercise, sandbox=sandbox)
+    write_grading_files(tests, exercise, sandbox=sandbox, timeout_seconds=entrypoint_deadline(exercise))
     write_executable(tests / "run_grader",
                      render_template("prairielearn/run_grader.j2", exercise_id=exercise.id))
     (directory / STUB_FILE).write_text(render_stub(exercise), encoding="utf-8")
@@ -99,9 +105,19 @@ def question_info(exercise: Exercise, *, image: str, question_uuid: Optional[str
             "enabled": True,
             "image": image,
             "entrypoint": ENTRYPOINT,
-            "timeout": min(PRAIRIELEARN_MAX_TIMEOUT, grading_timeout(exercise)),
+            "timeout": entrypoint_deadline(exercise) + RESULT_MARGIN_SECONDS,
         },
     }
+
+
+def entrypoint_deadline(exercise: Exercise) -> int:
+    """The entry point's deadline for one grading, leaving PrairieLearn's job time to spare.
+
+    PrairieLearn kills a job at ``externalGradingOptions.timeout`` (at most 600 s) and then
+    shows only its own error; the entry point stops grading earlier so that the student sees
+    its "Autograder error" result with the reason instead.
+    """
+    return min(grading_timeout(exercise), PRAIRIELEARN_MAX_TIMEOUT - RESULT_MARGIN_SECONDS)
 
 
 def question_html(exercise: Exercise) -> str:
@@ -109,7 +125,7 @@ def question_html(exercise: Exercise) -> str:
         "prairielearn/question.html.j2",
         title=exercise.title,
         lesson=exercise.lesson,
-        instructions=exercise.instructions.strip(),
+        instructions_html=Markup(markdown_to_html(exercise.instructions.strip())),
         student_file=exercise.student_file,
         stub_file=STUB_FILE,
     )
@@ -135,11 +151,12 @@ def _existing_uuid(directory: Path) -> Optional[str]:
 def _prepare_directory(directory: Path, force: bool) -> None:
     if directory.exists() and not directory.is_dir():
         raise BundleError(f"{directory} exists and is not a directory")
-    if not directory.parent.is_dir():
-        raise BundleError(f"the directory {directory.parent} does not exist")
     if directory.is_dir() and any(directory.iterdir()) and not force:
         raise BundleError(f"{directory} is not empty; choose a new directory or pass --force to overwrite")
-    directory.mkdir(exist_ok=True)
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise BundleError(f"cannot create the directory {directory}: {error.strerror}") from None
 
 
 def _remove_stale(directory: Path) -> None:

@@ -1,8 +1,7 @@
 """Commands: ``grade bundle gradescope|prairielearn|image|classroom`` (LMS autograder packages).
 
 Each subcommand parses options and calls the library: :mod:`grader.bundles.gradescope`,
-:mod:`grader.bundles.prairielearn`, and the GitHub Classroom workflow of
-:mod:`grader.report.classroom`. Problems the user can fix are reported in one message
+:mod:`grader.bundles.prairielearn` and :mod:`grader.bundles.classroom`. Problems the user can fix are reported in one message
 (exit 2, as for every input error; see :mod:`grader.commands.common`), never as a traceback.
 """
 
@@ -166,27 +165,46 @@ def image(output: Path, image: Optional[str], force: bool, python_version: str, 
 @bundle.command("classroom")
 @click.argument("exercise_id", metavar="EXERCISE")
 @exercises_dir_option
-@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path),
-              help="Where to write the workflow (e.g. .github/workflows/classroom.yml); "
-              "default: standard output.")
-@click.option("--install", default="bpe-autograder", show_default=True, metavar="REQUIREMENT",
-              help="What the workflow installs with pip (a version pin or a git URL).")
+@click.option("-o", "--output", type=click.Path(file_okay=False, path_type=Path), default=Path("."),
+              show_default=True, help="The template repository's directory; the workflow goes to "
+              ".github/workflows/classroom.yml, the grader's files to .github/bpe-autograder/.")
 @click.option("--python-version", default="3.12", show_default=True,
-              help="Python the workflow sets up.")
-def classroom(exercise_id: str, output: Optional[Path], install: str, python_version: str) -> None:
-    """Write the GitHub Classroom workflow that grades EXERCISE on every push."""
-    from grader.report.classroom import WorkflowOptionError, render_workflow
+              help="Python the workflow sets up (the shipped wheels are for it).")
+@click.option("--platform", "platforms", multiple=True, metavar="TAG",
+              help="Wheel platform tag of the runner (repeatable); default: "
+              + ", ".join(DEFAULT_PLATFORMS) + " (ubuntu-latest).")
+@click.option("--for-this-python", is_flag=True,
+              help="Ship wheels for the Python running this command (to try the workflow locally).")
+@click.option("--wheels-from", multiple=True, metavar="DIR",
+              type=click.Path(exists=True, file_okay=False, path_type=Path),
+              help="Also take wheels from this directory (repeatable).")
+@click.option("--offline", is_flag=True, help="Use only --wheels-from directories, not the package index.")
+@click.option("--project-wheel", type=click.Path(exists=True, dir_okay=False, path_type=Path),
+              help="Ship this bpe_autograder wheel instead of building one from the checkout.")
+@click.option("--install", metavar="REQUIREMENT",
+              help="Ship no wheels: the workflow pip-installs this requirement instead "
+              "(a published version or a git URL).")
+@click.option("--sandbox", type=click.Choice(SANDBOX_MODES), default="best-effort", show_default=True,
+              help="best-effort suits GitHub's runners, which do not run the job as root.")
+@click.option("--force", is_flag=True, help="Replace grading files written before.")
+def classroom(exercise_id: str, output: Path, python_version: str, platforms: tuple,
+              for_this_python: bool, wheels_from: tuple, offline: bool, project_wheel: Optional[Path],
+              install: Optional[str], sandbox: str, force: bool) -> None:
+    """Write the GitHub Classroom workflow and grading files into a template repository."""
+    from grader.bundles.classroom import WorkflowOptionError, write_classroom_bundle
 
     exercise = _exercise(exercise_id)
+    target = _target(python_version, platforms, for_this_python)
+    sources = _sources(wheels_from, offline, project_wheel)
+    if install is None:
+        click.echo(f"collecting wheels for {target.describe()} ...", err=True)
     try:
-        workflow = render_workflow(exercise.id, submission=exercise.student_file, install=install,
-                                   python_version=python_version)
+        built = write_classroom_bundle(exercise, output, target=target, sources=sources,
+                                       install=install, sandbox=sandbox, force=force)
     except WorkflowOptionError as error:
         raise click.UsageError(str(error)) from None
-    if output is None:
-        click.echo(workflow, nl=False)
-        return
-    if not output.parent.is_dir():
-        raise click.BadParameter(f"the directory {output.parent} does not exist", param_hint="-o")
-    output.write_text(workflow, encoding="utf-8")
-    click.echo(f"wrote {output}", err=True)
+    except (BundleError, WheelError) as error:
+        _fail(error)
+    stub = f"; wrote the stub as {exercise.student_file}" if built.wrote_stub else ""
+    click.echo(f"wrote {len(built.files)} files into {built.directory}{stub}; commit them all "
+               "to the template repository", err=True)

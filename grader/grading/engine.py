@@ -4,7 +4,10 @@
 from the caller or from the submission's ``# exercise: ID`` header line. One sandbox serves
 every call of the submission; the student's code never runs in this process. A submission
 that does not load scores 0 everywhere with the reason in ``errors``; a missing function
-zeroes only the milestones that need it. Each check kind lives in its own module; this one
+zeroes only the milestones that need it. Both make the submission *not gradable*
+(``GradeReport.mark_not_gradable``): platforms that tell an invalid submission from a wrong
+one (PrairieLearn) return it without charging an attempt, while the other formats still show
+the points of what did run. Each check kind lives in its own module; this one
 only splits the points and dispatches. Afterwards a milestone that shows no real work earns
 nothing (:mod:`grader.grading.evidence`), and only output printed on visible inputs is kept
 (:mod:`grader.grading.output_ledger`).
@@ -146,7 +149,8 @@ def grade_submission(
             calls = StudentCalls(box, spec, loaded.functions, file_name=path.name,
                                  secret=secret, output=ledger)
             blocked = {role: calls.missing_message(role) for role in spec.functions.roles()}
-            report.errors.extend(message for message in blocked.values() if message)
+            for message in dict.fromkeys(m for m in blocked.values() if m):
+                report.mark_not_gradable(message)
         else:
             calls = StudentCalls(box, spec, (), file_name=path.name, secret=secret, output=ledger)
             error = explain_load_error(loaded.error, spec.allowed_imports)

@@ -8,29 +8,30 @@ sums each test's ``score`` against ``max_score`` and posts the total to Classroo
      "tests": [{"name": ..., "status": "pass" | "fail" | "error", "score": 10,
                 "message": ..., "test_code": "", "filename": "", "line_no": 0}]}
 
-``status`` is ``error`` when the submission could not be graded at all. The workflow a
+``status`` is ``error`` when the submission could not be graded at all. Points are rounded to
+two decimals, the checks' by largest remainder so that they add up to the rounded total. The
+reporter records the sum of the tests' scores, added one by one in floating point
+(``totalScore += score``); where that sum would come out as ``99.99999999999999``, the last
+non-zero score is nudged by the difference (far below a millionth of a point) so that what
+is recorded is exactly the rounded total. The workflow a
 student template repository needs is rendered from ``templates/classroom/classroom.yml.j2``
 by :func:`render_workflow`.
 """
 
 from __future__ import annotations
 
+import functools
 import json
-import re
+import math
+import operator
 from typing import Any
 
-from grader.package_data import jinja_environment
 from grader.report.feedback import check_feedback
 from grader.report.options import ReportOptions
 from grader.report.safety import safe_text
 from grader.result import CheckResult, GradeReport, MilestoneResult, display_error
 
 MESSAGE_LIMIT = 8_000
-WORKFLOW_TEMPLATE = "classroom/classroom.yml.j2"
-# Values end up in YAML and in a shell command line, so only plain names are accepted.
-_PLAIN_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.\-]*$")
-_PLAIN_REQUIREMENT = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.\-\[\],=<>!~+@:/]*$")
-_PLAIN_VERSION = re.compile(r"^3\.[0-9]+$")
 
 
 def render_classroom(report: GradeReport, options: ReportOptions) -> str:
@@ -38,16 +39,69 @@ def render_classroom(report: GradeReport, options: ReportOptions) -> str:
 
 
 def classroom_result(report: GradeReport) -> dict[str, Any]:
-    tests = [
-        classroom_test(milestone, check) for milestone in report.milestones for check in milestone.checks
-    ]
+    pairs = [(milestone, check) for milestone in report.milestones for check in milestone.checks]
+    scores = rounded_scores([check.score for _, check in pairs], report.score)
+    tests = [classroom_test(milestone, check, score) for (milestone, check), score in zip(pairs, scores)]
     tests += [error_test(error) for error in report.errors]
     return {
         "version": 1,
         "status": overall_status(report),
-        "max_score": report.max_score,
+        "max_score": round(report.max_score, 2),
         "tests": tests,
     }
+
+
+def rounded_scores(scores: list[float], total: float) -> list[float]:
+    """``scores`` in hundredths, adjusted by largest remainder to add up to ``total`` rounded."""
+    cents = [score * 100 for score in scores]
+    floors = [int(c // 1) for c in cents]
+    target = int(round(total * 100))
+    order = sorted((i for i in range(len(cents)) if cents[i] - floors[i] > 1e-9),
+                   key=lambda i: cents[i] - floors[i], reverse=True)
+    missing = target - sum(floors)
+    for index in order[:max(0, missing)]:
+        floors[index] += 1
+    rounded = [value / 100 if value % 100 else value // 100 for value in floors]
+    return exact_for_reporter(rounded, target / 100 if target % 100 else target // 100)
+
+
+def reporter_sum(scores: list[float]) -> float:
+    """The sum as the reporter computes it: left to right in floating point, from 0."""
+    return functools.reduce(operator.add, scores, 0)
+
+
+def exact_for_reporter(scores: list[float], total: float) -> list[float]:
+    """``scores`` with the last non-zero one replaced by the nearest value (in practice a
+    difference far below 0.000001 points) that makes :func:`reporter_sum` exactly ``total``;
+    when rounding makes that impossible, an earlier score moves by a few floating-point steps
+    first. Unchanged when nothing is found."""
+    if reporter_sum(scores) == total:
+        return list(scores)
+    nonzero = [index for index, score in enumerate(scores) if score]
+    if not nonzero:
+        return list(scores)
+    found = _fix_last(scores, nonzero[-1], total)
+    for earlier in nonzero[-2:-5:-1]:
+        for direction in (math.inf, -math.inf):
+            trial = list(scores)
+            for _ in range(4):
+                if found is not None:
+                    return found
+                trial[earlier] = math.nextafter(trial[earlier], direction)
+                found = _fix_last(trial, nonzero[-1], total)
+    return found if found is not None else list(scores)
+
+
+def _fix_last(scores: list[float], last: int, total: float) -> list[float] | None:
+    before = reporter_sum(scores[:last])
+    candidate = total - before
+    for direction in (math.inf, -math.inf):
+        value = candidate
+        for _ in range(64):
+            if value >= 0 and before + value == total:
+                return [*scores[:last], value, *scores[last + 1:]]
+            value = math.nextafter(value, direction)
+    return None
 
 
 def overall_status(report: GradeReport) -> str:
@@ -57,11 +111,11 @@ def overall_status(report: GradeReport) -> str:
     return "pass" if all_passed else "fail"
 
 
-def classroom_test(milestone: MilestoneResult, check: CheckResult) -> dict[str, Any]:
+def classroom_test(milestone: MilestoneResult, check: CheckResult, score: float) -> dict[str, Any]:
     return {
         "name": safe_text(f"{milestone.title}: {check.title or check.id}", 300),
         "status": "pass" if check.passed else "fail",
-        "score": check.score,
+        "score": score,
         "message": safe_text("\n".join(check_feedback(check, include_measurements=False)), MESSAGE_LIMIT),
         "test_code": "",
         "filename": "",
@@ -80,31 +134,3 @@ def error_test(error: str) -> dict[str, Any]:
         "filename": "",
         "line_no": 0,
     }
-
-
-def render_workflow(
-    exercise: str,
-    *,
-    submission: str = "student.py",
-    install: str = "bpe-autograder",
-    python_version: str = "3.12",
-) -> str:
-    """``.github/workflows/classroom.yml`` for a student template repository."""
-    _require(exercise, _PLAIN_NAME, "exercise id", "letters, digits, '.', '_' or '-'")
-    _require(submission, _PLAIN_NAME, "submission file name", "letters, digits, '.', '_' or '-'")
-    _require(install, _PLAIN_REQUIREMENT, "install requirement", "a pip requirement without spaces")
-    _require(python_version, _PLAIN_VERSION, "Python version", "a version such as 3.12")
-    environment = jinja_environment()
-    template = environment.get_template(WORKFLOW_TEMPLATE)
-    return template.render(
-        exercise=exercise, submission=submission, install=install, python_version=python_version
-    )
-
-
-class WorkflowOptionError(ValueError):
-    """A value for the Classroom workflow cannot be written safely into it."""
-
-
-def _require(value: str, pattern: re.Pattern[str], what: str, expected: str) -> None:
-    if not isinstance(value, str) or not pattern.match(value):
-        raise WorkflowOptionError(f"{what} {value!r} cannot be used in the workflow: expected {expected}")

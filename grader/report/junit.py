@@ -1,8 +1,9 @@
 """JUnit XML (the xunit2 flavour CI servers read): a testsuite per milestone, a testcase per check.
 
-Points appear in each testcase name (``"ties [0/10 points]"``); a failed check carries a
-``<failure>`` whose ``message`` is the first feedback line and whose body is the whole
-feedback. Submission-level problems form an extra ``submission`` suite of ``<error>``
+Testcase names never change with the score (CI servers such as GitLab track a test by its
+name): a check's points are in the testcase's ``<properties>`` (``score``, ``max_score``) and
+on the first line of a failure's body. A failed check carries a ``<failure>`` whose
+``message`` is the first feedback line and whose body is the points and the whole feedback. Submission-level problems form an extra ``submission`` suite of ``<error>``
 cases. The document is built with ``xml.etree`` (which escapes markup) from text that has
 had XML-illegal characters removed, so it is well-formed whatever the student's code did.
 """
@@ -59,29 +60,42 @@ def milestone_suite(report: GradeReport, milestone: MilestoneResult) -> ET.Eleme
     seconds = [check.seconds for check in milestone.checks if check.seconds is not None]
     if seconds:
         suite.set("time", duration(sum(seconds)))
-    suite.extend(testcase(report, milestone, check) for check in milestone.checks)
+    names = case_names(milestone)
+    suite.extend(testcase(report, milestone, check, name) for check, name in zip(milestone.checks, names))
     return suite
 
 
-def testcase(report: GradeReport, milestone: MilestoneResult, check: CheckResult) -> ET.Element:
-    label = check.title or check.id
-    if check.visibility == "hidden":
-        label += " (hidden)"
+def case_names(milestone: MilestoneResult) -> list[str]:
+    """One stable name per check: its title (or id), numbered when a title repeats."""
+    labels = []
+    for check in milestone.checks:
+        label = check.title or check.id
+        labels.append(label + " (hidden)" if check.visibility == "hidden" else label)
+    names, seen = [], {}
+    for label in labels:
+        seen[label] = seen.get(label, 0) + 1
+        names.append(label if labels.count(label) == 1 else f"{label} #{seen[label]}")
+    return names
+
+
+def testcase(report: GradeReport, milestone: MilestoneResult, check: CheckResult,
+             name: str) -> ET.Element:
     case = ET.Element(
         "testcase",
-        {
-            "classname": attribute(f"{report.exercise}.{milestone.id}"),
-            "name": attribute(f"{label} [{points(check.score)}/{points(check.max_score)} points]"),
-        },
+        {"classname": attribute(f"{report.exercise}.{milestone.id}"), "name": attribute(name)},
     )
     if check.seconds is not None:
         case.set("time", duration(check.seconds))
+    properties = ET.SubElement(case, "properties")
+    for key, value in (("score", check.score), ("max_score", check.max_score)):
+        ET.SubElement(properties, "property", {"name": key, "value": points(value)})
     if not check.passed:
         lines = check_feedback(check, include_measurements=False) or ["Failed."]
         failure = ET.SubElement(
             case, "failure", {"message": attribute(lines[0]), "type": failure_type(check)}
         )
-        failure.text = safe_text("\n".join(lines), BODY_LIMIT)
+        body = [f"Points: {points(check.score)}/{points(check.max_score)}", *lines]
+        failure.text = safe_text("\n".join(body), BODY_LIMIT)
     return case
 
 

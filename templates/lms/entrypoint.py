@@ -1,23 +1,35 @@
 """Grade one submission on an LMS grading host and always leave a valid results.json behind.
 
-``grade bundle`` ships this file in Gradescope bundles and PrairieLearn questions. It uses
-only the standard library, so even when the grader cannot be installed or imported it still
-writes a result the platform accepts: a visible "Autograder error" for a fault of the
-grading set-up, a clear "submission problem" for a missing or ambiguous file. Details meant
-for course staff (commands, tracebacks) go to standard output only, which Gradescope hides
-from students (``stdout_visibility: hidden``) and PrairieLearn shows in its job log.
+``grade bundle`` ships this file in Gradescope bundles, PrairieLearn questions and GitHub
+Classroom template repositories. It uses only the standard library, so even when the grader
+cannot be installed or imported it still writes a result the platform accepts: a visible
+"Autograder error" for a fault of the grading set-up, a clear "submission problem" for a
+missing or ambiguous file. Details meant for course staff (commands, tracebacks) go to
+standard output only, which Gradescope hides from students (``stdout_visibility: hidden``)
+and PrairieLearn shows in its job log.
 
-Usage: ``python entrypoint.py gradescope|prairielearn``. Settings come from ``bundle.json``
-beside this file; the roots from environment variables, so a bundle can be run anywhere:
+Usage: ``python entrypoint.py gradescope|prairielearn|classroom``. Settings come from
+``bundle.json`` beside this file; the roots from environment variables, so a bundle can be
+run anywhere:
 
 - Gradescope: ``AUTOGRADER_ROOT`` (default ``/autograder``): grades ``submission/``, writes
   ``results/results.json``.
 - PrairieLearn: ``GRADE_ROOT`` (default ``/grade``): grades ``student/``, writes
   ``results/results.json``.
+- GitHub Classroom: ``GITHUB_WORKSPACE`` (default: the current directory): grades the
+  exercise's student file at the repository's top, writes ``RUNNER_TEMP``'s (default: the
+  workspace's) ``bpe-results/results.json``, appends ``result=<base64 of it>`` to the file
+  named by ``GITHUB_OUTPUT`` for the grading reporter, and prints every check's feedback and
+  the score Classroom records in the job log.
+
+On Gradescope and PrairieLearn, run as root, the bundle's directory (the spec with its
+hidden cases, the settings) is first made readable by root only, so that the student's code,
+which the sandbox runs as an unprivileged user, cannot read it.
 """
 
 from __future__ import annotations
 
+import base64
 import json
 import os
 import signal
@@ -33,7 +45,9 @@ PLATFORMS = {
     # platform: (root variable, default root, submission directory below the root)
     "gradescope": ("AUTOGRADER_ROOT", "/autograder", "submission"),
     "prairielearn": ("GRADE_ROOT", "/grade", "student"),
+    "classroom": ("GITHUB_WORKSPACE", ".", ""),
 }
+SECRET_PLATFORMS = ("gradescope", "prairielearn")
 IGNORED_DIRECTORIES = {"__pycache__", "__MACOSX"}
 STAFF_OUTPUT_LIMIT = 20_000
 STUDENT_REASON_LIMIT = 2_000
@@ -64,8 +78,13 @@ class Layout:
         variable, default, submission = PLATFORMS[platform]
         self.platform = platform
         self.root = Path(environ.get(variable) or default)
-        self.submission_dir = self.root / submission
+        self.submission_dir = self.root / submission if submission else self.root
         self.results_file = self.root / "results" / "results.json"
+        self.step_output = None
+        if platform == "classroom":
+            scratch = Path(environ.get("RUNNER_TEMP") or self.root)
+            self.results_file = scratch / "bpe-results" / "results.json"
+            self.step_output = environ.get("GITHUB_OUTPUT") or None
 
 
 def find_submission(directory: Path, expected_name: str) -> Path:
@@ -96,6 +115,19 @@ def find_submission(directory: Path, expected_name: str) -> Path:
         f"Several Python files were submitted ({names}{more}) and none is named "
         f"{expected_name}: submit only {expected_name}, or rename your solution to {expected_name}."
     )
+
+
+def find_repository_file(directory: Path, expected_name: str) -> Path:
+    """GitHub Classroom: the student file at the top of the repository, as the stub left it."""
+    path = directory / expected_name
+    if path.is_symlink():
+        raise SubmissionProblem(f"{expected_name} is a symbolic link: commit the file itself.")
+    if not path.is_file():
+        raise SubmissionProblem(
+            f"{expected_name} is missing from the top of your repository: commit your solution "
+            f"as {expected_name} (start from the stub the assignment gave you) and push again."
+        )
+    return path
 
 
 def _is_link(path: Path, directory: Path) -> bool:
@@ -132,12 +164,22 @@ def grade_command(submission: Path, exercise_file: Path, platform: str, output: 
     return command + (["--strict-sandbox"] if strict else [])
 
 
-def run_grader(command: list, timeout: float, workdir: str) -> subprocess.CompletedProcess:
+def grading_environment(config: dict, bundle_dir: Path) -> dict:
+    """This process's environment, plus the bundle's seed secret for the generated inputs."""
+    environment = dict(os.environ)
+    secret = config.get("seed_secret_file")
+    if secret and (bundle_dir / secret).is_file():
+        environment["GRADE_SEED_SECRET_FILE"] = str(bundle_dir / secret)
+    return environment
+
+
+def run_grader(command: list, timeout: float, workdir: str,
+               environment: dict | None = None) -> subprocess.CompletedProcess:
     """Run ``command`` in its own process group, killed whole when it overruns ``timeout``."""
     print("$ " + " ".join(command), flush=True)
     process = subprocess.Popen(
         command, cwd=workdir, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE, text=True, errors="replace", start_new_session=True,
+        stderr=subprocess.PIPE, text=True, errors="replace", start_new_session=True, env=environment,
     )
     try:
         stdout, stderr = process.communicate(timeout=timeout)
@@ -185,6 +227,8 @@ def read_results(path: Path, platform: str) -> str:
         raise GraderFault("the grader's results are not a JSON object")
     if platform == "gradescope":
         usable = isinstance(results.get("score"), (int, float)) and isinstance(results.get("tests"), list)
+    elif platform == "classroom":
+        usable = isinstance(results.get("max_score"), (int, float)) and isinstance(results.get("tests"), list)
     else:
         usable = results.get("gradable") is False or (
             isinstance(results.get("score"), (int, float)) and 0 <= results["score"] <= 1
@@ -196,14 +240,18 @@ def read_results(path: Path, platform: str) -> str:
 
 def grade(layout: Layout, config: dict, bundle_dir: Path) -> str:
     """The results document for the submission under ``layout``."""
-    submission = find_submission(layout.submission_dir, config["student_file"])
+    if layout.platform == "classroom":
+        submission = find_repository_file(layout.submission_dir, config["student_file"])
+    else:
+        submission = find_submission(layout.submission_dir, config["student_file"])
     print(f"grading {submission}", flush=True)
     exercise_file = bundle_dir / config["exercise_file"]
     with tempfile.TemporaryDirectory(prefix="bpe-grading-") as scratch:
         output = Path(scratch) / "results.json"
         command = grade_command(submission, exercise_file, layout.platform, output,
                                 bool(config["strict_sandbox"]))
-        finished = run_grader(command, float(config["timeout_seconds"]), scratch)
+        finished = run_grader(command, float(config["timeout_seconds"]), scratch,
+                              grading_environment(config, bundle_dir))
         if finished.returncode != 0:
             reason = grader_messages(finished.stderr) or f"the grader exited with status {finished.returncode}"
             raise GraderFault(reason)
@@ -240,9 +288,22 @@ def prairielearn_failure(text: str) -> dict:
     return {"gradable": False, "format_errors": [text], "message": text, "output": text}
 
 
+def classroom_failure(test_name: str, text: str, max_score: float) -> dict:
+    # max_score must be positive: the grading reporter records nothing for a result without one.
+    return {
+        "version": 1,
+        "status": "error",
+        "max_score": max_score,
+        "tests": [{"name": test_name, "status": "error", "score": 0, "message": text,
+                   "test_code": "", "filename": "", "line_no": 0}],
+    }
+
+
 def failure_results(platform: str, test_name: str, text: str, max_score: float, seconds: float) -> str:
     if platform == "gradescope":
         results = gradescope_failure(test_name, text, max_score, seconds)
+    elif platform == "classroom":
+        results = classroom_failure(test_name, text, max_score)
     else:
         results = prairielearn_failure(text)
     return json.dumps(results, indent=2, ensure_ascii=False) + "\n"
@@ -253,6 +314,74 @@ def write_results(path: Path, text: str) -> None:
     partial = path.with_name(path.name + ".partial")
     partial.write_text(text, encoding="utf-8")
     os.replace(partial, path)
+
+
+# --------------------------------------------------------------------------- secrets and the log
+
+
+def protect_bundle(directory: Path) -> None:
+    """Make the bundle's files readable by their owner (root) only.
+
+    Best effort: a host that keeps the files on a read-only mount already decides who reads
+    them, and grading goes on.
+    """
+    if not hasattr(os, "geteuid") or os.geteuid() != 0:
+        return
+    for path in [directory, *directory.rglob("*")]:
+        if path.is_symlink():
+            continue
+        try:
+            mode = path.stat().st_mode
+            path.chmod(mode & 0o700)
+        except OSError as error:
+            print(f"note: cannot restrict {path}: {error}", flush=True)
+
+
+def classroom_log(document: str) -> str:
+    """The job log's account of a Classroom result: every check, then the recorded score."""
+    results = json.loads(document)
+    tests = results.get("tests", [])
+    lines = []
+    for test in tests:
+        mark = "PASS" if test.get("status") == "pass" else test.get("status", "fail").upper()
+        lines.append(f"[{mark}] {test.get('name', '')} ({_points(test.get('score', 0))} points)")
+        lines += ["    " + line for line in str(test.get("message", "")).splitlines()]
+    recorded = round(sum(test.get("score", 0) for test in tests), 2)
+    total = results.get("max_score", 0)
+    lines.append("")
+    lines.append(f"Score recorded by GitHub Classroom: {_points(recorded)}/{_points(total)} "
+                 "(the sum of the points of the checks).")
+    passed = sum(test.get("status") == "pass" for test in tests)
+    share = passed / len(tests) * 100 if tests else 0.0
+    recorded_share = recorded / total * 100 if total else 0.0
+    if tests and f"{share:.2f}" != f"{recorded_share:.2f}":
+        lines.append(
+            f"The grading reporter's \"Total points for bpe: {share:.2f}/100\" line counts passed "
+            f"checks ({passed} of {len(tests)}) without their points; its \"Total points: "
+            f"{_points(recorded)}/{_points(total)}\" line is the score that is recorded."
+        )
+    return "\n".join(lines)
+
+
+def _number_or_zero(text) -> float:
+    try:
+        return max(0.0, float(text or 0))
+    except ValueError:
+        return 0.0
+
+
+def _points(value) -> str:
+    rounded = round(float(value), 2)
+    return str(int(rounded)) if rounded == int(rounded) else f"{rounded:g}"
+
+
+def hand_to_reporter(layout: Layout, document: str) -> None:
+    """Print the Classroom result and pass it, base64-encoded, to the grading reporter."""
+    print(classroom_log(document), flush=True)
+    if layout.step_output:
+        encoded = base64.b64encode(document.encode("utf-8")).decode("ascii")
+        with open(layout.step_output, "a", encoding="utf-8") as handle:
+            handle.write(f"result={encoded}\n")
 
 
 # --------------------------------------------------------------------------- main
@@ -266,8 +395,12 @@ def main(argv: list) -> int:
         return 2
     layout = Layout(platform, dict(os.environ))
     bundle_dir = Path(__file__).resolve().parent
-    max_score = 0.0
+    # What a failure result is out of when bundle.json cannot be read (Classroom's run_grader
+    # passes it: the reporter records nothing for a result out of 0).
+    max_score = _number_or_zero(os.environ.get("BPE_AUTOGRADER_MAX_SCORE"))
     try:
+        if platform in SECRET_PLATFORMS:
+            protect_bundle(bundle_dir)
         config = load_config(bundle_dir)
         max_score = float(config["max_score"])
         document = grade(layout, config, bundle_dir)
@@ -286,6 +419,8 @@ def main(argv: list) -> int:
                                    time.monotonic() - started)
     write_results(layout.results_file, document)
     print(f"results written to {layout.results_file}", flush=True)
+    if platform == "classroom":
+        hand_to_reporter(layout, document)
     return 0
 
 

@@ -7,6 +7,7 @@ is the checkout's) or a fake one whose ``grade`` fails the way a host can make i
 
 from __future__ import annotations
 
+import base64
 import importlib.util
 import json
 import os
@@ -248,3 +249,80 @@ def test_a_hanging_grading_is_stopped_whole_and_reported(tmp_path):
     results = validate(results_file, "gradescope_results.schema.json")
     # The background sleep holds the output pipe: only killing the whole group ends the wait.
     assert "did not finish within 1 seconds" in results["tests"][0]["output"]
+
+
+# --------------------------------------------------------------------------- GitHub Classroom
+
+
+def run_classroom(tmp_path: Path, files: dict, *, config_text: str | None = None,
+                  extra_env: dict | None = None) -> tuple[dict, str]:
+    exercise = load_exercise("bpe-train-encode")
+    workspace = tmp_path / "workspace"
+    bundle_dir = workspace / ".github" / "bpe-autograder"
+    write_grading_files(bundle_dir, exercise, sandbox="best-effort")
+    if config_text is not None:
+        (bundle_dir / "bundle.json").write_text(config_text)
+    for name, source in files.items():
+        shutil.copy(source, workspace / name)
+    output = tmp_path / "github-output"
+    environment = dict(os.environ, GITHUB_WORKSPACE=str(workspace), RUNNER_TEMP=str(tmp_path),
+                       GITHUB_OUTPUT=str(output), **(extra_env or {}))
+    finished = subprocess.run([sys.executable, str(bundle_dir / "entrypoint.py"), "classroom"],
+                              env=environment, capture_output=True, text=True, timeout=300)
+    assert finished.returncode == 0, finished.stderr
+    [line] = [line for line in output.read_text().splitlines() if line.startswith("result=")]
+    result = json.loads(base64.b64decode(line.removeprefix("result=")))
+    schema = json.loads((SCHEMAS / "classroom_result.schema.json").read_text())
+    jsonschema.Draft202012Validator(schema).validate(result)
+    return result, finished.stdout
+
+
+def test_classroom_grades_the_repositorys_student_file_only(tmp_path):
+    result, log = run_classroom(tmp_path, {"other.py": SUBMISSIONS / "correct_counter.py"})
+    [test] = result["tests"]
+    assert result["status"] == "error" and "student.py is missing" in test["message"]
+    assert result["max_score"] == 100 and "Score recorded by GitHub Classroom: 0/100" in log
+
+
+def test_classroom_records_zero_out_of_the_total_even_without_its_settings(tmp_path):
+    result, _ = run_classroom(tmp_path, {"student.py": SUBMISSIONS / "correct_counter.py"},
+                              config_text="{broken", extra_env={"BPE_AUTOGRADER_MAX_SCORE": "100"})
+    assert result["max_score"] == 100 and result["tests"][0]["name"] == "Autograder error"
+    assert result["tests"][0]["score"] == 0
+
+
+def test_classroom_does_not_restrict_the_repositorys_files(tmp_path):
+    run_classroom(tmp_path, {})
+    spec = tmp_path / "workspace" / ".github" / "bpe-autograder" / "bpe-train-encode.yaml"
+    assert spec.stat().st_mode & 0o044 == 0o044  # a student's own repository: nothing to hide
+
+
+@pytest.mark.parametrize("platform", ["gradescope", "prairielearn"])
+def test_the_bundle_is_root_only_once_the_entrypoint_has_run(tmp_path, platform):
+    if os.geteuid() != 0:
+        pytest.skip("the entry point restricts the bundle only when it runs as root")
+    root, bundle_dir, exercise = make_host(tmp_path, platform, {})
+    spec = bundle_dir / f"{exercise.id}.yaml"
+    assert spec.stat().st_mode & 0o004, "written readable: the check below is real"
+    run_entrypoint(platform, root, bundle_dir)
+    for path in (bundle_dir, spec, bundle_dir / "bundle.json", bundle_dir / "entrypoint.py"):
+        assert path.stat().st_mode & 0o077 == 0, path
+
+
+SECRET_REPORTING_GRADE = """#!/bin/sh
+echo "$GRADE_SEED_SECRET_FILE" > "$(dirname "$0")/secret-file"
+exit 1
+"""
+
+
+def test_the_grader_is_run_with_the_bundles_seed_secret(tmp_path):
+    root, bundle_dir, _ = make_host(tmp_path, "gradescope", {"student.py": "x = 1\n"})
+    python = fake_environment(tmp_path, SECRET_REPORTING_GRADE)
+    environment = {k: v for k, v in os.environ.items() if not k.startswith("GRADE_SEED_SECRET")}
+    variable_root = {"AUTOGRADER_ROOT": str(root)}
+    subprocess.run([python, str(bundle_dir / "entrypoint.py"), "gradescope"],
+                   env=dict(environment, **variable_root), capture_output=True, text=True, timeout=120)
+    secret_file = Path((Path(python).parent / "secret-file").read_text().strip())
+    assert secret_file == bundle_dir / "seed-secret"
+    assert len(secret_file.read_text().strip()) >= 32
+    assert secret_file.stat().st_mode & 0o077 == 0

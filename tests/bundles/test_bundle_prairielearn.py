@@ -198,3 +198,105 @@ def test_the_image_needs_a_python_version_for_its_base():
 def test_the_image_command_refuses_this_python(tmp_path):
     result = CliRunner().invoke(main, ["bundle", "image", "-o", str(tmp_path / "img"), "--for-this-python"])
     assert result.exit_code == 2 and "--python-version" in result.output
+
+
+# --------------------------------------------------------------------------- documented behaviour
+
+
+def test_the_job_timeout_leaves_the_entrypoint_time_to_write_its_own_result(question):
+    info = json.loads((question / "info.json").read_text())
+    config = json.loads((question / "tests" / "bundle.json").read_text())
+    job_timeout = info["externalGradingOptions"]["timeout"]
+    assert job_timeout <= bundle_prairielearn.PRAIRIELEARN_MAX_TIMEOUT
+    assert job_timeout - config["timeout_seconds"] >= 20
+
+
+def test_a_long_exercise_is_capped_below_prairielearns_limit():
+    exercise = load_exercise(EXERCISE)
+    long = exercise.model_copy(update={"limits": exercise.limits.model_copy(update={"total_seconds": 5000})})
+    deadline = bundle_prairielearn.entrypoint_deadline(long)
+    timeout = bundle_prairielearn.question_info(long, image="a/b:1")["externalGradingOptions"]["timeout"]
+    assert timeout == bundle_prairielearn.PRAIRIELEARN_MAX_TIMEOUT and deadline < timeout
+
+
+def test_question_html_renders_the_markdown_instructions(question):
+    html = (question / "question.html").read_text()
+    assert "**" not in html and "`" not in html
+    assert "<strong>Training.</strong>" in html
+    assert "<code>&lt;/w&gt;</code>" in html
+    parser = ElementCollector()
+    parser.feed(html)
+    assert "p" in [tag for tag, _ in parser.elements]
+
+
+def test_markdown_lists_code_blocks_and_braces():
+    from grader.bundles.instructions import markdown_to_html
+
+    html = markdown_to_html("Intro *here*.\n\n- one `{a}`\n  continued\n- two\n\n```\nx = {1: 2} < 3\n```\n# Title")
+    assert html.splitlines() == [
+        "<p>Intro <em>here</em>.</p>",
+        "<ul><li>one <code>&#123;a&#125;</code> continued</li><li>two</li></ul>",
+        "<pre><code>x = &#123;1: 2&#125; &lt; 3</code></pre>",
+        "<h1>Title</h1>",
+    ]
+
+
+def test_the_output_directory_is_created_with_its_parents(tmp_path):
+    target = tmp_path / "COURSE" / "questions" / "bpeTrainEncode"
+    result = CliRunner().invoke(main, ["bundle", "prairielearn", EXERCISE, "-o", str(target),
+                                       "--image", "yourorg/bpe-autograder:0.1.0"])
+    assert result.exit_code == 0, result.output
+    assert (target / "info.json").is_file()
+
+
+def test_a_missing_function_is_not_gradable_and_costs_no_attempt(question, tmp_path):
+    results = validate(grade_on_root(question, tmp_path, SUBMISSIONS / "broken_missing_encode.py"))
+    assert results["gradable"] is False
+    assert any("does not define encode()" in error for error in results["format_errors"])
+    html = (question / "question.html").read_text()
+    assert "lacks a required function, comes back as not gradable" in " ".join(html.split())
+
+
+# --------------------------------------------------------------------------- the README's commands
+
+
+README = Path(__file__).parents[2] / "README.md"
+
+
+def readme_commands(prefix: str) -> list[str]:
+    """Shell commands of the README's code blocks starting with ``prefix``, continuations joined."""
+    text = README.read_text(encoding="utf-8").replace("\\\n", " ")
+    blocks = text.split("```")[1::2]
+    lines = [line.strip() for block in blocks for line in block.splitlines()]
+    return [" ".join(line.split()) for line in lines if line.startswith(prefix)]
+
+
+def test_readme_image_names_are_valid_docker_names():
+    import shlex
+
+    names = []
+    for command in readme_commands("grade bundle") + readme_commands("docker "):
+        words = shlex.split(command)
+        for flag in ("--image", "-t"):
+            if flag in words:
+                names.append(words[words.index(flag) + 1])
+        if words[:2] == ["docker", "push"]:
+            names.append(words[2])
+    assert len(names) >= 5
+    for name in names:
+        bundle_prairielearn.check_image_name(name)
+
+
+def test_readme_question_command_runs_as_copied(tmp_path, monkeypatch):
+    import shlex
+
+    [command] = readme_commands("grade bundle prairielearn")
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(main, shlex.split(command)[1:])
+    assert result.exit_code == 0, result.output
+    assert (tmp_path / "COURSE" / "questions" / "bpeTrainEncode" / "info.json").is_file()
+
+
+def test_readme_makes_no_claim_that_topics_must_be_declared():
+    text = " ".join(README.read_text(encoding="utf-8").split())
+    assert "expects the `topic`" not in text and "to be declared" not in text

@@ -54,9 +54,10 @@ def test_empty_file_is_a_graded_zero(exercise):
     assert "the file is empty" in report.errors[0]
 
 
-def test_missing_function_zeroes_only_its_milestone(exercise):
+def test_missing_function_zeroes_only_its_milestone_and_is_not_gradable(exercise):
     report = grade_submission(SUBMISSIONS / "broken_missing_encode.py", exercise)
-    assert report.errors == [
+    assert report.gradable is False
+    assert report.format_errors == [
         "broken_missing_encode.py does not define encode(); write "
         "def encode(word: str, merges: list[tuple[str, str]]) -> list[str]:"
     ]

@@ -115,15 +115,33 @@ def test_junit_parses_and_its_counts_match_the_report(build):
     assert int(root.get("tests")) == len(report.checks) + len(report.errors)
 
 
-def test_junit_names_carry_points_and_failures_carry_feedback():
+def test_junit_points_are_properties_and_failures_carry_feedback():
     root = ET.fromstring(render(sample_report(), "junit"))
-    case = root.find(".//testcase[@name='ties between equal counts [0/10 points]']")
+    case = root.find(".//testcase[@name='ties between equal counts']")
+    properties = {p.get("name"): p.get("value") for p in case.findall("properties/property")}
+    assert properties == {"score": "0", "max_score": "10"}
     failure = case.find("failure")
     assert failure.get("message") == "Your merges depart from the reference at step 4."
     assert failure.get("type") == "tie-first-seen"
+    assert failure.text.startswith("Points: 0/10\n")
     assert "First difference at step 4" in failure.text
-    passed = root.find(".//testcase[@name=\"the lesson's corpus [10/10 points]\"]")
-    assert passed is not None and list(passed) == []
+    passed = root.find(".//testcase[@name=\"the lesson's corpus\"]")
+    assert passed is not None and [child.tag for child in passed] == ["properties"]
+
+
+def test_junit_test_names_do_not_change_with_the_score():
+    def names(report) -> list[tuple[str, str]]:
+        root = ET.fromstring(render(report, "junit"))
+        return [(case.get("classname"), case.get("name")) for case in root.iter("testcase")]
+
+    failing = sample_report()
+    passing = sample_report()
+    for check in passing.checks:
+        check.passed, check.score = True, check.max_score
+    assert render(failing, "junit") != render(passing, "junit")
+    assert names(failing) == names(passing)
+    assert not any("points" in name for _, name in names(failing))
+    assert len(set(names(failing))) == len(names(failing)), "names must be unique within the run"
 
 
 def test_junit_keeps_hostile_text_as_text():

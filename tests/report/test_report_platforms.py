@@ -8,11 +8,9 @@ from pathlib import Path
 
 import jsonschema
 import pytest
-import yaml
 
 from format_fixtures import empty_report, hostile_report, not_gradable_report, sample_report
 from grader.report import render
-from grader.report.classroom import WorkflowOptionError, render_workflow
 from grader.report.prairielearn import SIZE_LIMIT_BYTES
 from grader.result import CheckResult, GradeReport, MilestoneResult
 
@@ -49,9 +47,10 @@ def test_gradescope_results_follow_the_published_format(build):
 def test_gradescope_has_one_numbered_test_per_check_with_its_points():
     report = sample_report()
     data = json.loads(render(report, "gradescope"))
-    assert [test["number"] for test in data["tests"]] == ["1.1", "1.2", "1.3", "1.4", "2.1", "2.2", "3.1"]
-    assert sum(test["score"] for test in data["tests"]) == data["score"] == report.score
-    assert [test["status"] for test in data["tests"]] == [
+    checks = [test for test in data["tests"] if "total" not in test["tags"]]
+    assert [test["number"] for test in checks] == ["1.1", "1.2", "1.3", "1.4", "2.1", "2.2", "3.1"]
+    assert sum(test["score"] for test in checks) == data["score"] == report.score
+    assert [test["status"] for test in checks] == [
         "passed" if check.passed else "failed" for check in report.checks
     ]
     ties = data["tests"][1]
@@ -77,15 +76,54 @@ def test_gradescope_hidden_checks_use_the_exercise_visibility():
 
 def test_gradescope_output_says_hidden_checks_exist():
     output = json.loads(render(sample_report(), "gradescope"))["output"]
-    assert "**Score: 40/100**" in output
+    assert "**Visible checks: 30/80 points**" in output
     assert "2 hidden checks are worth 20 of the 100 points" in output
     assert "does not by itself mean full marks" in output
+    assert "Their results and your total score appear once grades are published." in output
     assert "hidden" not in json.loads(render(all_passing_report(), "gradescope"))["output"]
+
+
+def visible_to_students_now(data: dict) -> str:
+    """Everything a student sees before grades are published."""
+    shown = [data["output"]] if data["visibility"] == "visible" else []
+    for test in data["tests"]:
+        if test["visibility"] == "visible":
+            shown.append(json.dumps({key: test.get(key) for key in ("name", "score", "max_score",
+                                                                   "status", "output")}))
+    return "\n".join(shown)
+
+
+@pytest.mark.parametrize("hidden_passed", [(True, True), (True, False), (False, False)])
+def test_gradescope_shows_nothing_before_publication_that_depends_on_hidden_results(hidden_passed):
+    def graded(first: bool, second: bool) -> GradeReport:
+        report = sample_report()
+        for check, passed in zip(report.milestones[0].checks[2:], (first, second)):
+            check.passed, check.score = passed, check.max_score if passed else 0.0
+        return report
+
+    reference = visible_to_students_now(json.loads(render(graded(False, False), "gradescope")))
+    data = json.loads(render(graded(*hidden_passed), "gradescope"))
+    assert visible_to_students_now(data) == reference
+    assert "40/100" not in reference and "Learn the merges: 20/40" not in reference
+    total = next(test for test in data["tests"] if "total" in test["tags"])
+    assert total["visibility"] == "after_published" and "score" not in total
+    expected = graded(*hidden_passed).score
+    assert f"hidden checks included: {expected:g}/100" in total["output"]
+
+
+def test_gradescope_total_follows_the_spec_hidden_visibility():
+    options = {"hidden_visibility": "after_due_date"}
+    data = json.loads(render(sample_report(), "gradescope", exercise_options=options))
+    assert [t["visibility"] for t in data["tests"] if "total" in t["tags"]] == ["after_due_date"]
+    shown = json.loads(render(sample_report(), "gradescope",
+                              exercise_options={"hidden_visibility": "visible"}))
+    assert "**Score: 40/100**" in shown["output"]
+    assert not [t for t in shown["tests"] if "total" in t["tags"]]
 
 
 def test_gradescope_keeps_measured_times_in_their_own_fields():
     data = json.loads(render(sample_report(), "gradescope"))
-    timing = data["tests"][-1]
+    timing = data["tests"][-2]  # the last is the total
     assert timing["extra_data"] == {
         "seconds": 0.9, "student_seconds": 0.82, "reference_seconds": 0.07, "limit_seconds": 10.0,
     }
@@ -223,45 +261,41 @@ def test_classroom_messages_carry_feedback_and_errors_are_listed():
     assert "Likely mistake: Ties broken by first appearance" in ties["message"]
 
 
-def workflow_steps(text: str) -> list[dict]:
-    workflow = yaml.safe_load(text)
-    assert set(workflow["on"]) >= {"push"}
-    assert workflow["permissions"]["checks"] == "write"
-    return workflow["jobs"]["run-autograding-tests"]["steps"]
-
-
-def test_classroom_workflow_grades_and_reports_through_the_reporter():
-    steps = workflow_steps(render_workflow("bpe-train-encode", submission="student.py"))
-    grading = next(step for step in steps if step.get("id") == "bpe")
-    command = "grade submit student.py --exercise bpe-train-encode --format classroom -o classroom-result.json"
-    assert command in grading["run"]
-    assert "base64 -w 0 classroom-result.json" in grading["run"] and "$GITHUB_OUTPUT" in grading["run"]
-    reporter = next(step for step in steps if "autograding-grading-reporter" in step.get("uses", ""))
-    runner = reporter["with"]["runners"]
-    assert runner == grading["id"]
-    # the reporter reads <RUNNER>_RESULTS, base64 JSON, from its environment
-    assert reporter["env"][f"{runner.upper()}_RESULTS"] == "${{ steps.bpe.outputs.result }}"
-    install = next(step for step in steps if step.get("name") == "Install the grader")
-    assert install["run"] == 'python -m pip install "bpe-autograder"'
-
-
 def test_classroom_result_survives_the_reporters_base64_round_trip():
     document = render(hostile_report(), "classroom")
     decoded = json.loads(base64.b64decode(base64.b64encode(document.encode("utf-8"))).decode("utf-8"))
     assert decoded == json.loads(document)
 
 
-@pytest.mark.parametrize(
-    "arguments, fragment",
-    [
-        ({"exercise": "x; rm -rf ~"}, "exercise id"),
-        ({"exercise": "ok", "submission": "a b.py"}, "submission file name"),
-        ({"exercise": "ok", "install": "pkg && curl evil"}, "install requirement"),
-        ({"exercise": "ok", "python_version": "latest"}, "Python version"),
-    ],
-)
-def test_classroom_workflow_refuses_values_it_cannot_write_safely(arguments, fragment):
-    exercise = arguments.pop("exercise")
-    with pytest.raises(WorkflowOptionError) as error:
-        render_workflow(exercise, **arguments)
-    assert fragment in str(error.value)
+def test_classroom_points_are_rounded_and_add_up_to_the_rounded_total():
+    thirds = [CheckResult(f"c{i}", f"check {i}", True, 10 / 3, 10 / 3) for i in range(3)]
+    report = GradeReport("t", "T", [MilestoneResult("m", "M", thirds + [
+        CheckResult("x", "failed", False, 0.0, 100 / 3)], 10 + 100 / 3)])
+    data = json.loads(render(report, "classroom"))
+    scores = [test["score"] for test in data["tests"]]
+    assert all(round(score, 2) == score for score in scores)
+    assert sorted(scores) == [0, 3.33, 3.33, 3.34]
+    assert round(sum(scores), 2) == round(report.score, 2) == 10
+    assert data["max_score"] == 43.33
+
+
+def test_classroom_total_is_exactly_the_rounded_score_as_the_reporter_adds_it():
+    # The reporter adds the tests' scores one by one in floating point (JavaScript numbers
+    # are the same doubles): that sum must be the rounded score itself, not 99.99999999999999.
+    import functools
+    import operator
+    import random
+
+    generator = random.Random(7)
+    for _ in range(300):
+        weights = [generator.random() for _ in range(generator.randint(1, 60))]
+        total = generator.choice([100, 45, 7.5, 33.3])
+        checks = [
+            CheckResult(f"c{i}", f"check {i}", passed, share if passed else 0.0, share)
+            for i, weight in enumerate(weights)
+            for share, passed in [(total * weight / sum(weights), generator.random() < 0.6)]
+        ]
+        report = GradeReport("t", "T", [MilestoneResult("m", "M", checks, total)])
+        scores = [test["score"] for test in json.loads(render(report, "classroom"))["tests"]]
+        assert functools.reduce(operator.add, scores, 0) == round(report.score, 2)
+        assert all(abs(round(score, 2) - score) < 1e-9 for score in scores)
