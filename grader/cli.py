@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from grader.commands import authoring, bundle, submit, trace
+from grader.commands import authoring, batch, bundle, submit, trace
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -22,5 +22,6 @@ for command in (
     authoring.schema,
     trace.trace,
     bundle.bundle,
+    batch.batch,
 ):
     main.add_command(command)
