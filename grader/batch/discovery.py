@@ -167,7 +167,7 @@ def _without_duplicates(submissions: list[Submission]) -> tuple[list[Submission]
         if len(group) == 1:
             kept.append(group[0])
             continue
-        entries = ", ".join(s.entry for s in group)
+        entries = ", ".join(sorted(s.entry for s in group))
         for submission in group:
             unusable.append(Unusable(submission.entry, f"student id {student!r} has "
                                      f"{len(group)} submissions ({entries}); none was graded: "
