@@ -30,11 +30,18 @@ class _BatchGroup(click.Group):
     """``grade batch SUBMISSIONS ...`` grades; ``grade batch merge ...`` merges."""
 
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
-        if args and args[0] not in self.commands and args[0] not in ("-h", "--help"):
-            args = [DEFAULT_COMMAND, *args]
-        elif not args:
-            args = [DEFAULT_COMMAND]
+        if not args or args[0] not in self.commands:
+            args = [DEFAULT_COMMAND, *args]  # --help too: the grading command's help
         return super().parse_args(ctx, args)
+
+
+class _GradeFolder(click.Command):
+    """Shows its usage as ``grade batch SUBMISSIONS``, the way it is typed."""
+
+    def format_usage(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        parent = ctx.parent.command_path if ctx.parent else "grade batch"
+        formatter.write_usage(parent, "SUBMISSIONS -o OUT [OPTIONS]")
+        formatter.write_usage(parent, "merge SOURCES... -o OUT [OPTIONS]", prefix="       ")
 
 
 def _default_jobs() -> int:
@@ -52,17 +59,11 @@ def _output_settings(csv_formats: tuple[str, ...], canvas_assignment: Optional[s
 
 @click.group("batch", cls=_BatchGroup)
 def batch() -> None:
-    """Grade a whole class: grade batch SUBMISSIONS -o OUT [--exercise ID] [--jobs N].
-
-    SUBMISSIONS holds one submission per student: STUDENT.py or STUDENT.ipynb files, one
-    folder per student, or a Gradescope 'Export Submissions' folder. OUT receives
-    gradebook.sqlite, grades.csv, reports/STUDENT.html and class-report.html. Run
-    'grade batch grade-folder --help' for every option; 'grade batch merge' combines the
-    outputs of several shards.
-    """
+    """Grade a whole class into a gradebook, grades.csv and a class report."""
 
 
-@batch.command(DEFAULT_COMMAND)
+@batch.command(DEFAULT_COMMAND, cls=_GradeFolder, hidden=True,
+               epilog="'grade batch merge --help' tells how to combine the outputs of shards.")
 @click.argument("submissions", type=click.Path(path_type=Path))
 @click.option("-o", "--output", "out", required=True, type=click.Path(path_type=Path),
               help="Output folder (created if needed; an earlier run's gradebook is reused).")
@@ -85,7 +86,13 @@ def grade_folder(submissions: Path, out: Path, exercise_id: Optional[str], jobs:
                  regrade: bool, shard: Optional[str], csv_formats: tuple[str, ...],
                  canvas_assignment: Optional[str], title: Optional[str], strict_sandbox: bool,
                  progress: Optional[bool]) -> None:
-    """Grade every submission in SUBMISSIONS into the folder OUT."""
+    """Grade a whole class: every submission in SUBMISSIONS, into the folder OUT.
+
+    SUBMISSIONS holds one submission per student: STUDENT.py or STUDENT.ipynb files, one
+    folder per student, or a Gradescope 'Export Submissions' folder. OUT receives
+    gradebook.sqlite, grades.csv, reports/STUDENT.html and class-report.html; running again
+    grades only what changed.
+    """
     try:
         chosen_shard = Shard.parse(shard) if shard else None
     except ShardError as error:

@@ -20,6 +20,36 @@ WRONG = EXAMPLES / "bpe-train-encode" / "student_wrong.py"  # ties first-seen, l
 TIE_FIRST_SEEN = SUBMISSIONS / "wrong_tie_first_seen.py"
 LESSON_CORRECT = EXAMPLES / "lesson97-bpe" / "student_correct.py"
 LESSON_WRONG = EXAMPLES / "lesson97-bpe" / "student_wrong.py"
+\n# What an "Export Submissions" folder of Gradescope holds beside the submission folders.
+
+
+GRADESCOPE_METADATA = """\
+submission_101:
+  :submitters:
+  - :name: Ada Lovelace
+    :sid: '1001'
+    :email: ada@example.edu
+  :created_at: 2026-11-01 10:00:00.000000000 -07:00
+  :score: 0.0
+submission_102:
+  :submitters:
+  - :name: Alan Turing
+    :sid: '1002'
+    :email: alan@example.edu
+  - :name: Grace Hopper
+    :sid: ''
+    :email: grace@example.edu
+submission_103:
+  :submitters:
+  - :name: Nobody Home
+    :sid: '1003'
+    :email: nobody@example.edu
+submission_104:
+  :submitters:
+  - :name: Empty Handed
+    :sid: '1004'
+    :email: empty@example.edu
+"""
 
 
 def quick_exercise(exercise_id: str = "bpe-train-encode", total_seconds: float = 10.0) -> Exercise:

@@ -10,7 +10,7 @@ from grader.batch.discovery import DiscoveryError, discover
 from grader.batch.notebooks import NotebookError, notebook_source
 from grader.batch.sharding import Shard, ShardError
 
-from batch_helpers import CORRECT, copy, notebook
+from batch_helpers import CORRECT, GRADESCOPE_METADATA, copy, notebook
 
 
 def reasons(found) -> dict[str, str]:
@@ -78,33 +78,6 @@ def test_a_missing_or_non_folder_argument_is_an_error(tmp_path: Path) -> None:
         discover(tmp_path / "one.py")
 
 
-GRADESCOPE_METADATA = """\
-submission_101:
-  :submitters:
-  - :name: Ada Lovelace
-    :sid: '1001'
-    :email: ada@example.edu
-  :created_at: 2026-11-01 10:00:00.000000000 -07:00
-  :score: 0.0
-submission_102:
-  :submitters:
-  - :name: Alan Turing
-    :sid: '1002'
-    :email: alan@example.edu
-  - :name: Grace Hopper
-    :sid: ''
-    :email: grace@example.edu
-submission_103:
-  :submitters:
-  - :name: Nobody Home
-    :sid: '1003'
-    :email: nobody@example.edu
-submission_104:
-  :submitters:
-  - :name: Empty Handed
-    :sid: '1004'
-    :email: empty@example.edu
-"""
 
 
 def test_gradescope_export_reads_ids_and_names_from_the_metadata(tmp_path: Path) -> None:

@@ -13,7 +13,7 @@ from grader.batch.batch import BatchOptions, run_batch
 from grader.batch.gradebook import Gradebook
 from grader.grading.engine import grade_submission
 
-from batch_helpers import CORRECT, WRONG, copy, notebook, quick_exercise, small_class
+from batch_helpers import CORRECT, GRADESCOPE_METADATA, WRONG, copy, notebook, quick_exercise, small_class
 
 
 @pytest.fixture(scope="module")
@@ -120,3 +120,21 @@ def test_the_exercise_comes_from_each_header_when_not_given(tmp_path) -> None:
     with Gradebook(tmp_path / "out" / "gradebook.sqlite") as book:
         assert [(g.student, g.exercise, g.score) for g in book.latest()] == [
             ("lina", "lesson97-bpe", 100.0)]
+
+
+def test_a_gradescope_export_is_graded_with_names_and_emails(tmp_path, exercise) -> None:
+    folder = tmp_path / "export"
+    folder.mkdir()
+    (folder / "submission_metadata.yml").write_text(GRADESCOPE_METADATA)
+    copy(CORRECT, folder / "submission_101" / "student.py")
+    copy(WRONG, folder / "submission_102" / "student.py")
+    (folder / "submission_104").mkdir()
+    summary = run_batch(folder, tmp_path / "out", options(exercise))
+    assert summary.layout == "gradescope" and summary.graded == 3
+    assert sorted(u.entry for u in summary.unusable) == ["submission_103", "submission_104"]
+    with Gradebook(tmp_path / "out" / "gradebook.sqlite") as book:
+        rows = [(g.student, g.name, g.email, g.score == exercise.total_points)
+                for g in book.latest()]
+    assert rows == [("1001", "Ada Lovelace", "ada@example.edu", True),
+                    ("1002", "Alan Turing", "alan@example.edu", False),
+                    ("grace@example.edu", "Grace Hopper", "grace@example.edu", False)]
