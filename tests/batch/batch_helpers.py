@@ -20,9 +20,8 @@ WRONG = EXAMPLES / "bpe-train-encode" / "student_wrong.py"  # ties first-seen, l
 TIE_FIRST_SEEN = SUBMISSIONS / "wrong_tie_first_seen.py"
 LESSON_CORRECT = EXAMPLES / "lesson97-bpe" / "student_correct.py"
 LESSON_WRONG = EXAMPLES / "lesson97-bpe" / "student_wrong.py"
-\n# What an "Export Submissions" folder of Gradescope holds beside the submission folders.
 
-
+# What an "Export Submissions" folder of Gradescope holds beside the submission folders.
 GRADESCOPE_METADATA = """\
 submission_101:
   :submitters:
