@@ -157,7 +157,8 @@ def _prepare(submissions: Sequence[Submission], fixed: Exercise | None, staging:
             path, source = _graded_file(submission, staging)
             exercise = fixed or _header_exercise(path, exercises)
         except (OSError, NotebookError, GradingSetupError) as error:
-            reason = f"cannot read it: {error.strerror}" if isinstance(error, OSError) else str(error)
+            reason = (f"cannot read it: {error.strerror or error}" if isinstance(error, OSError)
+                      else str(error))
             unusable.append(Unusable(submission.entry, reason, student=submission.student))
             continue
         digest = digests.setdefault(id(exercise), spec_hash(exercise))

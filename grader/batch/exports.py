@@ -129,7 +129,8 @@ def write_reports(gradings: Sequence[Grading], folder: Path, *, only_missing_or:
     written = 0
     for grading in gradings:
         path = folder / report_file_name(grading.student, grading.exercise, several)
-        if grading.report is None:
+        if grading.report is None:  # grading failed: no report, and none left from before
+            path.unlink(missing_ok=True)
             continue
         if path.exists() and grading.id not in only_missing_or:
             continue

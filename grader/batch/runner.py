@@ -4,7 +4,10 @@ Every grading is exactly ``grade_submission(path, exercise, **options)`` (its ow
 same report as ``grade submit``), run in a child forked from this process so nothing is
 imported twice. The child sends back plain data over a pipe and exits; only this process
 writes results. A child that dies, or outlives its watchdog (the exercise's total time limit
-plus a margin), yields a ``grader-error`` outcome for that submission alone. On Ctrl-C
+plus a margin), yields a ``grader-error`` outcome for that submission alone. Before the first
+fork this process does once what every grading would otherwise redo (importing the sandbox
+and the checks, probing the host's isolation layers, generating each exercise's efficiency
+corpus), so the children inherit it. On Ctrl-C
 (``KeyboardInterrupt``) no new grading starts, the running ones are stopped, and
 :func:`run_tasks` returns with ``interrupted`` set: every outcome already delivered stands.
 """
@@ -19,7 +22,7 @@ import traceback
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection, wait
 from pathlib import Path
-from typing import Any, Callable, Mapping
+from typing import Any, Callable, Iterable, Mapping
 
 from grader.spec import Exercise
 
@@ -74,6 +77,8 @@ def run_tasks(
     """Grade every task, calling ``on_done`` in this process as each finishes; return whether
     the run was interrupted (Ctrl-C) before all were done."""
     context = multiprocessing.get_context("fork")
+    if tasks:
+        warm_up({id(task.exercise): task.exercise for task in tasks}.values())
     pending = list(reversed(tasks))
     running: dict[int, _Running] = {}
     try:
@@ -88,6 +93,21 @@ def run_tasks(
         _stop_all(running, on_done)
         return True
     return False
+
+
+def warm_up(exercises: Iterable[Exercise]) -> None:
+    """Fill the caches forked children inherit; a failure here only costs speed."""
+    try:
+        import grader.grading.engine  # noqa: F401
+        from grader.grading.checks import efficiency
+        from grader.sandbox.layers import probe_layers
+
+        probe_layers()
+        for exercise in exercises:
+            if any(m.check("efficiency") is not None for m in exercise.milestones):
+                efficiency.corpus_for(exercise)
+    except Exception:  # noqa: BLE001 - each grading will report the problem itself
+        pass
 
 
 def _start(context: Any, task: Task) -> _Running:

@@ -22,7 +22,7 @@ from typing import Sequence
 from markupsafe import Markup, escape
 
 from grader.report.documents import report_environment
-from grader.result import GradeReport
+from grader.result import GradeReport, display_error
 
 BINS = 10
 SUSPECT_FAILURE_RATE = 0.9
@@ -184,10 +184,14 @@ def _mistakes(group: list[ClassEntry]) -> list[MistakeRow]:
 
 
 def _checks(gradable: list[ClassEntry]) -> list[CheckRow]:
+    """Failure rates; a milestone whose function is missing ran no check and is left out."""
     counts: dict[str, CheckRow] = {}
     for entry in gradable:
         assert entry.report is not None
+        errors = {display_error(error) for error in entry.report.errors}
         for milestone in entry.report.milestones:
+            if milestone.checks and all(c.message in errors for c in milestone.checks):
+                continue
             for check in milestone.checks:
                 key = f"{milestone.id}.{check.id}"
                 row = counts.setdefault(key, CheckRow(key, check.title, check.visibility == "hidden",

@@ -49,6 +49,17 @@ def student(train_ok: bool = True, encode_ok: bool = True, train_mistakes=(), en
     return report
 
 
+def missing_encode() -> GradeReport:
+    """A student without encode(): the encode milestone ran nothing, under another check id."""
+    report = student()
+    message = "student.py does not define encode(); write def encode(word, merges):"
+    report.errors.append(message)
+    blocked = MilestoneResult("encode", "Encode", max_score=40.0)
+    blocked.checks = [check("cases", False, 40.0, message=message)]
+    report.milestones[1] = blocked
+    return report
+
+
 def synthetic_class() -> tuple[list[ClassEntry], list[UnusableEntry]]:
     entries = [
         ClassEntry("ann", student()),
@@ -62,6 +73,7 @@ def synthetic_class() -> tuple[list[ClassEntry], list[UnusableEntry]]:
                                   crash="train_bpe timed out after 2.0 s")),
         ClassEntry("gus", student(train_ok=False, encode_ok=False, ratio=None, not_gradable=True)),
         ClassEntry("hal", None, error="the grading process was killed by SIGKILL before reporting"),
+        ClassEntry("ida", missing_encode()),
     ]
     unusable = [UnusableEntry("notes.txt", "not a Python file or notebook (.txt)"),
                 UnusableEntry("ivy", "an empty folder: no .py or .ipynb file in it", "ivy")]
@@ -84,11 +96,14 @@ def test_mistakes_are_ranked_by_how_many_students_made_them() -> None:
 def test_checks_are_ranked_by_failure_rate_and_a_hidden_one_everyone_fails_is_flagged() -> None:
     [section] = class_view(*synthetic_class()).sections
     rows = {row.key: row for row in section.checks}
-    # over the six submissions that loaded (gus did not load, hal was not graded)
-    assert (rows["train.cases:hidden-1"].failed, rows["train.cases:hidden-1"].total) == (6, 6)
+    # over the seven submissions that loaded (gus did not load, hal was not graded)
+    assert (rows["train.cases:hidden-1"].failed, rows["train.cases:hidden-1"].total) == (7, 7)
     assert rows["train.cases:hidden-1"].suspect
     assert section.checks[0].key == "train.cases:hidden-1"
-    assert (rows["train.differential"].failed, rows["train.differential"].total) == (5, 6)
+    assert (rows["train.differential"].failed, rows["train.differential"].total) == (5, 7)
+    # ida's encode milestone checked nothing (no encode()): not counted as failing checks
+    assert "encode.cases" not in rows
+    assert (rows["encode.cases:lower"].failed, rows["encode.cases:lower"].total) == (3, 6)
     assert not rows["train.differential"].suspect  # visible checks are never flagged
     assert [row.key for row in section.checks if row.suspect] == ["train.cases:hidden-1"]
     assert [r.rate for r in section.checks] == sorted((r.rate for r in section.checks), reverse=True)
@@ -103,7 +118,7 @@ def test_efficiency_problems_and_distribution() -> None:
     problems = [(row.kind, row.student) for row in view.problems]
     assert problems == [("grader error", "hal"), ("crashed", "eve"), ("timed out", "fay"),
                         ("did not load", "gus"), ("unusable", "ivy"), ("unusable", "notes.txt")]
-    assert (section.students, section.gradable, section.full_marks) == (7, 6, 0)
+    assert (section.students, section.gradable, section.full_marks) == (8, 7, 0)
     assert [caption for caption, _ in section.charts] == [
         "Total", "Train the merges (train)", "Encode (encode)", "Efficiency (efficiency)"]
 
