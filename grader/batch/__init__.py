@@ -6,7 +6,8 @@ Comes after the report stage and before the commands (see docs/architecture.md).
 export) into submissions and the reasons others are unusable; ``notebooks`` reads a
 notebook's code; ``fingerprints`` hashes submissions, specs, the grader and the grading
 settings; ``gradebook`` is the sqlite record of every grading; ``runner`` grades in parallel
-worker processes; ``progress`` draws the terminal progress bar; ``exports`` writes the CSV
-files and per-student reports; ``sharding`` splits a class across machines; ``merge``
+worker processes; ``progress`` draws the terminal progress bar; ``stored`` rebuilds a report
+from the gradebook's JSON; ``exports`` writes the CSV files and per-student reports;
+``outputs`` writes every output file; ``sharding`` splits a class across machines; ``merge``
 combines gradebooks; ``batch`` ties them together behind ``grade batch``.
 """

@@ -138,3 +138,23 @@ def test_a_gradescope_export_is_graded_with_names_and_emails(tmp_path, exercise)
     assert rows == [("1001", "Ada Lovelace", "ada@example.edu", True),
                     ("1002", "Alan Turing", "alan@example.edu", False),
                     ("grace@example.edu", "Grace Hopper", "grace@example.edu", False)]
+
+
+def test_a_new_grader_version_or_other_settings_regrade(tmp_path, exercise, monkeypatch) -> None:
+    import grader.batch.batch as batch_module
+
+    folder = tmp_path / "class"
+    copy(CORRECT, folder / "alice.py")
+    out = tmp_path / "out"
+    run_batch(folder, out, options(exercise))
+    assert run_batch(folder, out, options(exercise)).reused == 1
+    monkeypatch.setattr(batch_module, "grader_version", lambda: "9.9.9+src.000000000000")
+    assert run_batch(folder, out, options(exercise)).graded == 1
+    assert run_batch(folder, out, options(exercise)).reused == 1
+    # grading settings (a course secret, say) are part of what a grading depends on
+    other = options(exercise, grading_options={"strict_sandbox": False})
+    assert run_batch(folder, out, other).graded == 1
+    with Gradebook(out / "gradebook.sqlite") as book:
+        [latest] = book.latest()
+        assert latest.grader_version == "9.9.9+src.000000000000"
+        assert book.count() == 3
