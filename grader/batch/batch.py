@@ -89,7 +89,7 @@ def run_batch(submissions: Path, out: Path, options: BatchOptions | None = None)
     ``GradingSetupError`` (a bad ``--exercise``) for unusable arguments."""
     options = options or BatchOptions()
     started = time.monotonic()
-    found = discover(Path(submissions))
+    found = discover(Path(submissions), exclude=(Path(out),))
     if options.shard is not None:
         found = _shard(found, options.shard)
     out = Path(out)

@@ -72,8 +72,9 @@ class Discovered:
     unusable: list[Unusable] = field(default_factory=list)
 
 
-def discover(folder: Path) -> Discovered:
-    """Every submission under ``folder`` and every unusable entry, sorted by student id."""
+def discover(folder: Path, exclude: tuple[Path, ...] = ()) -> Discovered:
+    """Every submission under ``folder`` and every unusable entry, sorted by student id.
+    Entries in ``exclude`` (the output folder, when it is inside) are not looked at."""
     folder = Path(folder)
     if not folder.exists():
         raise DiscoveryError(f"no such folder: {folder}")
@@ -81,7 +82,9 @@ def discover(folder: Path) -> Discovered:
         raise DiscoveryError(f"{folder} is not a folder; give the folder holding one "
                              "submission per student (or grade one file with 'grade submit')")
     try:
-        entries = sorted(p for p in folder.iterdir() if not _ignored(p.name))
+        skipped = {path.resolve() for path in exclude}
+        entries = sorted(p for p in folder.iterdir()
+                         if not _ignored(p.name) and p.resolve() not in skipped)
     except OSError as error:
         raise DiscoveryError(f"cannot list {folder}: {error.strerror}") from None
     if (folder / METADATA_FILE).is_file():

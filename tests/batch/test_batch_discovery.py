@@ -63,6 +63,13 @@ def test_every_unusable_entry_has_its_reason(tmp_path: Path) -> None:
     assert "none was graded" in why["dup/student.py"]
 
 
+def test_the_output_folder_inside_the_submissions_is_not_a_student(tmp_path: Path) -> None:
+    copy(CORRECT, tmp_path / "alice.py")
+    (tmp_path / "graded" / "reports").mkdir(parents=True)
+    found = discover(tmp_path, exclude=(tmp_path / "graded",))
+    assert [s.student for s in found.submissions] == ["alice"] and found.unusable == []
+
+
 def test_an_empty_submissions_folder_is_one_clear_line(tmp_path: Path) -> None:
     found = discover(tmp_path)
     assert found.submissions == []
