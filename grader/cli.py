@@ -37,6 +37,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
               "Print BPE training step by step, as in the hand exercises."),
     "bundle": ("grader.commands.bundle:bundle",
                "Package EXERCISE's autograder for Gradescope, PrairieLearn or GitHub Classroom."),
+    "batch": ("grader.commands.batch:batch",
+              "Grade a whole class into a gradebook, CSV exports and a class report."),
 }
 
 

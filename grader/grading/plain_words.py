@@ -29,3 +29,11 @@ def plain(error: str) -> str:
         return f"{SIGNALS[name]} [{name}]" if name in SIGNALS else match.group(0)
 
     return _CRASHED.sub(words, error or "")
+
+
+_SIGNAL_NOTE = re.compile(r"\[SIG[A-Z0-9]+\]")
+
+
+def names_a_crash(message: str) -> bool:
+    """Whether ``message`` reports a call killed by a signal, in either wording."""
+    return bool(_CRASHED.search(message or "") or _SIGNAL_NOTE.search(message or ""))

@@ -1,0 +1,211 @@
+"""``grade batch``: grade a folder of submissions into a gradebook and the class's files.
+
+:func:`run_batch` finds the submissions (:mod:`~grader.batch.discovery`), keeps this machine's
+shard, prepares each one (the exercise comes from the options or the file's ``# exercise:`` line), reuses every gradebook row whose
+fingerprints are unchanged, grades the rest in parallel (:mod:`~grader.batch.runner`),
+recording each grading as it finishes, then writes the outputs
+(:mod:`~grader.batch.outputs`). Nothing the folder holds is skipped silently: every entry
+that cannot be graded is in ``BatchSummary.unusable`` with the reason.
+"""
+
+from __future__ import annotations
+
+from grader.grading.submission_file import SubmissionFileError, read_submission
+
+import os
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Mapping, Sequence, Union
+
+from grader.batch.discovery import Discovered, Submission, Unusable, discover
+from grader.batch.fingerprints import content_hash, grader_version, settings_hash, spec_hash
+from grader.batch.gradebook import Fingerprint, Gradebook, Grading
+from grader.batch.outputs import OutputSettings, Written, write_outputs
+from grader.batch.progress import Progress
+from grader.batch.runner import Outcome, Task, run_tasks
+from grader.batch.sharding import Shard
+from grader.grading.engine import GradingSetupError, exercise_header, resolve_exercise
+from grader.spec import Exercise
+
+GRADEBOOK = "gradebook.sqlite"
+
+ExerciseArg = Union[Exercise, str, os.PathLike, None]
+
+
+@dataclass
+class BatchOptions:
+    exercise: ExerciseArg = None
+    jobs: int | None = None
+    regrade: bool = False
+    shard: Shard | None = None
+    grading_options: Mapping[str, Any] = field(default_factory=dict)
+    output: OutputSettings = field(default_factory=OutputSettings)
+    progress: bool | None = None  # None: draw only on a terminal
+
+
+@dataclass
+class BatchSummary:
+    out: Path
+    layout: str
+    students: int = 0
+    graded: int = 0
+    reused: int = 0
+    interrupted: bool = False
+    not_graded: int = 0
+    unusable: list[Unusable] = field(default_factory=list)
+    not_gradable: list[tuple[str, str]] = field(default_factory=list)
+    grader_errors: list[tuple[str, str]] = field(default_factory=list)
+    written: Written = field(default_factory=Written)
+    seconds: float = 0.0
+
+    def lines(self) -> list[str]:
+        lines = [f"{self.students} submission(s) ({self.layout} layout): "
+                 f"{self.graded} graded, {self.reused} unchanged since the last run"
+                 + (f", {self.not_graded} not graded yet" if self.not_graded else "")
+                 + f"; {len(self.unusable)} unusable; {self.seconds:.1f} s"]
+        if self.interrupted:
+            lines.append("interrupted: every grading that finished is in the gradebook; "
+                         "run the same command again to grade the rest")
+        lines += [f"unusable: {item.line()}" for item in self.unusable]
+        lines += [f"not gradable: {student}: {reason}" for student, reason in self.not_gradable]
+        lines += [f"grader error: {student}: {error}" for student, error in self.grader_errors]
+        lines += [f"wrote {path}" for path in self.written.files]
+        return lines
+
+
+@dataclass
+class _Prepared:
+    submission: Submission
+    path: Path
+    exercise: Exercise
+    fingerprint: Fingerprint
+
+
+def run_batch(submissions: Path, out: Path, options: BatchOptions | None = None) -> BatchSummary:
+    """Grade ``submissions`` into ``out``; raises ``DiscoveryError``, ``GradebookError`` or
+    ``GradingSetupError`` (a bad ``--exercise``) for unusable arguments."""
+    options = options or BatchOptions()
+    started = time.monotonic()
+    found = discover(Path(submissions), exclude=(Path(out),))
+    if options.shard is not None:
+        found = _shard(found, options.shard)
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    summary = BatchSummary(out=out, layout=found.layout, unusable=list(found.unusable))
+    fixed = _fixed_exercise(options.exercise, submissions)
+    settings_digest = settings_hash(options.grading_options)
+    with Gradebook(out / GRADEBOOK) as book:
+        prepared = _prepare(found.submissions, fixed, settings_digest,
+                            summary.unusable)
+        summary.students = len(prepared)
+        tasks, by_key = [], {}
+        for key, item in enumerate(prepared):
+            if not options.regrade and book.reusable(item.fingerprint) is not None:
+                summary.reused += 1
+            else:
+                tasks.append(Task(key, item.path, item.exercise, dict(options.grading_options)))
+                by_key[key] = item
+        progress = Progress(len(tasks), enabled=options.progress)
+        fresh: set[int] = set()
+
+        def finished(outcome: Outcome) -> None:
+            item = by_key[outcome.key]
+            grading_id = book.record(_row(item, outcome))
+            fresh.add(grading_id)
+            summary.graded += 1
+            progress.advance(failed=outcome.outcome == "grader-error")
+
+        progress.draw(force=True)
+        summary.interrupted = run_tasks(tasks, options.jobs or os.cpu_count() or 1, finished)
+        progress.finish()
+        summary.not_graded = len(tasks) - summary.graded
+        book.set_unusable((u.entry, u.student, u.reason) for u in summary.unusable)
+        wanted = {(p.submission.student, p.exercise.id) for p in prepared}
+        gradings = [g for g in book.latest() if (g.student, g.exercise) in wanted]
+        _collect_problems(gradings, summary)
+        summary.written = write_outputs(out, gradings, book.unusable(), options.output, fresh)
+    summary.unusable.sort(key=lambda u: (u.entry, u.student))
+    summary.seconds = time.monotonic() - started
+    return summary
+
+
+def _fixed_exercise(exercise: ExerciseArg, submissions: Path) -> Exercise | None:
+    if exercise is None or isinstance(exercise, Exercise):
+        return exercise
+    return resolve_exercise(Path(submissions), exercise)
+
+
+def _shard(found: Discovered, shard: Shard) -> Discovered:
+    return Discovered(
+        layout=found.layout,
+        submissions=[s for s in found.submissions if shard.holds(s.student)],
+        unusable=[u for u in found.unusable if shard.holds(u.student or u.entry)],
+    )
+
+
+def _prepare(submissions: Sequence[Submission], fixed: Exercise | None,
+             settings_digest: str, unusable: list[Unusable]) -> list[_Prepared]:
+    exercises: dict[str, Exercise] = {}
+    digests: dict[int, str] = {}
+    version = grader_version()
+    prepared = []
+    for submission in submissions:
+        try:
+            path, source = _graded_file(submission)
+            exercise = fixed or _header_exercise(path, exercises)
+        except (OSError, SubmissionFileError, GradingSetupError) as error:
+            reason = (f"cannot read it: {error.strerror or error}" if isinstance(error, OSError)
+                      else str(error))
+            unusable.append(Unusable(submission.entry, reason, student=submission.student))
+            continue
+        digest = digests.setdefault(id(exercise), spec_hash(exercise))
+        fingerprint = Fingerprint(submission.student, exercise.id, content_hash(source), digest,
+                                  version, settings_digest)
+        prepared.append(_Prepared(submission, path, exercise, fingerprint))
+    return prepared
+
+
+def _graded_file(submission: Submission) -> tuple[Path, bytes]:
+    """The file to grade and its bytes; raise SubmissionFileError when it cannot be read as a
+    submission (the engine reads notebooks, byte-order marks and CRLF the same way)."""
+    read_submission(submission.path)
+    return submission.path, submission.path.read_bytes()
+
+
+def _header_exercise(path: Path, cache: dict[str, Exercise]) -> Exercise:
+    header = exercise_header(path)
+    if header is not None and header in cache:
+        return cache[header]
+    exercise = resolve_exercise(path, None)
+    cache[header or exercise.id] = exercise
+    return exercise
+
+
+def _row(item: _Prepared, outcome: Outcome) -> dict[str, Any]:
+    report = outcome.report
+    fingerprint = item.fingerprint
+    return {
+        "student": item.submission.student, "name": item.submission.name,
+        "email": item.submission.email, "exercise": item.exercise.id,
+        "entry": item.submission.entry,
+        "submission_sha256": fingerprint.submission_sha256,
+        "spec_sha256": fingerprint.spec_sha256, "grader_version": fingerprint.grader_version,
+        "settings_sha256": fingerprint.settings_sha256, "outcome": outcome.outcome,
+        "score": report["score"] if report else 0.0,
+        "max_score": report["max_score"] if report else float(sum(
+            m.points for m in item.exercise.milestones)),
+        "report": report, "student_output": outcome.student_output, "error": outcome.error,
+        "seconds": round(outcome.seconds, 3),
+    }
+
+
+def _collect_problems(gradings: list[Grading], summary: BatchSummary) -> None:
+    for grading in gradings:
+        if grading.outcome == "grader-error":
+            summary.grader_errors.append((grading.student, grading.error))
+        elif grading.outcome == "not-gradable":
+            errors = (grading.report or {}).get("errors", [])
+            reason = "; ".join(e.removeprefix("Not gradable: ") for e in errors
+                               if e.startswith("Not gradable: "))
+            summary.not_gradable.append((grading.student, reason))

@@ -1,0 +1,140 @@
+"""The class's grades as files: ``grades.csv``, Canvas's gradebook import CSV, and one HTML
+report per student, all written from gradebook rows.
+
+``grades.csv`` has ``student``, ``total`` and one column per milestone (its id), then
+``outcome`` (``graded``, ``not-gradable``, ``grader-error``; a grader error leaves the scores
+empty rather than pretending a zero). When the rows span several exercises an ``exercise``
+column follows ``student``.
+
+The Canvas file follows Canvas's gradebook import format: the columns ``Student``, ``ID``,
+``SIS User ID``, ``SIS Login ID``, ``Section``, then one column per assignment named
+``NAME (ID)`` (``ID`` is Canvas's assignment id; a name without one makes Canvas create a new
+assignment), and a second row ``Points Possible``. Canvas matches a row to a student by one
+of ``ID``, ``SIS User ID`` or ``SIS Login ID``: the student id goes in ``SIS User ID`` and the
+e-mail, when known (Gradescope exports), in ``SIS Login ID``; ``ID`` and ``Section`` are left
+empty.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import re
+from pathlib import Path
+from typing import Iterable, Sequence
+
+from grader.batch.gradebook import Grading
+from grader.batch.stored import report_from_json
+from grader.report import render
+
+CANVAS_FIXED = ("Student", "ID", "SIS User ID", "SIS Login ID", "Section")
+UNSAFE_FILE_CHARACTERS = re.compile(r"[^A-Za-z0-9._@+-]")
+
+
+def score_text(value: float | None) -> str:
+    if value is None:
+        return ""
+    text = f"{value:.4f}".rstrip("0").rstrip(".")
+    return text or "0"
+
+
+def milestone_ids(gradings: Iterable[Grading]) -> list[str]:
+    """Every milestone id, in the order the exercises list them."""
+    seen: dict[str, None] = {}
+    for grading in gradings:
+        for milestone, _, _ in grading.milestone_scores:
+            seen.setdefault(milestone, None)
+    return list(seen)
+
+
+def grades_csv(gradings: Sequence[Grading]) -> str:
+    milestones = milestone_ids(gradings)
+    several = len({g.exercise for g in gradings}) > 1
+    header = ["student"] + (["exercise"] if several else []) + ["total"] + milestones + ["outcome"]
+    rows = [header]
+    for grading in gradings:
+        scores = {m: s for m, s, _ in grading.milestone_scores}
+        errored = grading.outcome == "grader-error"
+        row = [grading.student] + ([grading.exercise] if several else [])
+        row.append("" if errored else score_text(grading.score))
+        row += ["" if errored or m not in scores else score_text(scores[m]) for m in milestones]
+        row.append(grading.outcome)
+        rows.append(row)
+    return _csv(rows)
+
+
+def canvas_csv(gradings: Sequence[Grading], assignment: str | None = None,
+               titles: dict[str, str] | None = None) -> str:
+    """Canvas's import format; ``assignment`` names the column when there is one exercise."""
+    exercises = list(dict.fromkeys(g.exercise for g in gradings))
+    titles = titles or {}
+    columns = {}
+    for exercise in exercises:
+        if assignment and len(exercises) == 1:
+            columns[exercise] = assignment
+        else:
+            columns[exercise] = titles.get(exercise) or exercise
+    possible = {exercise: max((g.max_score for g in gradings if g.exercise == exercise),
+                              default=0.0) for exercise in exercises}
+    rows = [list(CANVAS_FIXED) + [columns[e] for e in exercises],
+            ["Points Possible", "", "", "", ""] + [score_text(possible[e]) for e in exercises]]
+    by_student: dict[str, dict[str, Grading]] = {}
+    for grading in gradings:
+        by_student.setdefault(grading.student, {})[grading.exercise] = grading
+    for student, graded in by_student.items():
+        first = next(iter(graded.values()))
+        row = [first.name or student, "", student, first.email, ""]
+        for exercise in exercises:
+            grading = graded.get(exercise)
+            ok = grading is not None and grading.outcome != "grader-error"
+            row.append(score_text(grading.score) if ok else "")
+        rows.append(row)
+    return _csv(rows)
+
+
+def _csv(rows: list[list[str]]) -> str:
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerows([[_cell(value) for value in row] for row in rows])
+    return buffer.getvalue()
+
+
+def _cell(value: object) -> str:
+    """Text a spreadsheet will not run as a formula (ids and names come from students)."""
+    text = str(value)
+    return "'" + text if text[:1] in ("=", "+", "-", "@") and not _number(text) else text
+
+
+def _number(text: str) -> bool:
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return True
+
+
+def report_file_name(student: str, exercise: str = "", several: bool = False) -> str:
+    base = UNSAFE_FILE_CHARACTERS.sub("_", student).strip(".") or "student"
+    if several:
+        base += "--" + UNSAFE_FILE_CHARACTERS.sub("_", exercise)
+    return base + ".html"
+
+
+def write_reports(gradings: Sequence[Grading], folder: Path, *, only_missing_or: set[int] = frozenset()
+                  ) -> int:
+    """Write ``folder/STUDENT.html`` for each grading with a report; return how many were
+    written. Existing files are kept unless their grading's id is in ``only_missing_or``."""
+    folder.mkdir(parents=True, exist_ok=True)
+    several = len({g.exercise for g in gradings}) > 1
+    written = 0
+    for grading in gradings:
+        path = folder / report_file_name(grading.student, grading.exercise, several)
+        if grading.report is None:  # grading failed: no report, and none left from before
+            path.unlink(missing_ok=True)
+            continue
+        if path.exists() and grading.id not in only_missing_or:
+            continue
+        report = report_from_json(grading.report, grading.student_output)
+        path.write_text(render(report, "html"), encoding="utf-8")
+        written += 1
+    return written

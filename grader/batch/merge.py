@@ -1,0 +1,98 @@
+"""``grade batch merge``: combine the gradebooks of several machines' shards into one folder.
+
+Every grading row of every source is copied (rows already present, same student, exercise,
+fingerprints and time, are not copied twice), in the order they were graded, so each
+student's latest grading stays the latest. The unusable entries are united. The outputs are
+then written exactly as ``grade batch`` writes them. A student graded in more than one source
+with different results is reported: the later grading wins.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Sequence
+
+from grader.batch.gradebook import GRADING_COLUMNS, Gradebook, GradebookError
+from grader.batch.outputs import OutputSettings, Written, write_outputs
+
+GRADEBOOK = "gradebook.sqlite"
+IDENTITY = ("student", "exercise", "submission_sha256", "spec_sha256", "grader_version",
+            "settings_sha256", "graded_at")
+
+
+@dataclass
+class MergeSummary:
+    sources: int = 0
+    copied: int = 0
+    students: int = 0
+    conflicts: list[str] = field(default_factory=list)
+    written: Written = field(default_factory=Written)
+
+    def lines(self) -> list[str]:
+        lines = [f"merged {self.sources} gradebook(s): {self.copied} grading(s) copied, "
+                 f"{self.students} student(s)"]
+        lines += [f"conflict: {conflict}" for conflict in self.conflicts]
+        lines += [f"wrote {path}" for path in self.written.files]
+        return lines
+
+
+def gradebook_path(source: Path) -> Path:
+    """``source`` itself when it is a file, else ``source/gradebook.sqlite``."""
+    path = source if source.is_file() else source / GRADEBOOK
+    if not path.is_file():
+        raise GradebookError(f"{source}: no {GRADEBOOK} there; give the output folders of "
+                             "'grade batch' (or their gradebook files)")
+    return path
+
+
+def merge(sources: Sequence[Path], out: Path, settings: OutputSettings | None = None
+          ) -> MergeSummary:
+    paths = [gradebook_path(Path(source)) for source in sources]
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    target_path = (out / GRADEBOOK).resolve()
+    if any(path.resolve() == target_path for path in paths):
+        raise GradebookError(f"{out} is one of the sources; merge into a new folder")
+    summary = MergeSummary(sources=len(paths))
+    rows, unusable = [], set()
+    for path in paths:
+        with Gradebook(path) as source:
+            rows.extend((dict(row), path) for row in source.all_rows())
+            unusable.update(source.unusable())
+    rows.sort(key=lambda item: (item[0]["graded_at"], str(item[1]), item[0]["id"]))
+    with Gradebook(out / GRADEBOOK) as target:
+        present = {tuple(row[c] for c in IDENTITY) for row in target.all_rows()}
+        fresh = set()
+        for row, _ in rows:
+            identity = tuple(row[c] for c in IDENTITY)
+            if identity in present:
+                continue
+            present.add(identity)
+            values = {column: row[column] for column in GRADING_COLUMNS}
+            values["report"] = json.loads(row["report"]) if row["report"] else None
+            fresh.add(target.record(values))
+            summary.copied += 1
+        target.set_unusable(sorted(unusable))
+        summary.conflicts = _conflicts(rows)
+        gradings = target.latest()
+        summary.students = len({g.student for g in gradings})
+        summary.written = write_outputs(out, gradings, target.unusable(),
+                                        settings or OutputSettings(), fresh)
+    return summary
+
+
+def _conflicts(rows: list[tuple[dict, Path]]) -> list[str]:
+    """Students whose latest gradings in two sources differ in score."""
+    latest: dict[tuple[str, str], dict[Path, dict]] = {}
+    for row, path in rows:
+        latest.setdefault((row["student"], row["exercise"]), {})[path] = row
+    found = []
+    for (student, exercise), by_source in sorted(latest.items()):
+        scores = {(r["score"], r["submission_sha256"]) for r in by_source.values()}
+        if len(scores) > 1:
+            sources = ", ".join(str(p.parent) for p in by_source)
+            found.append(f"{student} ({exercise}) graded differently in {sources}; "
+                         "the later grading is kept")
+    return found

@@ -1,0 +1,62 @@
+"""Everything a batch writes into its output folder besides the gradebook, from gradebook rows:
+``grades.csv``, ``grades-canvas.csv`` (on request), ``reports/STUDENT.html`` and
+``class-report.html``. ``grade batch`` and ``grade batch merge`` both end here, so a merged
+folder looks exactly like one graded in a single run."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Sequence
+
+from grader.batch.exports import canvas_csv, grades_csv, write_reports
+from grader.batch.gradebook import Grading
+from grader.batch.stored import report_from_json
+from grader.report.class_report import ClassEntry, UnusableEntry, render_class_report
+
+GRADES_CSV = "grades.csv"
+CANVAS_CSV = "grades-canvas.csv"
+REPORTS_DIR = "reports"
+CLASS_REPORT = "class-report.html"
+CSV_FORMATS = ("plain", "canvas")
+
+
+@dataclass
+class OutputSettings:
+    csv_formats: Sequence[str] = ("plain",)
+    canvas_assignment: str | None = None
+    title: str = "Class report"
+
+
+@dataclass
+class Written:
+    files: list[Path] = field(default_factory=list)
+    reports: int = 0
+
+
+def write_outputs(out: Path, gradings: Sequence[Grading], unusable: Sequence[tuple[str, str, str]],
+                  settings: OutputSettings, fresh: set[int] = frozenset()) -> Written:
+    """Write the output files for ``gradings`` (one per student and exercise); per-student
+    reports are rewritten for the grading ids in ``fresh`` and written where missing."""
+    written = Written()
+    gradings = sorted(gradings, key=lambda g: (g.student, g.exercise))
+    _write(out / GRADES_CSV, grades_csv(gradings), written)
+    if "canvas" in settings.csv_formats:
+        titles = {g.exercise: (g.report or {}).get("title", "") for g in gradings}
+        _write(out / CANVAS_CSV, canvas_csv(gradings, settings.canvas_assignment, titles), written)
+    written.reports = write_reports(gradings, out / REPORTS_DIR, only_missing_or=set(fresh))
+    entries = [ClassEntry(g.student, report_from_json(g.report, g.student_output)
+                          if g.report else None, g.error) for g in gradings]
+    unusable_entries = [UnusableEntry(entry, reason, student) for entry, student, reason in unusable]
+    _write(out / CLASS_REPORT, render_class_report(entries, unusable_entries, settings.title),
+           written)
+    return written
+
+
+def _write(path: Path, text: str, written: Written) -> None:
+    """Write through a temporary file, so a reader never sees half a file."""
+    temporary = path.with_name(f".{path.name}.tmp")
+    temporary.write_text(text, encoding="utf-8")
+    os.replace(temporary, path)
+    written.files.append(path)

@@ -1,0 +1,207 @@
+"""Grading many submissions at once, each in its own forked process, at most ``jobs`` at a time.
+
+Every grading is exactly ``grade_submission(path, exercise, **options)`` (its own sandbox, the
+same report as ``grade submit``), run in a child forked from this process so nothing is
+imported twice. The child sends back plain data over a pipe and exits; only this process
+writes results. A child that dies, or outlives its watchdog (the exercise's total time limit
+plus a margin), yields a ``grader-error`` outcome for that submission alone. Before the first
+fork this process does once what every grading would otherwise redo (importing the sandbox
+and the checks, probing the host's isolation layers, generating each exercise's efficiency
+corpus), so the children inherit it. On Ctrl-C
+(``KeyboardInterrupt``) no new grading starts, the running ones are stopped, and
+:func:`run_tasks` returns with ``interrupted`` set: every outcome already delivered stands.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import signal
+import time
+import traceback
+from dataclasses import dataclass, field
+from multiprocessing.connection import Connection, wait
+from pathlib import Path
+from typing import Any, Callable, Iterable, Mapping
+
+from grader.spec import Exercise
+
+WATCHDOG_MARGIN_SECONDS = 60.0
+STOP_GRACE_SECONDS = 5.0
+
+
+@dataclass(frozen=True)
+class Task:
+    key: int
+    path: Path
+    exercise: Exercise
+    options: Mapping[str, Any] = field(default_factory=dict)
+
+    @property
+    def watchdog_seconds(self) -> float:
+        limits = self.exercise.limits
+        total = limits.total_seconds or 0.0
+        return 2 * float(total) + WATCHDOG_MARGIN_SECONDS
+
+
+@dataclass
+class Outcome:
+    key: int
+    report: dict[str, Any] | None = None
+    student_output: str = ""
+    error: str = ""
+    seconds: float = 0.0
+
+    @property
+    def outcome(self) -> str:
+        if self.report is None:
+            return "grader-error"
+        errors = self.report.get("errors", [])
+        return "not-gradable" if any(e.startswith("Not gradable: ") for e in errors) else "graded"
+
+
+@dataclass
+class _Running:
+    task: Task
+    process: Any
+    reader: Connection
+    started: float
+
+
+def run_tasks(
+    tasks: list[Task],
+    jobs: int,
+    on_done: Callable[[Outcome], None],
+    on_start: Callable[[Task], None] | None = None,
+) -> bool:
+    """Grade every task, calling ``on_done`` in this process as each finishes; return whether
+    the run was interrupted (Ctrl-C) before all were done."""
+    context = multiprocessing.get_context("fork")
+    if tasks:
+        warm_up({id(task.exercise): task.exercise for task in tasks}.values())
+    pending = list(reversed(tasks))
+    running: dict[int, _Running] = {}
+    try:
+        while pending or running:
+            while pending and len(running) < max(1, jobs):
+                task = pending.pop()
+                running[task.key] = _start(context, task)
+                if on_start:
+                    on_start(task)
+            _collect(running, on_done)
+    except KeyboardInterrupt:
+        _stop_all(running, on_done)
+        return True
+    return False
+
+
+def warm_up(exercises: Iterable[Exercise]) -> None:
+    """Fill the caches forked children inherit; a failure here only costs speed."""
+    try:
+        import grader.grading.engine  # noqa: F401
+        from grader.grading.checks import efficiency
+        from grader.sandbox.layers import probe_layers
+
+        probe_layers()
+        for exercise in exercises:
+            if any(m.check("efficiency") is not None for m in exercise.milestones):
+                efficiency.corpus_for(exercise)
+    except Exception:  # noqa: BLE001 - each grading will report the problem itself
+        pass
+
+
+def _start(context: Any, task: Task) -> _Running:
+    reader, writer = context.Pipe(duplex=False)
+    process = context.Process(target=_child, args=(task, writer), daemon=True)
+    process.start()
+    writer.close()
+    return _Running(task, process, reader, time.monotonic())
+
+
+def _collect(running: dict[int, _Running], on_done: Callable[[Outcome], None],
+             timeout: float = 1.0) -> None:
+    handles = {}
+    for key, job in running.items():
+        handles[job.reader] = key
+        handles[job.process.sentinel] = key
+    ready = wait(list(handles), timeout=timeout)
+    finished = {handles[handle] for handle in ready}
+    now = time.monotonic()
+    for key, job in list(running.items()):
+        if key in finished:
+            outcome = _receive(job)
+        elif now - job.started > job.task.watchdog_seconds:
+            _kill(job)
+            outcome = Outcome(key, error=f"grading did not finish within "
+                                         f"{job.task.watchdog_seconds:.0f} s and was stopped",
+                              seconds=now - job.started)
+        else:
+            continue
+        del running[key]
+        job.reader.close()
+        job.process.join(timeout=STOP_GRACE_SECONDS)
+        on_done(outcome)
+
+
+def _receive(job: _Running) -> Outcome:
+    try:
+        if job.reader.poll():
+            return job.reader.recv()
+    except (EOFError, OSError):
+        pass
+    job.process.join(timeout=STOP_GRACE_SECONDS)
+    code = job.process.exitcode
+    how = (f"was killed by {_signal_name(-code)}" if code is not None and code < 0
+           else f"exited with status {code}")
+    return Outcome(job.task.key, error=f"the grading process {how} before reporting",
+                   seconds=time.monotonic() - job.started)
+
+
+def _stop_all(running: dict[int, _Running], on_done: Callable[[Outcome], None]) -> None:
+    for job in running.values():
+        if job.process.is_alive():
+            os.kill(job.process.pid, signal.SIGINT)
+    deadline = time.monotonic() + STOP_GRACE_SECONDS
+    for job in running.values():
+        job.process.join(timeout=max(0.0, deadline - time.monotonic()))
+        if job.process.is_alive():
+            _kill(job)
+        job.reader.close()
+    running.clear()
+
+
+def _kill(job: _Running) -> None:
+    if job.process.is_alive():
+        job.process.kill()
+        job.process.join(timeout=STOP_GRACE_SECONDS)
+
+
+def _signal_name(number: int) -> str:
+    try:
+        return signal.Signals(number).name
+    except ValueError:
+        return f"signal {number}"
+
+
+def _child(task: Task, writer: Connection) -> None:
+    """In the forked child: grade, send the outcome, exit."""
+    from grader.grading.engine import grade_submission
+
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    started = time.monotonic()
+    try:
+        report = grade_submission(task.path, task.exercise, **dict(task.options))
+        outcome = Outcome(task.key, report=report.to_json(), student_output=report.student_output,
+                          seconds=time.monotonic() - started)
+    except KeyboardInterrupt:
+        os._exit(130)
+    except Exception as error:  # noqa: BLE001 - reported as this submission's grader error
+        last = traceback.extract_tb(error.__traceback__)[-1:]
+        where = f" at {Path(last[0].filename).name}:{last[0].lineno}" if last else ""
+        outcome = Outcome(task.key, error=f"{type(error).__name__}: {error}{where}",
+                          seconds=time.monotonic() - started)
+    try:
+        writer.send(outcome)
+        writer.close()
+    except (OSError, ValueError):
+        os._exit(1)

@@ -1,0 +1,141 @@
+"""Commands: ``grade batch`` (grade a class into a gradebook) and ``grade batch merge``.
+
+Only parses options and calls :mod:`grader.batch`. Exit status: 0 when the batch ran, whatever
+the students' scores and however many entries were unusable (each is a line of the summary);
+2 for unusable arguments; 130 when interrupted (everything graded so far is kept); 1 for a
+fault of the grader itself.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+from typing import Optional
+
+import click
+
+from grader.batch.batch import BatchOptions, run_batch
+from grader.batch.discovery import DiscoveryError
+from grader.batch.gradebook import GradebookError
+from grader.batch.merge import merge as merge_gradebooks
+from grader.batch.outputs import CSV_FORMATS, OutputSettings
+from grader.batch.sharding import Shard, ShardError
+from grader.grading.engine import GradingSetupError
+
+DEFAULT_COMMAND = "grade-folder"
+
+
+class _BatchGroup(click.Group):
+    """``grade batch SUBMISSIONS ...`` grades; ``grade batch merge ...`` merges."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        if not args or args[0] not in self.commands:
+            args = [DEFAULT_COMMAND, *args]  # --help too: the grading command's help
+        return super().parse_args(ctx, args)
+
+
+class _GradeFolder(click.Command):
+    """Shows its usage as ``grade batch SUBMISSIONS``, the way it is typed."""
+
+    def format_usage(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        parent = ctx.parent.command_path if ctx.parent else "grade batch"
+        formatter.write_usage(parent, "SUBMISSIONS -o OUT [OPTIONS]")
+        formatter.write_usage(parent, "merge SOURCES... -o OUT [OPTIONS]", prefix="       ")
+
+
+def _default_jobs() -> int:
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:
+        return os.cpu_count() or 1
+
+
+def _output_settings(csv_formats: tuple[str, ...], canvas_assignment: Optional[str],
+                     title: Optional[str]) -> OutputSettings:
+    return OutputSettings(csv_formats=("plain", *csv_formats), canvas_assignment=canvas_assignment,
+                          title=title or "Class report")
+
+
+@click.group("batch", cls=_BatchGroup)
+def batch() -> None:
+    """Grade a whole class into a gradebook, grades.csv and a class report."""
+
+
+@batch.command(DEFAULT_COMMAND, cls=_GradeFolder, hidden=True,
+               epilog="'grade batch merge --help' tells how to combine the outputs of shards.")
+@click.argument("submissions", type=click.Path(path_type=Path))
+@click.option("-o", "--output", "out", required=True, type=click.Path(path_type=Path),
+              help="Output folder (created if needed; an earlier run's gradebook is reused).")
+@click.option("--exercise", "exercise_id", metavar="ID|PATH",
+              help="Exercise id or spec file; default: each file's '# exercise: ID' line.")
+@click.option("--jobs", type=click.IntRange(min=1), default=None,
+              help="Gradings run at once; default: one per core.")
+@click.option("--regrade", is_flag=True, help="Grade every submission again, changed or not.")
+@click.option("--shard", metavar="K/N", help="Grade only shard K of N (see 'grade batch merge').")
+@click.option("--csv", "csv_formats", multiple=True, type=click.Choice(["canvas"]),
+              help="Also write grades-canvas.csv in Canvas's gradebook import format.")
+@click.option("--canvas-assignment", metavar="'NAME (ID)'",
+              help="The Canvas assignment column; default: the exercise's title.")
+@click.option("--title", help="Title of the class report.")
+@click.option("--strict-sandbox", is_flag=True,
+              help="Refuse to grade when an isolation layer this host should have is missing.")
+@click.option("--progress/--no-progress", default=None,
+              help="Show a progress bar; default: only when standard error is a terminal.")
+def grade_folder(submissions: Path, out: Path, exercise_id: Optional[str], jobs: Optional[int],
+                 regrade: bool, shard: Optional[str], csv_formats: tuple[str, ...],
+                 canvas_assignment: Optional[str], title: Optional[str], strict_sandbox: bool,
+                 progress: Optional[bool]) -> None:
+    """Grade a whole class: every submission in SUBMISSIONS, into the folder OUT.
+
+    SUBMISSIONS holds one submission per student: STUDENT.py or STUDENT.ipynb files, one
+    folder per student, or a Gradescope 'Export Submissions' folder. OUT receives
+    gradebook.sqlite, grades.csv, reports/STUDENT.html and class-report.html; running again
+    grades only what changed.
+    """
+    try:
+        chosen_shard = Shard.parse(shard) if shard else None
+    except ShardError as error:
+        raise click.BadParameter(str(error), param_hint="--shard") from None
+    if out.exists() and not out.is_dir():
+        raise click.BadParameter(f"{out} exists and is not a folder", param_hint="-o")
+    options = BatchOptions(
+        exercise=exercise_id, jobs=jobs or _default_jobs(), regrade=regrade, shard=chosen_shard,
+        grading_options={"strict_sandbox": strict_sandbox},
+        output=_output_settings(csv_formats, canvas_assignment, title), progress=progress,
+    )
+    try:
+        summary = run_batch(submissions, out, options)
+    except (DiscoveryError, GradebookError, GradingSetupError) as error:
+        raise click.UsageError(str(error)) from None
+    except Exception as error:  # noqa: BLE001 - any other failure is the grader's own fault
+        click.echo(f"grade batch: internal error: {type(error).__name__}: {error}", err=True)
+        sys.exit(1)
+    for line in summary.lines():
+        click.echo(line)
+    if summary.interrupted:
+        sys.exit(130)
+
+
+@batch.command("merge")
+@click.argument("sources", nargs=-1, required=True, type=click.Path(exists=True, path_type=Path))
+@click.option("-o", "--output", "out", required=True, type=click.Path(path_type=Path),
+              help="Folder for the merged gradebook and outputs (not one of the sources).")
+@click.option("--csv", "csv_formats", multiple=True, type=click.Choice(["canvas"]),
+              help="Also write grades-canvas.csv in Canvas's gradebook import format.")
+@click.option("--canvas-assignment", metavar="'NAME (ID)'",
+              help="The Canvas assignment column; default: the exercise's title.")
+@click.option("--title", help="Title of the class report.")
+def merge(sources: tuple[Path, ...], out: Path, csv_formats: tuple[str, ...],
+          canvas_assignment: Optional[str], title: Optional[str]) -> None:
+    """Combine the output folders (or gradebooks) SOURCES of 'grade batch --shard' into OUT."""
+    try:
+        summary = merge_gradebooks(list(sources), out,
+                                   _output_settings(csv_formats, canvas_assignment, title))
+    except GradebookError as error:
+        raise click.UsageError(str(error)) from None
+    for line in summary.lines():
+        click.echo(line)
+
+
+__all__ = ["batch", "CSV_FORMATS"]

@@ -1,0 +1,315 @@
+"""The class report: one self-contained HTML page about a whole class's gradings.
+
+For each exercise: the distribution of totals and of each milestone's scores (inline SVG bar
+charts, no script, no network), the named mistakes ranked by how many students made them
+(with the students), every check ranked by failure rate (a hidden check that nearly every
+loadable submission fails is flagged: its expected value may be wrong), the efficiency
+ratios (student time / reference time), and the submissions that crashed, timed out, did not
+load, or could not be graded at all. Rendered from ``GradeReport`` objects with
+``templates/class_report.html.j2`` (autoescaped); the charts are built here and escaped here.
+
+Crashes and time-outs are recognised from the check messages the sandbox writes
+(a call killed by a signal, ``timed out after``, ``did not finish within``).
+"""
+
+from __future__ import annotations
+
+import statistics
+from collections import defaultdict
+from dataclasses import dataclass, field
+from typing import Sequence
+
+from markupsafe import Markup, escape
+
+from grader.grading.plain_words import names_a_crash
+from grader.report.documents import report_environment
+from grader.result import GradeReport, display_error
+
+BINS = 10
+SUSPECT_FAILURE_RATE = 0.9
+SUSPECT_MIN_STUDENTS = 3
+
+
+@dataclass(frozen=True)
+class ClassEntry:
+    """One student's grading: ``report`` is None when grading itself failed (``error``)."""
+
+    student: str
+    report: GradeReport | None
+    error: str = ""
+
+
+@dataclass(frozen=True)
+class UnusableEntry:
+    entry: str
+    reason: str
+    student: str = ""
+
+
+@dataclass
+class MistakeRow:
+    id: str
+    title: str
+    students: list[str]
+    where: list[str]
+
+
+@dataclass
+class CheckRow:
+    key: str
+    title: str
+    hidden: bool
+    failed: int
+    total: int
+    suspect: bool
+
+    @property
+    def rate(self) -> float:
+        return self.failed / self.total if self.total else 0.0
+
+
+@dataclass
+class ProblemRow:
+    student: str
+    kind: str  # "crashed", "timed out", "not gradable", "grader error", "unusable"
+    detail: str
+
+
+@dataclass
+class EfficiencyRow:
+    student: str
+    ratio: float | None
+    limit: float | None
+    passed: bool
+
+
+@dataclass
+class ExerciseSection:
+    exercise: str
+    title: str
+    students: int
+    gradable: int
+    max_score: float
+    mean: float
+    median: float
+    charts: list[tuple[str, Markup]]
+    mistakes: list[MistakeRow]
+    checks: list[CheckRow]
+    efficiency: list[EfficiencyRow]
+    efficiency_chart: Markup | None
+    full_marks: int = 0
+
+
+@dataclass
+class ClassView:
+    title: str
+    students: int
+    unusable: int
+    sections: list[ExerciseSection] = field(default_factory=list)
+    problems: list[ProblemRow] = field(default_factory=list)
+
+
+def class_view(entries: Sequence[ClassEntry], unusable: Sequence[UnusableEntry] = (),
+               title: str = "Class report") -> ClassView:
+    view = ClassView(title=title, students=len({e.student for e in entries}),
+                     unusable=len(unusable))
+    by_exercise: dict[str, list[ClassEntry]] = defaultdict(list)
+    for entry in entries:
+        if entry.report is not None:
+            by_exercise[entry.report.exercise].append(entry)
+    for exercise, group in sorted(by_exercise.items()):
+        view.sections.append(_section(exercise, group))
+    view.problems = _problems(entries, unusable)
+    return view
+
+
+def render_class_report(entries: Sequence[ClassEntry], unusable: Sequence[UnusableEntry] = (),
+                        title: str = "Class report") -> str:
+    template = report_environment().get_template("class_report.html.j2")
+    return template.render(view=class_view(entries, unusable, title),
+                           percent=lambda value: f"{100 * value:.0f}%",
+                           points=_points)
+
+
+# --------------------------------------------------------------------------- sections
+
+
+def _section(exercise: str, group: list[ClassEntry]) -> ExerciseSection:
+    reports = [e.report for e in group if e.report is not None]
+    first = reports[0]
+    totals = [r.score for r in reports]
+    charts = [("Total", _histogram(totals, first.max_score))]
+    for index, milestone in enumerate(first.milestones):
+        scores = [r.milestones[index].score for r in reports
+                  if index < len(r.milestones) and r.milestones[index].id == milestone.id]
+        charts.append((f"{milestone.title or milestone.id} ({milestone.id})",
+                       _histogram(scores, milestone.max_score)))
+    gradable = [e for e in group if e.report is not None and e.report.gradable]
+    efficiency = _efficiency(group)
+    return ExerciseSection(
+        exercise=exercise, title=first.title or exercise, students=len(group),
+        gradable=len(gradable), max_score=first.max_score,
+        mean=statistics.fmean(totals), median=statistics.median(totals), charts=charts,
+        mistakes=_mistakes(group), checks=_checks(gradable), efficiency=efficiency,
+        efficiency_chart=_ratio_chart(efficiency) if efficiency else None,
+        full_marks=sum(1 for r in reports if r.score >= r.max_score > 0),
+    )
+
+
+def _mistakes(group: list[ClassEntry]) -> list[MistakeRow]:
+    """Per student and milestone, the mistakes every diagnosed failing check agrees on (all
+    of them when the checks disagree), counted once per student."""
+    rows: dict[str, MistakeRow] = {}
+    for entry in group:
+        assert entry.report is not None
+        for milestone in entry.report.milestones:
+            named: dict[str, tuple[str, list[str]]] = {}
+            agreed: set[str] | None = None
+            for check in milestone.checks:
+                if check.passed or not check.diagnoses:
+                    continue
+                ids = {diagnosis.id for diagnosis in check.diagnoses}
+                agreed = ids if agreed is None else agreed & ids
+                for diagnosis in check.diagnoses:
+                    named.setdefault(diagnosis.id, (diagnosis.title, []))[1].append(
+                        f"{milestone.id}.{check.id}")
+            for mistake in sorted(agreed or named):
+                title, where = named[mistake]
+                row = rows.setdefault(mistake, MistakeRow(mistake, title, [], []))
+                if entry.student not in row.students:
+                    row.students.append(entry.student)
+                row.where.extend(w for w in where if w not in row.where)
+    for row in rows.values():
+        row.students.sort()
+    return sorted(rows.values(), key=lambda r: (-len(r.students), r.id))
+
+
+def _checks(gradable: list[ClassEntry]) -> list[CheckRow]:
+    """Failure rates; a milestone whose function is missing ran no check and is left out."""
+    counts: dict[str, CheckRow] = {}
+    for entry in gradable:
+        assert entry.report is not None
+        errors = {display_error(error) for error in entry.report.errors}
+        for milestone in entry.report.milestones:
+            if milestone.checks and all(c.message in errors for c in milestone.checks):
+                continue
+            for check in milestone.checks:
+                key = f"{milestone.id}.{check.id}"
+                row = counts.setdefault(key, CheckRow(key, check.title, check.visibility == "hidden",
+                                                      0, 0, False))
+                row.total += 1
+                row.failed += not check.passed
+    for row in counts.values():
+        row.suspect = (row.hidden and row.total >= SUSPECT_MIN_STUDENTS
+                       and row.rate >= SUSPECT_FAILURE_RATE)
+    return sorted(counts.values(), key=lambda r: (-r.rate, r.key))
+
+
+def _efficiency(group: list[ClassEntry]) -> list[EfficiencyRow]:
+    rows = []
+    for entry in group:
+        assert entry.report is not None
+        for check in entry.report.checks:
+            details = check.details or {}
+            if details.get("kind") != "timing":
+                continue
+            student, reference = details.get("student_seconds"), details.get("reference_seconds")
+            ratio = details.get("ratio")
+            if ratio is None and student is not None and reference:
+                ratio = student / reference
+            rows.append(EfficiencyRow(entry.student, ratio, details.get("limit_ratio"),
+                                      check.passed))
+    return sorted(rows, key=lambda r: (r.ratio is None, r.ratio or 0.0, r.student))
+
+
+def _problems(entries: Sequence[ClassEntry], unusable: Sequence[UnusableEntry]) -> list[ProblemRow]:
+    rows = []
+    for entry in entries:
+        if entry.report is None:
+            rows.append(ProblemRow(entry.student, "grader error", entry.error))
+            continue
+        if not entry.report.gradable:
+            # Not gradable: it did not load, or a required function is missing; what did
+            # run may still have crashed or timed out.
+            rows.append(ProblemRow(entry.student, "not gradable",
+                                   "; ".join(entry.report.format_errors)))
+        seen = set()
+        for milestone in entry.report.milestones:
+            for check in milestone.checks:
+                kind = _failure_kind(check.message)
+                if kind and kind not in seen and check.visibility != "hidden":
+                    seen.add(kind)
+                    rows.append(ProblemRow(entry.student, kind,
+                                           f"{milestone.id}.{check.id}: {check.message[:200]}"))
+    for item in unusable:
+        rows.append(ProblemRow(item.student or item.entry, "unusable", f"{item.entry}: {item.reason}"))
+    order = {"grader error": 0, "crashed": 1, "timed out": 2, "not gradable": 3, "unusable": 4}
+    return sorted(rows, key=lambda r: (order.get(r.kind, 9), r.student))
+
+
+def _failure_kind(message: str) -> str | None:
+    if names_a_crash(message):
+        return "crashed"
+    if "timed out after" in message or "did not finish within" in message:
+        return "timed out"
+    return None
+
+
+# --------------------------------------------------------------------------- charts
+
+
+def _points(value: float) -> str:
+    text = f"{value:.2f}".rstrip("0").rstrip(".")
+    return text or "0"
+
+
+def _histogram(scores: Sequence[float], max_score: float) -> Markup:
+    """Students per tenth of ``max_score`` (the last bin holds full marks)."""
+    counts = [0] * BINS
+    for score in scores:
+        fraction = score / max_score if max_score else 0.0
+        counts[min(BINS - 1, max(0, int(fraction * BINS + 1e-9)))] += 1
+    labels = [f"{_points(max_score * i / BINS)}–" for i in range(BINS)]
+    labels[-1] = f"{_points(max_score * (BINS - 1) / BINS)}–{_points(max_score)}"
+    return _bars(counts, labels, "points")
+
+
+def _ratio_chart(rows: list[EfficiencyRow]) -> Markup:
+    edges = [0, 1, 2, 5, 10, 20, 50, 100]
+    labels = ["<1", "1–2", "2–5", "5–10", "10–20", "20–50", "50–100", "≥100", "no time"]
+    counts = [0] * len(labels)
+    for row in rows:
+        if row.ratio is None:
+            counts[-1] += 1
+            continue
+        index = sum(1 for edge in edges[1:] if row.ratio >= edge)
+        counts[index] += 1
+    return _bars(counts, labels, "times the reference's time")
+
+
+def _bars(counts: list[int], labels: list[str], axis: str) -> Markup:
+    width, height, left, bottom, top = 520, 190, 34, 40, 12
+    plot_w, plot_h = width - left - 8, height - bottom - top
+    peak = max(counts) or 1
+    step = plot_w / len(counts)
+    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" class="chart" viewBox="0 0 {width} {height}" '
+             f'width="{width}" height="{height}" role="img" aria-label="{escape(axis)}">']
+    parts.append(f'<line x1="{left}" y1="{top + plot_h}" x2="{left + plot_w}" '
+                 f'y2="{top + plot_h}" stroke="#555"/>')
+    parts.append(f'<text x="4" y="{top + 8}" class="tick">{peak}</text>')
+    parts.append(f'<text x="4" y="{top + plot_h}" class="tick">0</text>')
+    for index, (count, label) in enumerate(zip(counts, labels)):
+        bar_h = plot_h * count / peak
+        x = left + index * step + 2
+        y = top + plot_h - bar_h
+        parts.append(f'<rect x="{x:.1f}" y="{y:.1f}" width="{step - 4:.1f}" height="{bar_h:.1f}" '
+                     f'class="bar"><title>{escape(label)}: {count}</title></rect>')
+        if count:
+            parts.append(f'<text x="{x + (step - 4) / 2:.1f}" y="{y - 2:.1f}" class="count" '
+                         f'text-anchor="middle">{count}</text>')
+        parts.append(f'<text x="{x + (step - 4) / 2:.1f}" y="{top + plot_h + 14}" class="tick" '
+                     f'text-anchor="middle">{escape(label)}</text>')
+    parts.append(f'<text x="{left + plot_w / 2:.1f}" y="{height - 6}" class="axis" '
+                 f'text-anchor="middle">{escape(axis)}</text>')
+    parts.append("</svg>")
+    return Markup("".join(parts))

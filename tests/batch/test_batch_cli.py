@@ -1,0 +1,124 @@
+"""``grade batch`` as a command: exit statuses, the summary, and an interrupted batch that a
+second run finishes without grading anyone twice."""
+
+from __future__ import annotations
+
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from grader.cli import main
+
+from batch_helpers import LESSON_CORRECT, LESSON_WRONG, copy
+
+GRADE = [sys.executable, "-c", "from grader.cli import main; main()"]
+
+
+def lesson_class(folder: Path, size: int) -> Path:
+    for index in range(size):
+        copy(LESSON_CORRECT if index % 2 else LESSON_WRONG, folder / f"st{index:02d}.py")
+    return folder
+
+
+def graded_students(out: Path) -> list[str]:
+    if not (out / "gradebook.sqlite").exists():
+        return []
+    try:
+        with sqlite3.connect(out / "gradebook.sqlite") as db:
+            return [s for (s,) in db.execute("SELECT student FROM gradings ORDER BY id")]
+    except sqlite3.OperationalError:
+        return []
+
+
+@pytest.mark.parametrize("how", ["ctrl-c", "kill"])
+def test_an_interrupted_batch_keeps_its_gradings_and_a_rerun_grades_the_rest(tmp_path, how):
+    folder = lesson_class(tmp_path / "class", 4)
+    out = tmp_path / "out"
+    command = GRADE + ["batch", str(folder), "-o", str(out), "--jobs", "1"]
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               text=True, start_new_session=True)
+    deadline = time.monotonic() + 60
+    while not graded_students(out) and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert graded_students(out), process.communicate()
+    if how == "ctrl-c":
+        os.killpg(process.pid, signal.SIGINT)  # what the terminal sends on Ctrl-C
+    else:
+        process.kill()
+    stdout, stderr = process.communicate(timeout=30)
+    kept = graded_students(out)
+    assert 1 <= len(kept) < 4, (stdout, stderr)
+    if how == "ctrl-c":
+        assert process.returncode == 130, stderr
+        assert "interrupted: every grading that finished is in the gradebook" in stdout
+    rerun = subprocess.run(command, capture_output=True, text=True, timeout=120)
+    assert rerun.returncode == 0, rerun.stderr
+    assert f"{4 - len(kept)} graded, {len(kept)} unchanged since the last run" in rerun.stdout
+    everyone = graded_students(out)
+    assert sorted(everyone) == [f"st{i:02d}" for i in range(4)]  # nobody graded twice
+
+
+def test_unusable_entries_are_summary_lines_and_exit_zero(tmp_path: Path) -> None:
+    folder = lesson_class(tmp_path / "class", 2)
+    copy(LESSON_CORRECT, folder / "st00" / "student.py")  # st00 twice
+    (folder / "empty").mkdir()
+    (folder / "notes.md").write_text("hi")
+    (folder / "nb.ipynb").write_text("not json")
+    result = CliRunner().invoke(main, ["batch", str(folder), "-o", str(tmp_path / "out"),
+                                       "--jobs", "2", "--csv", "canvas"])
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    assert lines[0].startswith("1 submission(s) (file+folder layout): 1 graded, 0 unchanged")
+    assert "; 5 unusable;" in lines[0]
+    unusable = [line for line in lines if line.startswith("unusable: ")]
+    assert unusable == [
+        "unusable: empty: an empty folder: no .py or .ipynb file in it",
+        "unusable: nb.ipynb (student nb): nb.ipynb is not a readable Jupyter notebook "
+        "(NotJSONError: Notebook does not appear to be JSON: 'not json'); save it again from "
+        "Jupyter, or submit a .py file (File > Download as > Python)",
+        "unusable: notes.md: not a Python file or notebook (.md); submit STUDENT.py or "
+        "STUDENT.ipynb",
+        "unusable: st00.py (student st00): student id 'st00' has 2 submissions (st00.py, "
+        "st00/student.py); none was graded: remove all but one",
+        "unusable: st00/student.py (student st00): student id 'st00' has 2 submissions "
+        "(st00.py, st00/student.py); none was graded: remove all but one",
+    ]
+    for name in ("gradebook.sqlite", "grades.csv", "grades-canvas.csv", "class-report.html"):
+        assert f"wrote {tmp_path / 'out' / name}" in result.output or name == "gradebook.sqlite"
+        assert (tmp_path / "out" / name).is_file()
+
+
+@pytest.mark.parametrize("arguments, message", [
+    (["missing-folder"], "no such folder"),
+    (["{class}", "--shard", "3/2"], "K must be between 1 and N"),
+    (["{class}", "--exercise", "no-such-exercise"], "no-such-exercise"),
+])
+def test_unusable_arguments_exit_2(tmp_path: Path, arguments, message) -> None:
+    folder = lesson_class(tmp_path / "class", 1)
+    arguments = [a.replace("{class}", str(folder)) for a in arguments]
+    result = CliRunner().invoke(main, ["batch", *arguments, "-o", str(tmp_path / "out")])
+    assert result.exit_code == 2, result.output
+    assert message in result.output
+
+
+def test_merge_command(tmp_path: Path) -> None:
+    folder = lesson_class(tmp_path / "class", 3)
+    runner = CliRunner()
+    for k in (1, 2):
+        result = runner.invoke(main, ["batch", str(folder), "-o", str(tmp_path / f"part{k}"),
+                                      "--shard", f"{k}/2", "--jobs", "2"])
+        assert result.exit_code == 0, result.output
+    result = runner.invoke(main, ["batch", "merge", str(tmp_path / "part1"),
+                                  str(tmp_path / "part2"), "-o", str(tmp_path / "all")])
+    assert result.exit_code == 0, result.output
+    assert result.output.startswith("merged 2 gradebook(s): 3 grading(s) copied, 3 student(s)")
+    assert (tmp_path / "all" / "grades.csv").read_text().count("\n") == 4
+    result = runner.invoke(main, ["batch", "merge", str(tmp_path / "nothing-here"), "-o", "x"])
+    assert result.exit_code == 2

@@ -1,0 +1,159 @@
+"""Grading a class: the same reports as grading one by one, a gradebook row per grading, and
+re-runs that grade only what changed (submission, spec, or on request)."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+
+import pytest
+
+from grader.batch.batch import BatchOptions, run_batch
+from grader.batch.gradebook import Gradebook
+from grader.grading.engine import grade_submission
+
+from batch_helpers import CORRECT, GRADESCOPE_METADATA, WRONG, copy, notebook, quick_exercise, small_class
+
+
+@pytest.fixture(scope="module")
+def exercise():
+    return quick_exercise()
+
+
+def options(exercise, **more) -> BatchOptions:
+    return BatchOptions(exercise=exercise, jobs=2, progress=False, **more)
+
+
+def without_seconds(report: dict) -> dict:
+    text = json.dumps(report, sort_keys=True)
+    data = json.loads(text)
+    data.pop("seconds", None)
+    for milestone in data["milestones"]:
+        for check in milestone["checks"]:
+            check.pop("seconds", None)
+    return data
+
+
+def test_a_class_is_graded_into_the_gradebook_as_grade_submit_would(tmp_path, exercise) -> None:
+    folder = small_class(tmp_path / "class")
+    summary = run_batch(folder, tmp_path / "out", options(exercise))
+    assert (summary.students, summary.graded, summary.reused, summary.unusable) == (3, 3, 0, [])
+    with Gradebook(tmp_path / "out" / "gradebook.sqlite") as book:
+        rows = {g.student: g for g in book.latest()}
+    assert sorted(rows) == ["alice", "bob", "carol"]
+    assert rows["alice"].score == rows["alice"].max_score == exercise.total_points
+    assert rows["bob"].score < rows["carol"].score < rows["alice"].score
+    alone = grade_submission(folder / "bob.py", exercise)
+    assert without_seconds(rows["bob"].report) == without_seconds(alone.to_json())
+    # the row carries what the grading depended on and what it found
+    db = sqlite3.connect(tmp_path / "out" / "gradebook.sqlite")
+    bob = db.execute("SELECT id, submission_sha256, spec_sha256, grader_version, outcome, "
+                     "graded_at FROM latest WHERE student = 'bob'").fetchone()
+    assert len(bob[1]) == len(bob[2]) == 64 and bob[3].startswith("0.") and bob[4] == "graded"
+    milestones = db.execute("SELECT milestone, score FROM milestone_scores WHERE grading_id = ? "
+                            "ORDER BY position", (bob[0],)).fetchall()
+    assert [m for m, _ in milestones] == [m.id for m in exercise.milestones]
+    assert sum(score for _, score in milestones) == pytest.approx(rows["bob"].score)
+    mistakes = {m for (m,) in db.execute("SELECT mistake FROM mistakes WHERE grading_id = ?",
+                                         (bob[0],))}
+    assert {"ties-first-seen", "encode-longest-match"} <= mistakes
+    assert (tmp_path / "out" / "reports" / "bob.html").read_text().count("Ties broken") >= 1
+
+
+def test_a_rerun_grades_only_what_changed(tmp_path, exercise) -> None:
+    folder = small_class(tmp_path / "class")
+    out = tmp_path / "out"
+    run_batch(folder, out, options(exercise))
+    again = run_batch(folder, out, options(exercise))
+    assert (again.graded, again.reused) == (0, 3)
+    copy(CORRECT, folder / "bob.py")  # bob fixes his code
+    copy(WRONG, folder / "dave.py")   # a late submission
+    third = run_batch(folder, out, options(exercise))
+    assert (third.graded, third.reused) == (2, 2)
+    with Gradebook(out / "gradebook.sqlite") as book:
+        latest = {g.student: g.score for g in book.latest()}
+        assert book.count() == 5  # the history keeps bob's first grading
+    assert latest["bob"] == exercise.total_points
+    forced = run_batch(folder, out, options(exercise, regrade=True))
+    assert (forced.graded, forced.reused) == (4, 0)
+
+
+def test_a_changed_spec_regrades_everyone(tmp_path, exercise) -> None:
+    folder = small_class(tmp_path / "class")
+    out = tmp_path / "out"
+    run_batch(folder, out, options(exercise))
+    milestones = list(exercise.milestones)
+    milestones[0] = milestones[0].model_copy(update={"points": milestones[0].points + 5})
+    changed = exercise.model_copy(update={"milestones": milestones})
+    summary = run_batch(folder, out, options(changed))
+    assert (summary.graded, summary.reused) == (3, 0)
+    with Gradebook(out / "gradebook.sqlite") as book:
+        assert {g.max_score for g in book.latest()} == {exercise.total_points + 5}
+
+
+def test_a_notebook_is_graded_like_the_same_code_in_a_py_file(tmp_path, exercise) -> None:
+    folder = tmp_path / "class"
+    copy(WRONG, folder / "asfile.py")
+    source = WRONG.read_text()
+    cut = source.index("\ndef encode")
+    notebook(folder / "asnotebook.ipynb", source[:cut], source[cut:])
+    (folder / "broken.ipynb").write_text("{ not json")
+    summary = run_batch(folder, tmp_path / "out", options(exercise))
+    [unusable] = summary.unusable
+    assert unusable.line().startswith("broken.ipynb (student broken): broken.ipynb is not a "
+                                      "readable Jupyter notebook")
+    assert "save it again from Jupyter" in unusable.line()
+    with Gradebook(tmp_path / "out" / "gradebook.sqlite") as book:
+        rows = {g.student: g for g in book.latest()}
+    assert rows["asnotebook"].score == rows["asfile"].score < exercise.total_points
+
+
+def test_the_exercise_comes_from_each_header_when_not_given(tmp_path) -> None:
+    folder = tmp_path / "class"
+    copy(CORRECT.parent.parent / "lesson97-bpe" / "student_correct.py", folder / "lina.py")
+    (folder / "nohead.py").write_text("def train_bpe(corpus, n):\n    return []\n")
+    summary = run_batch(folder, tmp_path / "out", BatchOptions(jobs=1, progress=False))
+    assert summary.graded == 1
+    assert [(u.entry, "no '# exercise: ID' line" in u.reason) for u in summary.unusable] == [
+        ("nohead.py", True)]
+    with Gradebook(tmp_path / "out" / "gradebook.sqlite") as book:
+        assert [(g.student, g.exercise, g.score) for g in book.latest()] == [
+            ("lina", "lesson97-bpe", 100.0)]
+
+
+def test_a_gradescope_export_is_graded_with_names_and_emails(tmp_path, exercise) -> None:
+    folder = tmp_path / "export"
+    folder.mkdir()
+    (folder / "submission_metadata.yml").write_text(GRADESCOPE_METADATA)
+    copy(CORRECT, folder / "submission_101" / "student.py")
+    copy(WRONG, folder / "submission_102" / "student.py")
+    (folder / "submission_104").mkdir()
+    summary = run_batch(folder, tmp_path / "out", options(exercise))
+    assert summary.layout == "gradescope" and summary.graded == 3
+    assert sorted(u.entry for u in summary.unusable) == ["submission_103", "submission_104"]
+    with Gradebook(tmp_path / "out" / "gradebook.sqlite") as book:
+        rows = [(g.student, g.name, g.email, g.score == exercise.total_points)
+                for g in book.latest()]
+    assert rows == [("1001", "Ada Lovelace", "ada@example.edu", True),
+                    ("1002", "Alan Turing", "alan@example.edu", False),
+                    ("grace@example.edu", "Grace Hopper", "grace@example.edu", False)]
+
+
+def test_a_new_grader_version_or_other_settings_regrade(tmp_path, exercise, monkeypatch) -> None:
+    import grader.batch.batch as batch_module
+
+    folder = tmp_path / "class"
+    copy(CORRECT, folder / "alice.py")
+    out = tmp_path / "out"
+    run_batch(folder, out, options(exercise))
+    assert run_batch(folder, out, options(exercise)).reused == 1
+    monkeypatch.setattr(batch_module, "grader_version", lambda: "9.9.9+src.000000000000")
+    assert run_batch(folder, out, options(exercise)).graded == 1
+    assert run_batch(folder, out, options(exercise)).reused == 1
+    # grading settings (a course secret, say) are part of what a grading depends on
+    other = options(exercise, grading_options={"strict_sandbox": False})
+    assert run_batch(folder, out, other).graded == 1
+    with Gradebook(out / "gradebook.sqlite") as book:
+        [latest] = book.latest()
+        assert latest.grader_version == "9.9.9+src.000000000000"
+        assert book.count() == 3

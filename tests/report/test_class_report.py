@@ -1,0 +1,183 @@
+"""The class report for a synthetic class whose mistakes, failures and crashes are known;
+checked on the parsed HTML, and rendered by headless Chromium when it is installed."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+
+from grader.report.class_report import ClassEntry, UnusableEntry, class_view, render_class_report
+from grader.result import CheckResult, Diagnosis, GradeReport, MilestoneResult
+
+TIES = Diagnosis("ties-first-seen", "Ties broken by the pair met first", "pick the smallest")
+NO_MARKER = Diagnosis("no-end-of-word", "No end-of-word marker", "add </w>")
+LONGEST = Diagnosis("encode-longest-match", "Encoded by greedy longest match", "apply merges")
+
+
+def check(check_id: str, passed: bool, points: float, *, hidden: bool = False,
+          diagnoses=(), message: str = "", details=None) -> CheckResult:
+    return CheckResult(check_id, check_id, passed, points if passed else 0.0, points,
+                       "hidden" if hidden else "visible", message or ("passed" if passed else "failed"),
+                       list(diagnoses), details)
+
+
+def student(train_ok: bool = True, encode_ok: bool = True, train_mistakes=(), encode_mistakes=(),
+            hidden_ok: bool = False, ratio: float | None = 2.0, crash: str = "",
+            not_gradable: bool = False) -> GradeReport:
+    report = GradeReport("bpe-train-encode", "Byte-Pair Encoding")
+    train = MilestoneResult("train", "Train the merges", max_score=50.0)
+    train.checks = [
+        check("cases:rank-order", train_ok, 20.0, diagnoses=train_mistakes,
+              message=crash or ("passed" if train_ok else "merge 4 differs")),
+        check("differential", train_ok, 20.0, diagnoses=train_mistakes),
+        check("cases:hidden-1", hidden_ok, 10.0, hidden=True),
+    ]
+    encode = MilestoneResult("encode", "Encode", max_score=40.0)
+    encode.checks = [check("cases:lower", encode_ok, 40.0, diagnoses=encode_mistakes)]
+    efficiency = MilestoneResult("efficiency", "Efficiency", max_score=10.0)
+    timing = {"kind": "timing", "student_seconds": None if ratio is None else ratio * 0.05,
+              "reference_seconds": 0.05, "limit_ratio": 30.0}
+    efficiency.checks = [check("efficiency", ratio is not None and ratio <= 30, 10.0,
+                               details=timing)]
+    report.milestones = [train, encode, efficiency]
+    if not_gradable:
+        report.mark_not_gradable("student.py could not be loaded: SyntaxError at line 3")
+    return report
+
+
+def missing_encode() -> GradeReport:
+    """A student without encode(): the encode milestone ran nothing, under another check id."""
+    report = student()
+    message = "student.py does not define encode(); write def encode(word, merges):"
+    report.errors.append(message)
+    blocked = MilestoneResult("encode", "Encode", max_score=40.0)
+    blocked.checks = [check("cases", False, 40.0, message=message)]
+    report.milestones[1] = blocked
+    return report
+
+
+def synthetic_class() -> tuple[list[ClassEntry], list[UnusableEntry]]:
+    entries = [
+        ClassEntry("ann", student()),
+        ClassEntry("ben", student(train_ok=False, train_mistakes=[TIES])),
+        ClassEntry("cat", student(train_ok=False, train_mistakes=[TIES], encode_ok=False,
+                                  encode_mistakes=[LONGEST], ratio=45.0)),
+        ClassEntry("dan", student(train_ok=False, train_mistakes=[TIES, NO_MARKER])),
+        ClassEntry("eve", student(train_ok=False, crash="train_bpe crashed with SIGSEGV",
+                                  encode_ok=False, ratio=None)),
+        ClassEntry("fay", student(train_ok=False, encode_ok=False, ratio=None,
+                                  crash="train_bpe timed out after 2.0 s")),
+        ClassEntry("gus", student(train_ok=False, encode_ok=False, ratio=None, not_gradable=True)),
+        ClassEntry("hal", None, error="the grading process was killed by SIGKILL before reporting"),
+        ClassEntry("ida", missing_encode()),
+    ]
+    unusable = [UnusableEntry("notes.txt", "not a Python file or notebook (.txt)"),
+                UnusableEntry("ivy", "an empty folder: no .py or .ipynb file in it", "ivy")]
+    return entries, unusable
+
+
+def test_mistakes_are_ranked_by_how_many_students_made_them() -> None:
+    view = class_view(*synthetic_class())
+    [section] = view.sections
+    ranking = [(row.id, row.students) for row in section.mistakes]
+    assert ranking == [
+        ("ties-first-seen", ["ben", "cat", "dan"]),
+        ("encode-longest-match", ["cat"]),
+        # dan's checks named two mistakes; both reproduce his output, so both are listed
+        ("no-end-of-word", ["dan"]),
+    ]
+    assert section.mistakes[0].where == ["train.cases:rank-order", "train.differential"]
+
+
+def test_checks_are_ranked_by_failure_rate_and_a_hidden_one_everyone_fails_is_flagged() -> None:
+    [section] = class_view(*synthetic_class()).sections
+    rows = {row.key: row for row in section.checks}
+    # over the seven submissions that loaded (gus did not load, hal was not graded)
+    assert (rows["train.cases:hidden-1"].failed, rows["train.cases:hidden-1"].total) == (7, 7)
+    assert rows["train.cases:hidden-1"].suspect
+    assert section.checks[0].key == "train.cases:hidden-1"
+    assert (rows["train.differential"].failed, rows["train.differential"].total) == (5, 7)
+    # ida's encode milestone checked nothing (no encode()): not counted as failing checks
+    assert "encode.cases" not in rows
+    assert (rows["encode.cases:lower"].failed, rows["encode.cases:lower"].total) == (3, 6)
+    assert not rows["train.differential"].suspect  # visible checks are never flagged
+    assert [row.key for row in section.checks if row.suspect] == ["train.cases:hidden-1"]
+    assert [r.rate for r in section.checks] == sorted((r.rate for r in section.checks), reverse=True)
+
+
+def test_efficiency_problems_and_distribution() -> None:
+    view = class_view(*synthetic_class())
+    [section] = view.sections
+    ratios = {row.student: row.ratio for row in section.efficiency}
+    assert ratios["ann"] == pytest.approx(2.0) and ratios["cat"] == pytest.approx(45.0)
+    assert ratios["eve"] is None
+    problems = [(row.kind, row.student) for row in view.problems]
+    assert problems == [("grader error", "hal"), ("crashed", "eve"), ("timed out", "fay"),
+                        ("not gradable", "gus"), ("unusable", "ivy"), ("unusable", "notes.txt")]
+    assert (section.students, section.gradable, section.full_marks) == (8, 7, 0)
+    assert [caption for caption, _ in section.charts] == [
+        "Total", "Train the merges (train)", "Encode (encode)", "Efficiency (efficiency)"]
+
+
+class Page(HTMLParser):
+    """Collects what the structural checks look at."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.tags: list[str] = []
+        self.svgs = 0
+        self.rects = 0
+        self.external: list[str] = []
+        self.text: list[str] = []
+
+    def handle_starttag(self, tag, attrs):
+        self.tags.append(tag)
+        self.svgs += tag == "svg"
+        self.rects += tag == "rect"
+        for name, value in attrs:
+            if name in ("src", "href") and value and not value.startswith("#"):
+                self.external.append(value)
+
+    def handle_data(self, data):
+        self.text.append(data)
+
+
+def test_the_page_is_self_contained_and_escapes_student_text() -> None:
+    entries, unusable = synthetic_class()
+    entries.append(ClassEntry("<script>alert(1)</script>", student()))
+    html = render_class_report(entries, unusable, title="CS 4xx: HW 3")
+    page = Page()
+    page.feed(html)
+    assert "script" not in page.tags and page.external == []
+    assert page.svgs == 5  # total, three milestones, efficiency ratios
+    assert page.rects == 4 * 10 + 9
+    text = " ".join(page.text)
+    assert "<script>alert(1)</script>" in text  # shown as text, not run
+    assert "possibly wrong: nearly everyone fails this hidden check" in text
+    assert "Ties broken by the pair met first" in text and "ben, cat, dan" in text
+
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+
+
+@pytest.mark.skipif(CHROMIUM is None, reason="headless Chromium is not installed "
+                                             "(apt-get install -y chromium)")
+def test_chromium_renders_the_class_report(tmp_path: Path) -> None:
+    page = tmp_path / "class-report.html"
+    page.write_text(render_class_report(*synthetic_class()), encoding="utf-8")
+    shot = tmp_path / "shot.png"
+    done = subprocess.run(
+        [CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+         "--disable-component-update", "--disable-sync", "--no-first-run",
+         f"--user-data-dir={tmp_path / 'profile'}", f"--screenshot={shot}",
+         "--window-size=1200,2000", page.as_uri()],
+        capture_output=True, text=True, timeout=120)
+    assert shot.is_file(), done.stderr[-2000:]
+    data = shot.read_bytes()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    assert int.from_bytes(data[16:20], "big") == 1200  # the PNG's width
+    assert len(data) > 20_000  # charts and tables drew something, not a blank page
