@@ -20,7 +20,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from grader.sandbox import Sandbox, SandboxLimits, layers_notice, probe_layers  # noqa: E402
+from grader.sandbox import Sandbox, SandboxLimits, layers_notice  # noqa: E402
+from grader.sandbox.api import probe_layers  # noqa: E402
 
 SUBMISSION = """
 def ping():

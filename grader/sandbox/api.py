@@ -4,8 +4,10 @@
         loaded = box.load()                        # LoadOutcome
         outcome = box.call("train_bpe", [corpus, 5])  # CallOutcome
 
-The worker (``worker.py``, standard library only) imports the submission once and
-forks a fresh child per call. Requests and answers are length-prefixed JSON frames on two
+The worker (``worker.py``, standard library only) is a pristine fork server: it compiles the
+submission once and never executes it; every call runs in a fresh child that executes the
+module and then the one function in an empty private directory, and is gone, with all it
+started and wrote, before the next call begins. Requests and answers are length-prefixed JSON frames on two
 dedicated pipes; student stdout/stderr go to a third pipe that is drained, capped and never
 parsed. Every answer is validated by exact shape (:mod:`grader.sandbox.wire`) before it becomes a
 plain value here. The trusted side enforces wall-clock timeouts and the overall budget by
@@ -32,6 +34,7 @@ from pathlib import Path
 from typing import Any
 
 from grader.sandbox import cgroups as sandbox_cgroups
+from grader.sandbox import guarantees
 from grader.sandbox import layers as sandbox_layers
 from grader.sandbox import wire
 from grader.sandbox.layers import (
@@ -70,6 +73,7 @@ GRACE_SECONDS = 0.5
 MAX_ERROR_CHARS = 500
 INSIDE_WORKER = "/sandbox/worker.py"  # paths inside the private root (mount isolation)
 INSIDE_HOME = "/home/student"
+INSIDE_SCRATCH = "/tmp"  # a tmpfs of its own, the only writable place in the private root
 TEMP_PREFIX = "bpe-sandbox-"  # then the grader's pid, so leftovers of dead graders are known
 CALL_KINDS = ("ok", "exception", "timeout", "memory", "crash", "exit", "bad-answer", "missing",
               "budget")
@@ -116,7 +120,8 @@ class LoadOutcome:
 class CallOutcome:
     """One call: its plain value when ``ok``, else ``error`` in words; ``kind`` is one of
     :data:`CALL_KINDS`. ``seconds`` is wall time measured here; ``cpu_seconds`` comes from the
-    worker's cpuacct cgroup when there is one (trusted), else from the worker's own report."""
+    worker's cpuacct cgroup when there is one, else from the fork server's ``wait4`` on every
+    process of the call (the server never runs student code); never from the call's report."""
 
     ok: bool
     value: Any
@@ -178,15 +183,9 @@ class Sandbox:
             raise SandboxError("limits must be a SandboxLimits")
         self.layers = dict(probe_layers())
         _remove_leftovers_once()
-        missing = sandbox_layers.missing_for_strict(self.layers)
+        missing = guarantees.missing(self.layers)
         if strict and missing:
-            raise SandboxUnavailable(
-                "refusing to grade with --strict-sandbox: this host cannot set up "
-                + ", ".join(missing)
-                + ". Run the grader as root on Linux with namespaces available, "
-                "or grade without --strict-sandbox (for an LMS bundle: build it again "
-                "with `grade bundle ... --sandbox best-effort`)."
-            )
+            raise SandboxUnavailable(guarantees.refusal(missing))
         self.interpreter = sandbox_layers.choose_interpreter(self.layers)
         self.file_name = _safe_file_name(self.submission.name)
         self._output = OutputCapture(self.limits.max_output_bytes)
@@ -194,6 +193,7 @@ class Sandbox:
         self._load: LoadOutcome | None = None
         self._temp: str | None = None
         self._spent = 0.0
+        self._process_rlimit = 0
 
     # context management ----------------------------------------------------------------------
 
@@ -247,10 +247,13 @@ class Sandbox:
         try:
             worker = self._start_worker()
             request = {"op": "load", "id": self._next_id(),
-                       "memory_bytes": self.limits.memory_mib << 20}
+                       "memory_bytes": self.limits.memory_mib << 20, "timeout": timeout,
+                       "nproc": self._process_rlimit,
+                       "landlock": bool(self.layers.get("landlock"))}
             raw = worker.exchange(_json(request), started + timeout + GRACE_SECONDS,
                                   ENVELOPE_BYTES)
             outcome = self._load_outcome(raw, request["id"])
+            worker.import_seconds = time.monotonic() - started
         except Overdue:
             outcome = LoadOutcome(False, f"timed out after {_seconds(timeout)} s while importing")
         except WorkerGone:
@@ -276,6 +279,11 @@ class Sandbox:
             return LoadOutcome(False, _clip(_text_field(reply, "error")))
         if status == "load-exit":
             return LoadOutcome(False, f"exited with status {_int_field(reply, 'code')} "
+                                      "while importing")
+        if status == "load-timeout":
+            raise Overdue()
+        if status == "load-signal":
+            return LoadOutcome(False, f"crashed with {_signal_name(_int_field(reply, 'signal'))} "
                                       "while importing")
         if status == "load-memory":
             return LoadOutcome(False, f"ran out of memory (limit {self.limits.memory_mib} MiB) "
@@ -322,15 +330,16 @@ class Sandbox:
         allowed = min(limit, self.seconds_left)
         worker = self._worker
         assert worker is not None
+        # The arguments travel in a frame of their own, read by the call's child directly.
         request = {"op": "call", "id": self._next_id(), "function": function,
-                   "args": tagged_args, "timeout": allowed,
-                   "max_bytes": self.limits.max_answer_bytes, "max_items": 2_000_000,
-                   "echo_args": echo_args}
+                   "timeout": allowed, "max_bytes": self.limits.max_answer_bytes,
+                   "max_items": 2_000_000, "echo_args": echo_args}
         cpu_before = worker.groups.cpu_seconds()
         oom_before = worker.groups.oom_kills()
         started = time.monotonic()
         try:
-            raw = worker.exchange(_json(request), started + allowed + GRACE_SECONDS,
+            raw = worker.exchange([_json(request), _json(tagged_args)],
+                                  started + allowed + worker.import_seconds + GRACE_SECONDS,
                                   self.limits.max_answer_bytes + ENVELOPE_BYTES)
             seconds = time.monotonic() - started
             outcome = self._call_outcome(raw, request["id"], function, limit, seconds)
@@ -367,7 +376,7 @@ class Sandbox:
         answer = reply.get("answer", reply)
         if type(answer) is not dict or type(answer.get("status")) is not str:
             raise WireError("the answer has no status")
-        cpu = answer.get("cpu", reply.get("cpu"))
+        cpu = reply.get("cpu")  # the server's wait4 figure, never the call's own report
         if cpu is not None and (type(cpu) not in (int, float) or not 0 <= cpu < 1e9):
             raise WireError("cpu is not a non-negative number")
         status = answer["status"]
@@ -426,16 +435,24 @@ class Sandbox:
             shutil.copyfile(self.submission, os.path.join(home, self.file_name))
             shutil.copyfile(WORKER_SCRIPT, os.path.join(self._temp, "worker.py"))
             os.mkdir(os.path.join(self._temp, "root"))
+            scratch = os.path.join(self._temp, "scratch")
+            os.mkdir(scratch, 0o700)
             if self.layers.get("uid-drop"):
+                # The worker's uid may read the submission and write only its scratch directory.
                 os.chmod(self._temp, 0o755)
-                os.chown(home, sandbox_layers.NOBODY, sandbox_layers.NOBODY)
-                os.chown(os.path.join(home, self.file_name), sandbox_layers.NOBODY,
-                         sandbox_layers.NOBODY)
+                os.chmod(home, 0o755)
+                os.chmod(os.path.join(home, self.file_name), 0o644)
+                os.chown(scratch, sandbox_layers.sandbox_uid(), sandbox_layers.sandbox_uid())
         return self._temp
 
     def _start_worker(self) -> WorkerProcess:
         temp = self._prepare_temp()
         groups = self._create_cgroups()
+        self._process_rlimit = 0
+        if self.layers.get("process-rlimit") and not self.layers.get("pids-cgroup"):
+            # RLIMIT_NPROC counts every task of the uid: allow the cap above what runs now.
+            self._process_rlimit = (sandbox_layers.tasks_of_uid(sandbox_layers.sandbox_uid())
+                                    + self.limits.max_processes + 2)
         plan = self._plan(temp, groups)
         mounted = self.layers.get("mount-isolation")
         worker_path = INSIDE_WORKER if mounted else os.path.join(temp, "worker.py")
@@ -445,7 +462,8 @@ class Sandbox:
         reply_r, reply_w = _roomy_pipe()
         output_r, output_w = os.pipe()
         error_r, error_w = os.pipe()
-        argv += [str(request_r), str(reply_w), self.file_name]
+        scratch = INSIDE_SCRATCH if mounted else os.path.join(temp, "scratch")
+        argv += [str(request_r), str(reply_w), self.file_name, scratch]
         if self.layers.get("pid-namespace"):
             argv.append("--init")
         elif sys.platform.startswith("linux"):
@@ -506,7 +524,7 @@ class Sandbox:
             copies=(
                 (os.path.join(temp, "worker.py"), INSIDE_WORKER, False),
                 (os.path.join(temp, "home", self.file_name),
-                 f"{INSIDE_HOME}/{self.file_name}", True),
+                 f"{INSIDE_HOME}/{self.file_name}", False),
             ),
             workdir=INSIDE_HOME,
             cgroup_procs=groups.procs_files(),
@@ -571,7 +589,7 @@ def _safe_file_name(name: str) -> str:
     return name if re.fullmatch(r"[A-Za-z0-9_][A-Za-z0-9_.-]{0,100}\.py", name) else "student.py"
 
 
-def _json(message: dict) -> bytes:
+def _json(message: dict | list) -> bytes:
     return json.dumps(message, ensure_ascii=True, separators=(",", ":"),
                       allow_nan=False).encode("ascii")
 

@@ -329,10 +329,17 @@ def test_forged_answer_frames_cannot_reach_the_grader(host_root):
     footprint.assert_clean()
 
 
-def test_forged_replies_written_at_import_fail_the_load(host_root):
-    loaded, _, _ = run("fd_tampering_at_import.py", host_root=host_root)
-    assert not loaded.ok
-    assert "malformed reply" in loaded.error
+def test_replies_forged_at_import_reach_only_the_submissions_own_answer_pipe(host_root):
+    # Import-time code runs in the load child and again in each call's child, where the only
+    # pipe it can write is that child's own answer pipe: a forged frame is at most an answer
+    # the submission could have given itself, and the envelope (request id, CPU time) is the
+    # server's.
+    loaded, outcomes, _ = run("fd_tampering_at_import.py", host_root=host_root, calls=2)
+    assert loaded.ok and loaded.functions == ["train_bpe"]
+    for outcome in outcomes:
+        assert outcome.kind == "bad-answer" or outcome.value == [("honest", "answer")]
+        assert outcome.error is None or "unexpected status 'loaded'" in outcome.error
+    assert outcomes[0].kind == outcomes[1].kind
 
 
 @pytest.mark.parametrize(
