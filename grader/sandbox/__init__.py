@@ -2,8 +2,10 @@
 
 Stage 2 of the flow (see docs/architecture.md). ``api`` is the :class:`Sandbox` the grading
 stage uses; ``wire`` encodes the values that cross the pipe; ``process`` is the trusted side's
-handle on one worker; ``layers``, ``cgroups`` and ``seccomp`` set up the host's isolation;
-``worker.py`` is the untrusted side, a standard-library-only script never imported here.
+handle on one worker; ``layers``, ``cgroups``, ``seccomp`` and ``landlock`` set up and probe the
+host's isolation; ``guarantees`` says what holds with the layers found, which is what
+``--strict-sandbox`` demands; ``worker.py`` is the untrusted side, a standard-library-only
+fork server never imported here that runs every call in a fresh child.
 """
 
 from grader.sandbox.api import (

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import fcntl
 import functools
-import json
 import os
 import re
 import secrets
@@ -29,9 +28,8 @@ import subprocess
 import sys
 import tempfile
 import time
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from grader.sandbox import cgroups as sandbox_cgroups
 from grader.sandbox import guarantees
@@ -50,9 +48,27 @@ from grader.sandbox.process import (
     WorkerGone,
     WorkerProcess,
 )
+from grader.sandbox.replies import (
+    CALL_KINDS,
+    ENVELOPE_BYTES,
+    CallOutcome,
+    LoadOutcome,
+    to_json as _json,
+    envelope as _envelope,
+    text_field as _text_field,
+    int_field as _int_field,
+    exception_text as _exception_text,
+    clip as _clip,
+    seconds_text as _seconds,
+    signal_name as _signal_name,
+    failed as _failed,
+    timed_out as _timeout,
+    with_cpu as _with_cpu,
+)
 from grader.sandbox.wire import Opaque, WireError
 
 __all__ = [
+    "CALL_KINDS",
     "CallOutcome",
     "LoadOutcome",
     "Opaque",
@@ -66,17 +82,14 @@ __all__ = [
 ]
 
 WORKER_SCRIPT = Path(__file__).with_name("worker.py")
-ENVELOPE_BYTES = 64 << 10  # room for a reply's envelope around the answer itself
 # The worker stops an overdue call itself and says so; the grader kills the whole worker only
 # when no reply has come this long after the call's limit.
 GRACE_SECONDS = 0.5
-MAX_ERROR_CHARS = 500
 INSIDE_WORKER = "/sandbox/worker.py"  # paths inside the private root (mount isolation)
 INSIDE_HOME = "/home/student"
 INSIDE_SCRATCH = "/tmp"  # a tmpfs of its own, the only writable place in the private root
 TEMP_PREFIX = "bpe-sandbox-"  # then the grader's pid, so leftovers of dead graders are known
-CALL_KINDS = ("ok", "exception", "timeout", "memory", "crash", "exit", "bad-answer", "missing",
-              "budget")
+
 
 
 class SandboxError(ValueError):
@@ -105,31 +118,6 @@ class SandboxLimits:
         for name, value in vars(self).items():
             if isinstance(value, bool) or not isinstance(value, (int, float)) or value <= 0:
                 raise SandboxError(f"sandbox limit {name} must be a positive number, got {value!r}")
-
-
-@dataclass(frozen=True)
-class LoadOutcome:
-    """Whether the submission imported; if not, why in words; its public function names."""
-
-    ok: bool
-    error: str | None
-    functions: list[str] = field(default_factory=list)
-
-
-@dataclass(frozen=True)
-class CallOutcome:
-    """One call: its plain value when ``ok``, else ``error`` in words; ``kind`` is one of
-    :data:`CALL_KINDS`. ``seconds`` is wall time measured here; ``cpu_seconds`` comes from the
-    worker's cpuacct cgroup when there is one, else from the fork server's ``wait4`` on every
-    process of the call (the server never runs student code); never from the call's report."""
-
-    ok: bool
-    value: Any
-    error: str | None
-    kind: str
-    seconds: float
-    cpu_seconds: float | None = None
-    args_after: list | None = None
 
 
 # ---------------------------------------------------------------------------------------------
@@ -587,75 +575,6 @@ def _scrubbed_environment(home: str) -> dict[str, str]:
 
 def _safe_file_name(name: str) -> str:
     return name if re.fullmatch(r"[A-Za-z0-9_][A-Za-z0-9_.-]{0,100}\.py", name) else "student.py"
-
-
-def _json(message: dict | list) -> bytes:
-    return json.dumps(message, ensure_ascii=True, separators=(",", ":"),
-                      allow_nan=False).encode("ascii")
-
-
-def _envelope(raw: bytes, request_id: int, max_bytes: int = ENVELOPE_BYTES) -> dict:
-    reply = wire.parse_json(raw, wire.WireBounds(max_bytes=max_bytes))
-    if type(reply) is not dict:
-        raise WireError("the reply is not an object")
-    if type(reply.get("id")) is not int or reply["id"] != request_id:
-        raise WireError("the reply does not answer this request")
-    if "answer" not in reply and type(reply.get("status")) is not str:
-        raise WireError("the reply has no status")
-    return reply
-
-
-def _text_field(reply: dict, key: str) -> str:
-    value = reply.get(key)
-    if type(value) is not str:
-        raise WireError(f"{key} is not a string")
-    return value
-
-
-def _int_field(reply: dict, key: str) -> int:
-    value = reply.get(key)
-    if type(value) is not int or not -(1 << 31) <= value < (1 << 31):
-        raise WireError(f"{key} is not a small integer")
-    return value
-
-
-def _exception_text(reply: dict) -> str:
-    exception = reply.get("exception")
-    if type(exception) is not dict:
-        raise WireError("exception details are missing")
-    name = _clip(_text_field(exception, "type"), 100)
-    message = _clip(_text_field(exception, "message"))
-    return f"raised {name}: {message}" if message else f"raised {name}"
-
-
-def _clip(text: str, limit: int = MAX_ERROR_CHARS) -> str:
-    text = "".join(ch if ch.isprintable() or ch in "\n\t" else "\ufffd" for ch in text[: limit + 1])
-    return text if len(text) <= limit else text[:limit] + "..."
-
-
-def _seconds(value: float) -> str:
-    return f"{value:.1f}" if abs(value * 10 - round(value * 10)) < 1e-9 else f"{value:g}"
-
-
-def _signal_name(number: int) -> str:
-    try:
-        return signal.Signals(number).name
-    except ValueError:
-        return f"signal {number}"
-
-
-def _failed(kind: str, error: str, seconds: float = 0.0) -> CallOutcome:
-    return CallOutcome(False, None, error, kind, seconds, None)
-
-
-def _timeout(limit: float, seconds: float, budget_bound: bool) -> CallOutcome:
-    if budget_bound:
-        return _failed("budget", "the submission's time budget ran out", seconds)
-    return _failed("timeout", f"timed out after {_seconds(limit)} s", seconds)
-
-
-def _with_cpu(outcome: CallOutcome, cpu_seconds: float | None) -> CallOutcome:
-    return replace(outcome, cpu_seconds=cpu_seconds)
 
 
 def _read_all(fd: int) -> str:
