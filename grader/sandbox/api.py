@@ -321,7 +321,8 @@ class Sandbox:
         # The arguments travel in a frame of their own, read by the call's child directly.
         request = {"op": "call", "id": self._next_id(), "function": function,
                    "timeout": allowed, "max_bytes": self.limits.max_answer_bytes,
-                   "max_items": 2_000_000, "echo_args": echo_args}
+                   "max_items": 2_000_000, "echo_args": echo_args,
+                   "early_reply": worker.groups.cpuacct is not None}
         cpu_before = worker.groups.cpu_seconds()
         oom_before = worker.groups.oom_kills()
         started = time.monotonic()

@@ -411,28 +411,26 @@ def build_ruleset(scratch):
     ruleset = lib.syscall(SYS_LANDLOCK_CREATE_RULESET, attr, size, 0)
     if ruleset < 0:
         return None
+    import stat
+
+    rule = ctypes.create_string_buffer(12)
+    add_rule = lib.syscall
     for path, rights in landlock_rules(scratch):
         try:
             fd = os.open(path, os.O_PATH | os.O_CLOEXEC)
         except OSError:
             continue
         try:
-            is_dir = _is_dir(fd)
+            is_dir = stat.S_ISDIR(os.fstat(fd).st_mode)
             allowed = fs_rights if rights == -1 else rights
             allowed &= fs_rights if is_dir else (fs_rights & FILE_RIGHTS)
-            rule = ctypes.create_string_buffer(struct.pack("=Qi", allowed, fd), 12)
-            if lib.syscall(SYS_LANDLOCK_ADD_RULE, ruleset, LANDLOCK_RULE_PATH_BENEATH, rule, 0):
+            struct.pack_into("=Qi", rule, 0, allowed, fd)
+            if add_rule(SYS_LANDLOCK_ADD_RULE, ruleset, LANDLOCK_RULE_PATH_BENEATH, rule, 0):
                 _close(ruleset)
                 return None
         finally:
             _close(fd)
     return ruleset
-
-
-def _is_dir(fd):
-    import stat
-
-    return stat.S_ISDIR(os.fstat(fd).st_mode)
 
 
 def restrict_self(ruleset):
@@ -601,6 +599,13 @@ def fork_child(request, reply_fd, channel_fds, submission):
         how = collect_answer(read_fd, answer, pid, started + seconds, channel_fds[0])
         if how == "answer":
             kill_group(pid)
+            if request is not None and request.get("early_reply") is True:
+                # The grader measures CPU time in a cgroup: answer now, reap afterwards (the
+                # next request is read only once every process of this call is gone).
+                kill_strays(SERVER["is_init"])
+                send_call_reply(reply_fd, request, how, None, None, answer)
+                reap(pid, SERVER["is_init"])
+                return
         elif how != "no-answer" or not exits_soon(pid):
             kill_group(pid)  # a child that closed its answer pipe but runs on is killed too
         status, cpu = reap(pid, SERVER["is_init"])
@@ -619,7 +624,9 @@ def fork_child(request, reply_fd, channel_fds, submission):
 
 
 def send_call_reply(reply_fd, request, how, status, cpu, answer):
-    reply = {"id": request["id"], "cpu": cpu}
+    reply = {"id": request["id"]}
+    if cpu is not None:
+        reply["cpu"] = cpu
     if how == "answer":
         # Splice the child's answer (already JSON) into the envelope without decoding it here.
         envelope = _dumps(reply).encode("utf-8")[:-1] + b',"answer":'
