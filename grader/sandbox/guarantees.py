@@ -65,8 +65,13 @@ def _memory_cap(layers: dict[str, bool]) -> list[str]:
 
 
 def _trusted_cpu(layers: dict[str, bool]) -> list[str]:
-    # The fork server never runs student code, so its wait4 figures are the kernel's.
-    return ["cpuacct-cgroup or fork-server wait4"] if layers.get("process") else []
+    # A cpuacct group is made beside the pids or memory group when the host has one; else the
+    # fork server's wait4 figures, trusted because the server never runs student code.
+    if not layers.get("process"):
+        return []
+    if layers.get("pids-cgroup") or layers.get("memory-cgroup"):
+        return ["cpuacct-cgroup", "fork-server wait4"]
+    return ["fork-server wait4"]
 
 
 def _hermetic(layers: dict[str, bool]) -> list[str]:
