@@ -864,6 +864,12 @@ def serve(request_fd, reply_fd, submission):
 def load(request, reply_fd, channel_fds, submission):
     CONFIG.update(memory_bytes=request.get("memory_bytes"), nproc=request.get("nproc"),
                   timeout=request.get("timeout", 10), load_id=request["id"])
+    memory = CONFIG.get("memory_bytes")
+    if memory and hasattr(resource, "RLIMIT_AS"):
+        try:
+            _setrlimit(resource.RLIMIT_AS, (memory, memory))  # compiling a huge file, too
+        except (ValueError, OSError):
+            pass
     failed = compile_submission(submission)
     if failed is not None:
         failed["id"] = request["id"]
