@@ -18,7 +18,6 @@ worker for the next call. Isolation layers come from :mod:`grader.sandbox.layers
 from __future__ import annotations
 
 import fcntl
-import functools
 import os
 import re
 import secrets
@@ -40,6 +39,12 @@ from grader.sandbox.layers import (
     ResourceCaps,
     layers_notice,
     probe_layers,
+)
+from grader.sandbox.leftovers import (
+    TEMP_PREFIX,
+    remove_leftovers,
+    remove_leftovers_once,
+    remove_tree,
 )
 from grader.sandbox.process import (
     OutputCapture,
@@ -88,7 +93,6 @@ GRACE_SECONDS = 0.5
 INSIDE_WORKER = "/sandbox/worker.py"  # paths inside the private root (mount isolation)
 INSIDE_HOME = "/home/student"
 INSIDE_SCRATCH = "/tmp"  # a tmpfs of its own, the only writable place in the private root
-TEMP_PREFIX = "bpe-sandbox-"  # then the grader's pid, so leftovers of dead graders are known
 
 
 
@@ -124,37 +128,6 @@ class SandboxLimits:
 # the sandbox
 
 
-def remove_leftovers() -> None:
-    """Remove temporary directories and cgroups that graders which died (killed before they
-    could close their sandbox) left behind. Safe to call any time: only leftovers of dead
-    processes are touched. Runs once per grader process on its first sandbox."""
-    sandbox_cgroups.remove_stale()
-    directory = tempfile.gettempdir()
-    try:
-        names = os.listdir(directory)
-    except OSError:
-        return
-    for name in names:
-        creator = name[len(TEMP_PREFIX):].split("-", 1)[0]
-        path = os.path.join(directory, name)
-        if (name.startswith(TEMP_PREFIX) and creator.isdigit()
-                and not sandbox_cgroups.process_exists(int(creator))
-                and _owned_by_me(path)):
-            shutil.rmtree(path, ignore_errors=True)
-
-
-@functools.lru_cache(maxsize=1)
-def _remove_leftovers_once() -> None:
-    remove_leftovers()
-
-
-def _owned_by_me(path: str) -> bool:
-    try:
-        return os.lstat(path).st_uid == os.geteuid()
-    except OSError:
-        return False
-
-
 class Sandbox:
     """Runs one submission's functions in an isolated worker; see the module docstring."""
 
@@ -170,7 +143,7 @@ class Sandbox:
         if not isinstance(self.limits, SandboxLimits):
             raise SandboxError("limits must be a SandboxLimits")
         self.layers = dict(probe_layers())
-        _remove_leftovers_once()
+        remove_leftovers_once()
         missing = guarantees.missing(self.layers)
         if strict and missing:
             raise SandboxUnavailable(guarantees.refusal(missing))
@@ -195,7 +168,7 @@ class Sandbox:
         """Kill every process of the run and remove the temporary directory."""
         self._stop_worker()
         if self._temp is not None:
-            shutil.rmtree(self._temp, ignore_errors=True)
+            remove_tree(self._temp)
             self._temp = None
 
     @property
@@ -424,15 +397,22 @@ class Sandbox:
             shutil.copyfile(self.submission, os.path.join(home, self.file_name))
             shutil.copyfile(WORKER_SCRIPT, os.path.join(self._temp, "worker.py"))
             os.mkdir(os.path.join(self._temp, "root"))
-            scratch = os.path.join(self._temp, "scratch")
-            os.mkdir(scratch, 0o700)
             if self.layers.get("uid-drop"):
                 # The worker's uid may read the submission and write only its scratch directory.
                 os.chmod(self._temp, 0o755)
                 os.chmod(home, 0o755)
                 os.chmod(os.path.join(home, self.file_name), 0o644)
-                os.chown(scratch, sandbox_layers.sandbox_uid(), sandbox_layers.sandbox_uid())
+        self._fresh_scratch(self._temp)
         return self._temp
+
+    def _fresh_scratch(self, temp: str) -> None:
+        """An empty scratch directory for each worker: one that died mid-call (killed by the
+        call itself, say) could not empty it, and the next worker must not see its files."""
+        scratch = os.path.join(temp, "scratch")
+        remove_tree(scratch)
+        os.mkdir(scratch, 0o700)
+        if self.layers.get("uid-drop"):
+            os.chown(scratch, sandbox_layers.sandbox_uid(), sandbox_layers.sandbox_uid())
 
     def _start_worker(self) -> WorkerProcess:
         temp = self._prepare_temp()
