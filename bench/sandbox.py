@@ -1,7 +1,8 @@
 """Benchmark the sandbox: worker start, a trivial call (a call's fixed overhead), and a call
 carrying a 1 MB corpus.
 
-    python bench/sandbox.py [--starts 30] [--calls 500] [--big-calls 50] [--portable | --container-like]
+    python bench/sandbox.py [--starts 30] [--calls 500] [--big-calls 50]
+                            [--portable | --container-like]
     python bench/sandbox.py --baseline DIR     # also measure the checkout in DIR, side by side
 
 Prints the median (and 10th/90th percentiles) of each, and which isolation layers were

@@ -7,12 +7,14 @@
 The worker (``worker.py``, standard library only) is a pristine fork server: it compiles the
 submission once and never executes it; every call runs in a fresh child that executes the
 module and then the one function in an empty private directory, and is gone, with all it
-started and wrote, before the next call begins. Requests and answers are length-prefixed JSON frames on two
-dedicated pipes; student stdout/stderr go to a third pipe that is drained, capped and never
-parsed. Every answer is validated by exact shape (:mod:`grader.sandbox.wire`) before it becomes a
-plain value here. The trusted side enforces wall-clock timeouts and the overall budget by
-killing the worker's whole process group, PID namespace and cgroups, and starts a fresh
-worker for the next call. Isolation layers come from :mod:`grader.sandbox.layers`.
+started and wrote, before the next call begins. Requests and answers are length-prefixed
+JSON frames on two dedicated pipes; student stdout/stderr go to a third pipe that is
+drained, capped and never parsed. Every answer is validated by exact shape
+(:mod:`grader.sandbox.wire`, :mod:`grader.sandbox.replies`) before it becomes a plain value
+here. The trusted side enforces wall-clock timeouts and the overall budget by killing the
+worker's whole process group, PID namespace and cgroups, and starts a fresh worker for the
+next call. Isolation layers come from :mod:`grader.sandbox.layers`; what they guarantee, and
+so what ``strict`` demands, from :mod:`grader.sandbox.guarantees`.
 """
 
 from __future__ import annotations
