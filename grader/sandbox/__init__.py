@@ -1,9 +1,13 @@
 """The sandbox: the only way student code runs, in worker processes behind a data-only pipe.
 
 Stage 2 of the flow (see docs/architecture.md). ``api`` is the :class:`Sandbox` the grading
-stage uses; ``wire`` encodes the values that cross the pipe; ``process`` is the trusted side's
-handle on one worker; ``layers``, ``cgroups`` and ``seccomp`` set up the host's isolation;
-``worker.py`` is the untrusted side, a standard-library-only script never imported here.
+stage uses; ``wire`` encodes the values that cross the pipe and ``replies`` reads the
+worker's replies into outcomes; ``process`` is the trusted side's handle on one worker;
+``leftovers`` removes temporary directories; ``layers``, ``cgroups``, ``seccomp`` and
+``landlock`` set up and probe the host's isolation; ``guarantees`` says what holds with the
+layers found, which is what ``--strict-sandbox`` demands; ``worker.py`` is the untrusted
+side, a standard-library-only fork server never imported here that runs every call in a
+fresh child.
 """
 
 from grader.sandbox.api import (

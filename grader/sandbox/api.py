@@ -4,20 +4,22 @@
         loaded = box.load()                        # LoadOutcome
         outcome = box.call("train_bpe", [corpus, 5])  # CallOutcome
 
-The worker (``worker.py``, standard library only) imports the submission once and
-forks a fresh child per call. Requests and answers are length-prefixed JSON frames on two
-dedicated pipes; student stdout/stderr go to a third pipe that is drained, capped and never
-parsed. Every answer is validated by exact shape (:mod:`grader.sandbox.wire`) before it becomes a
-plain value here. The trusted side enforces wall-clock timeouts and the overall budget by
-killing the worker's whole process group, PID namespace and cgroups, and starts a fresh
-worker for the next call. Isolation layers come from :mod:`grader.sandbox.layers`.
+The worker (``worker.py``, standard library only) is a pristine fork server: it compiles the
+submission once and never executes it; every call runs in a fresh child that executes the
+module and then the one function in an empty private directory, and is gone, with all it
+started and wrote, before the next call begins. Requests and answers are length-prefixed
+JSON frames on two dedicated pipes; student stdout/stderr go to a third pipe that is
+drained, capped and never parsed. Every answer is validated by exact shape
+(:mod:`grader.sandbox.wire`, :mod:`grader.sandbox.replies`) before it becomes a plain value
+here. The trusted side enforces wall-clock timeouts and the overall budget by killing the
+worker's whole process group, PID namespace and cgroups, and starts a fresh worker for the
+next call. Isolation layers come from :mod:`grader.sandbox.layers`; what they guarantee, and
+so what ``strict`` demands, from :mod:`grader.sandbox.guarantees`.
 """
 
 from __future__ import annotations
 
 import fcntl
-import functools
-import json
 import os
 import re
 import secrets
@@ -27,11 +29,11 @@ import subprocess
 import sys
 import tempfile
 import time
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from grader.sandbox import cgroups as sandbox_cgroups
+from grader.sandbox import guarantees
 from grader.sandbox import layers as sandbox_layers
 from grader.sandbox import wire
 from grader.sandbox.layers import (
@@ -40,6 +42,12 @@ from grader.sandbox.layers import (
     layers_notice,
     probe_layers,
 )
+from grader.sandbox.leftovers import (
+    TEMP_PREFIX,
+    remove_leftovers,
+    remove_leftovers_once,
+    remove_tree,
+)
 from grader.sandbox.process import (
     OutputCapture,
     Overdue,
@@ -47,9 +55,27 @@ from grader.sandbox.process import (
     WorkerGone,
     WorkerProcess,
 )
+from grader.sandbox.replies import (
+    CALL_KINDS,
+    ENVELOPE_BYTES,
+    CallOutcome,
+    LoadOutcome,
+    to_json as _json,
+    envelope as _envelope,
+    text_field as _text_field,
+    int_field as _int_field,
+    exception_text as _exception_text,
+    clip as _clip,
+    seconds_text as _seconds,
+    signal_name as _signal_name,
+    failed as _failed,
+    timed_out as _timeout,
+    with_cpu as _with_cpu,
+)
 from grader.sandbox.wire import Opaque, WireError
 
 __all__ = [
+    "CALL_KINDS",
     "CallOutcome",
     "LoadOutcome",
     "Opaque",
@@ -63,16 +89,13 @@ __all__ = [
 ]
 
 WORKER_SCRIPT = Path(__file__).with_name("worker.py")
-ENVELOPE_BYTES = 64 << 10  # room for a reply's envelope around the answer itself
 # The worker stops an overdue call itself and says so; the grader kills the whole worker only
 # when no reply has come this long after the call's limit.
 GRACE_SECONDS = 0.5
-MAX_ERROR_CHARS = 500
 INSIDE_WORKER = "/sandbox/worker.py"  # paths inside the private root (mount isolation)
 INSIDE_HOME = "/home/student"
-TEMP_PREFIX = "bpe-sandbox-"  # then the grader's pid, so leftovers of dead graders are known
-CALL_KINDS = ("ok", "exception", "timeout", "memory", "crash", "exit", "bad-answer", "missing",
-              "budget")
+INSIDE_SCRATCH = "/tmp"  # a tmpfs of its own, the only writable place in the private root
+
 
 
 class SandboxError(ValueError):
@@ -103,63 +126,8 @@ class SandboxLimits:
                 raise SandboxError(f"sandbox limit {name} must be a positive number, got {value!r}")
 
 
-@dataclass(frozen=True)
-class LoadOutcome:
-    """Whether the submission imported; if not, why in words; its public function names."""
-
-    ok: bool
-    error: str | None
-    functions: list[str] = field(default_factory=list)
-
-
-@dataclass(frozen=True)
-class CallOutcome:
-    """One call: its plain value when ``ok``, else ``error`` in words; ``kind`` is one of
-    :data:`CALL_KINDS`. ``seconds`` is wall time measured here; ``cpu_seconds`` comes from the
-    worker's cpuacct cgroup when there is one (trusted), else from the worker's own report."""
-
-    ok: bool
-    value: Any
-    error: str | None
-    kind: str
-    seconds: float
-    cpu_seconds: float | None = None
-    args_after: list | None = None
-
-
 # ---------------------------------------------------------------------------------------------
 # the sandbox
-
-
-def remove_leftovers() -> None:
-    """Remove temporary directories and cgroups that graders which died (killed before they
-    could close their sandbox) left behind. Safe to call any time: only leftovers of dead
-    processes are touched. Runs once per grader process on its first sandbox."""
-    sandbox_cgroups.remove_stale()
-    directory = tempfile.gettempdir()
-    try:
-        names = os.listdir(directory)
-    except OSError:
-        return
-    for name in names:
-        creator = name[len(TEMP_PREFIX):].split("-", 1)[0]
-        path = os.path.join(directory, name)
-        if (name.startswith(TEMP_PREFIX) and creator.isdigit()
-                and not sandbox_cgroups.process_exists(int(creator))
-                and _owned_by_me(path)):
-            shutil.rmtree(path, ignore_errors=True)
-
-
-@functools.lru_cache(maxsize=1)
-def _remove_leftovers_once() -> None:
-    remove_leftovers()
-
-
-def _owned_by_me(path: str) -> bool:
-    try:
-        return os.lstat(path).st_uid == os.geteuid()
-    except OSError:
-        return False
 
 
 class Sandbox:
@@ -177,16 +145,10 @@ class Sandbox:
         if not isinstance(self.limits, SandboxLimits):
             raise SandboxError("limits must be a SandboxLimits")
         self.layers = dict(probe_layers())
-        _remove_leftovers_once()
-        missing = sandbox_layers.missing_for_strict(self.layers)
+        remove_leftovers_once()
+        missing = guarantees.missing(self.layers)
         if strict and missing:
-            raise SandboxUnavailable(
-                "refusing to grade with --strict-sandbox: this host cannot set up "
-                + ", ".join(missing)
-                + ". Run the grader as root on Linux with namespaces available, "
-                "or grade without --strict-sandbox (for an LMS bundle: build it again "
-                "with `grade bundle ... --sandbox best-effort`)."
-            )
+            raise SandboxUnavailable(guarantees.refusal(missing))
         self.interpreter = sandbox_layers.choose_interpreter(self.layers)
         self.file_name = _safe_file_name(self.submission.name)
         self._output = OutputCapture(self.limits.max_output_bytes)
@@ -194,6 +156,7 @@ class Sandbox:
         self._load: LoadOutcome | None = None
         self._temp: str | None = None
         self._spent = 0.0
+        self._process_rlimit = 0
 
     # context management ----------------------------------------------------------------------
 
@@ -207,7 +170,7 @@ class Sandbox:
         """Kill every process of the run and remove the temporary directory."""
         self._stop_worker()
         if self._temp is not None:
-            shutil.rmtree(self._temp, ignore_errors=True)
+            remove_tree(self._temp)
             self._temp = None
 
     @property
@@ -247,10 +210,13 @@ class Sandbox:
         try:
             worker = self._start_worker()
             request = {"op": "load", "id": self._next_id(),
-                       "memory_bytes": self.limits.memory_mib << 20}
+                       "memory_bytes": self.limits.memory_mib << 20, "timeout": timeout,
+                       "nproc": self._process_rlimit,
+                       "landlock": bool(self.layers.get("landlock"))}
             raw = worker.exchange(_json(request), started + timeout + GRACE_SECONDS,
                                   ENVELOPE_BYTES)
             outcome = self._load_outcome(raw, request["id"])
+            worker.import_seconds = time.monotonic() - started
         except Overdue:
             outcome = LoadOutcome(False, f"timed out after {_seconds(timeout)} s while importing")
         except WorkerGone:
@@ -276,6 +242,11 @@ class Sandbox:
             return LoadOutcome(False, _clip(_text_field(reply, "error")))
         if status == "load-exit":
             return LoadOutcome(False, f"exited with status {_int_field(reply, 'code')} "
+                                      "while importing")
+        if status == "load-timeout":
+            raise Overdue()
+        if status == "load-signal":
+            return LoadOutcome(False, f"crashed with {_signal_name(_int_field(reply, 'signal'))} "
                                       "while importing")
         if status == "load-memory":
             return LoadOutcome(False, f"ran out of memory (limit {self.limits.memory_mib} MiB) "
@@ -322,15 +293,17 @@ class Sandbox:
         allowed = min(limit, self.seconds_left)
         worker = self._worker
         assert worker is not None
+        # The arguments travel in a frame of their own, read by the call's child directly.
         request = {"op": "call", "id": self._next_id(), "function": function,
-                   "args": tagged_args, "timeout": allowed,
-                   "max_bytes": self.limits.max_answer_bytes, "max_items": 2_000_000,
-                   "echo_args": echo_args}
+                   "timeout": allowed, "max_bytes": self.limits.max_answer_bytes,
+                   "max_items": 2_000_000, "echo_args": echo_args,
+                   "early_reply": worker.groups.cpuacct is not None}
         cpu_before = worker.groups.cpu_seconds()
         oom_before = worker.groups.oom_kills()
         started = time.monotonic()
         try:
-            raw = worker.exchange(_json(request), started + allowed + GRACE_SECONDS,
+            raw = worker.exchange([_json(request), _json(tagged_args)],
+                                  started + allowed + worker.import_seconds + GRACE_SECONDS,
                                   self.limits.max_answer_bytes + ENVELOPE_BYTES)
             seconds = time.monotonic() - started
             outcome = self._call_outcome(raw, request["id"], function, limit, seconds)
@@ -367,7 +340,7 @@ class Sandbox:
         answer = reply.get("answer", reply)
         if type(answer) is not dict or type(answer.get("status")) is not str:
             raise WireError("the answer has no status")
-        cpu = answer.get("cpu", reply.get("cpu"))
+        cpu = reply.get("cpu")  # the server's wait4 figure, never the call's own report
         if cpu is not None and (type(cpu) not in (int, float) or not 0 <= cpu < 1e9):
             raise WireError("cpu is not a non-negative number")
         status = answer["status"]
@@ -427,15 +400,30 @@ class Sandbox:
             shutil.copyfile(WORKER_SCRIPT, os.path.join(self._temp, "worker.py"))
             os.mkdir(os.path.join(self._temp, "root"))
             if self.layers.get("uid-drop"):
+                # The worker's uid may read the submission and write only its scratch directory.
                 os.chmod(self._temp, 0o755)
-                os.chown(home, sandbox_layers.NOBODY, sandbox_layers.NOBODY)
-                os.chown(os.path.join(home, self.file_name), sandbox_layers.NOBODY,
-                         sandbox_layers.NOBODY)
+                os.chmod(home, 0o755)
+                os.chmod(os.path.join(home, self.file_name), 0o644)
+        self._fresh_scratch(self._temp)
         return self._temp
+
+    def _fresh_scratch(self, temp: str) -> None:
+        """An empty scratch directory for each worker: one that died mid-call (killed by the
+        call itself, say) could not empty it, and the next worker must not see its files."""
+        scratch = os.path.join(temp, "scratch")
+        remove_tree(scratch)
+        os.mkdir(scratch, 0o700)
+        if self.layers.get("uid-drop"):
+            os.chown(scratch, sandbox_layers.sandbox_uid(), sandbox_layers.sandbox_uid())
 
     def _start_worker(self) -> WorkerProcess:
         temp = self._prepare_temp()
         groups = self._create_cgroups()
+        self._process_rlimit = 0
+        if self.layers.get("process-rlimit") and not self.layers.get("pids-cgroup"):
+            # RLIMIT_NPROC counts every task of the uid: allow the cap above what runs now.
+            self._process_rlimit = (sandbox_layers.tasks_of_uid(sandbox_layers.sandbox_uid())
+                                    + self.limits.max_processes + 2)
         plan = self._plan(temp, groups)
         mounted = self.layers.get("mount-isolation")
         worker_path = INSIDE_WORKER if mounted else os.path.join(temp, "worker.py")
@@ -445,7 +433,8 @@ class Sandbox:
         reply_r, reply_w = _roomy_pipe()
         output_r, output_w = os.pipe()
         error_r, error_w = os.pipe()
-        argv += [str(request_r), str(reply_w), self.file_name]
+        scratch = INSIDE_SCRATCH if mounted else os.path.join(temp, "scratch")
+        argv += [str(request_r), str(reply_w), self.file_name, scratch]
         if self.layers.get("pid-namespace"):
             argv.append("--init")
         elif sys.platform.startswith("linux"):
@@ -506,7 +495,7 @@ class Sandbox:
             copies=(
                 (os.path.join(temp, "worker.py"), INSIDE_WORKER, False),
                 (os.path.join(temp, "home", self.file_name),
-                 f"{INSIDE_HOME}/{self.file_name}", True),
+                 f"{INSIDE_HOME}/{self.file_name}", False),
             ),
             workdir=INSIDE_HOME,
             cgroup_procs=groups.procs_files(),
@@ -569,75 +558,6 @@ def _scrubbed_environment(home: str) -> dict[str, str]:
 
 def _safe_file_name(name: str) -> str:
     return name if re.fullmatch(r"[A-Za-z0-9_][A-Za-z0-9_.-]{0,100}\.py", name) else "student.py"
-
-
-def _json(message: dict) -> bytes:
-    return json.dumps(message, ensure_ascii=True, separators=(",", ":"),
-                      allow_nan=False).encode("ascii")
-
-
-def _envelope(raw: bytes, request_id: int, max_bytes: int = ENVELOPE_BYTES) -> dict:
-    reply = wire.parse_json(raw, wire.WireBounds(max_bytes=max_bytes))
-    if type(reply) is not dict:
-        raise WireError("the reply is not an object")
-    if type(reply.get("id")) is not int or reply["id"] != request_id:
-        raise WireError("the reply does not answer this request")
-    if "answer" not in reply and type(reply.get("status")) is not str:
-        raise WireError("the reply has no status")
-    return reply
-
-
-def _text_field(reply: dict, key: str) -> str:
-    value = reply.get(key)
-    if type(value) is not str:
-        raise WireError(f"{key} is not a string")
-    return value
-
-
-def _int_field(reply: dict, key: str) -> int:
-    value = reply.get(key)
-    if type(value) is not int or not -(1 << 31) <= value < (1 << 31):
-        raise WireError(f"{key} is not a small integer")
-    return value
-
-
-def _exception_text(reply: dict) -> str:
-    exception = reply.get("exception")
-    if type(exception) is not dict:
-        raise WireError("exception details are missing")
-    name = _clip(_text_field(exception, "type"), 100)
-    message = _clip(_text_field(exception, "message"))
-    return f"raised {name}: {message}" if message else f"raised {name}"
-
-
-def _clip(text: str, limit: int = MAX_ERROR_CHARS) -> str:
-    text = "".join(ch if ch.isprintable() or ch in "\n\t" else "\ufffd" for ch in text[: limit + 1])
-    return text if len(text) <= limit else text[:limit] + "..."
-
-
-def _seconds(value: float) -> str:
-    return f"{value:.1f}" if abs(value * 10 - round(value * 10)) < 1e-9 else f"{value:g}"
-
-
-def _signal_name(number: int) -> str:
-    try:
-        return signal.Signals(number).name
-    except ValueError:
-        return f"signal {number}"
-
-
-def _failed(kind: str, error: str, seconds: float = 0.0) -> CallOutcome:
-    return CallOutcome(False, None, error, kind, seconds, None)
-
-
-def _timeout(limit: float, seconds: float, budget_bound: bool) -> CallOutcome:
-    if budget_bound:
-        return _failed("budget", "the submission's time budget ran out", seconds)
-    return _failed("timeout", f"timed out after {_seconds(limit)} s", seconds)
-
-
-def _with_cpu(outcome: CallOutcome, cpu_seconds: float | None) -> CallOutcome:
-    return replace(outcome, cpu_seconds=cpu_seconds)
 
 
 def _read_all(fd: int) -> str:

@@ -5,17 +5,26 @@ Layers (each independent, each used when the host supports it):
 
 - ``process``: the submission runs in a separate interpreter (always).
 - ``rlimits``: file size, open files, core dumps and CPU capped (POSIX).
-- ``uid-drop``: when the grader is root, the worker runs as ``nobody`` (65534) with no groups.
+- ``uid-drop``: when the grader is root, the worker runs as a dedicated unprivileged uid
+  (``nobody``, 65534, unless ``GRADE_SANDBOX_UID`` names another) with no groups.
 - ``no-new-privs``: set-uid binaries cannot raise the worker's privileges again.
 - ``network-namespace``: a fresh network namespace with no interfaces up.
 - ``pid-namespace``: the worker is process 1 of its own PID namespace; it cannot see or
   signal the grader, and every process in it dies with it.
-- ``mount-isolation``: a private root file system (a small tmpfs) that shows only the
-  interpreter's files, a few devices and the submission; the grader, the reference and the
-  exercise specs are simply not there.
+- ``mount-isolation``: a private read-only root file system (a small tmpfs) that shows only
+  the interpreter's files, a few devices and the submission, with a tmpfs of its own on
+  ``/tmp`` as the only writable place; the grader, the reference and the exercise specs are
+  simply not there.
 - ``pids-cgroup`` / ``memory-cgroup``: cgroup v1 caps on the number of processes and the
   memory of everything the worker starts.
-- ``seccomp``: a system-call filter refusing calls a submission never needs (x86-64 only).
+- ``seccomp``: a system-call filter refusing calls a submission never needs, and sockets of
+  any family but AF_UNIX (x86-64 only).
+- ``landlock``: Landlock rules (Linux 5.13+, allowed by Docker's default profile) letting a
+  call read only the standard library, system binaries and libraries and a few devices, and
+  write only its scratch directory; on newer kernels no TCP, and no signals or abstract
+  sockets beyond the call's own processes.
+- ``process-rlimit``: RLIMIT_NPROC on the dedicated uid, the process cap where no pids cgroup
+  can be made (it counts every task of that uid, so one grading per uid at a time).
 
 The probe runs once per grader process in a throw-away fork and never claims a layer it did
 not see work.
@@ -34,6 +43,7 @@ import tempfile
 from dataclasses import dataclass, field
 
 from grader.sandbox import cgroups as sandbox_cgroups
+from grader.sandbox import landlock as sandbox_landlock
 from grader.sandbox import seccomp as sandbox_seccomp
 
 LAYER_NAMES = (
@@ -47,12 +57,12 @@ LAYER_NAMES = (
     "pids-cgroup",
     "memory-cgroup",
     "seccomp",
+    "landlock",
+    "process-rlimit",
 )
-# What a Linux host running the grader as root must provide under --strict-sandbox.
-REQUIRED_WHEN_ROOT = ("process", "rlimits", "uid-drop", "network-namespace")
-PROCESS_CAPS = ("pid-namespace", "pids-cgroup")
-
 NOBODY = 65534
+UID_VARIABLE = "GRADE_SANDBOX_UID"
+DISABLE_VARIABLE = "GRADE_SANDBOX_DISABLE"
 SYSTEM_PYTHON = "/usr/bin/python3"
 
 CLONE_NEWUSER = 0x10000000
@@ -105,9 +115,16 @@ class IsolationPlan:
 
 
 def probe_layers() -> dict[str, bool]:
-    """Which layers this host supports, tried once in a throw-away child process."""
-    working = _working_steps()
+    """Which layers this host supports, tried once in a throw-away child process. Layers
+    named in ``GRADE_SANDBOX_DISABLE`` (comma-separated) are reported, and used, as missing:
+    a way to see what strict mode and the report say on a host without them."""
+    working = _working_steps() - disabled_layers()
     return {name: name == "process" or name in working for name in LAYER_NAMES}
+
+
+def disabled_layers() -> frozenset[str]:
+    names = os.environ.get(DISABLE_VARIABLE, "")
+    return frozenset(name.strip() for name in names.split(",") if name.strip())
 
 
 def needs_user_namespace() -> bool:
@@ -131,14 +148,32 @@ def layers_notice(layers: dict[str, bool]) -> str | None:
     return "sandbox: these isolation layers are unavailable on this host: " + ", ".join(missing)
 
 
-def missing_for_strict(layers: dict[str, bool]) -> list[str]:
-    """Layers a Linux host running as root should have but does not."""
-    if not sys.platform.startswith("linux") or os.geteuid() != 0:
-        return [] if layers.get("process") else ["process"]
-    missing = [name for name in REQUIRED_WHEN_ROOT if not layers.get(name)]
-    if not any(layers.get(name) for name in PROCESS_CAPS):
-        missing.append("a process cap (pid-namespace or pids-cgroup)")
-    return missing
+def sandbox_uid() -> int:
+    """The unprivileged uid student code runs as when the grader is root."""
+    value = os.environ.get(UID_VARIABLE, "")
+    if value.isdigit() and 0 < int(value) < (1 << 31):
+        return int(value)
+    return NOBODY
+
+
+def tasks_of_uid(uid: int) -> int:
+    """Tasks (threads included, as RLIMIT_NPROC counts them) whose real uid is ``uid``."""
+    count = 0
+    try:
+        entries = os.listdir("/proc")
+    except OSError:
+        return 0
+    for entry in entries:
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/status") as handle:
+                fields = dict(line.split(":", 1) for line in handle if ":" in line)
+            if int(fields["Uid"].split()[0]) == uid:
+                count += int(fields.get("Threads", "1"))
+        except (OSError, ValueError, KeyError):
+            continue
+    return count
 
 
 def _probe_in_child() -> set[str]:
@@ -189,9 +224,34 @@ def _try_layers(scratch: str, groups: sandbox_cgroups.CgroupSet) -> dict[str, bo
             lambda: (_unshare(CLONE_NEWNS), enter_private_root(plan))
         )
     found["uid-drop"] = root and _attempt(drop_privileges)
+    found["process-rlimit"] = found["uid-drop"] and _attempt(_nproc_is_enforced)
     found["no-new-privs"] = _attempt(set_no_new_privs)
-    found["seccomp"] = sandbox_seccomp.supported() and _attempt(sandbox_seccomp.install)
+    found["landlock"] = found["no-new-privs"] and sandbox_landlock.probe()
+    found["seccomp"] = sandbox_seccomp.supported() and _attempt(sandbox_seccomp.install) \
+        and sandbox_seccomp.sockets_refused()
     return found
+
+
+def _nproc_is_enforced() -> None:
+    """A process of the dropped uid with RLIMIT_NPROC 0 must be refused a fork."""
+    pid = os.fork()
+    if pid == 0:  # pragma: no cover - the probe's grandchild
+        code = 1
+        try:
+            resource.setrlimit(resource.RLIMIT_NPROC, (0, 0))
+            try:
+                grandchild = os.fork()
+            except BlockingIOError:
+                code = 0
+            else:
+                if grandchild == 0:
+                    os._exit(0)
+                os.waitpid(grandchild, 0)
+        finally:
+            os._exit(code)
+    _, status = os.waitpid(pid, 0)
+    if status != 0:
+        raise LayerError("RLIMIT_NPROC is not enforced for this uid")
 
 
 def _attempt(step) -> bool:
@@ -294,10 +354,11 @@ def _write_proc(path: str, text: str) -> None:
 
 
 def drop_privileges() -> None:
+    uid = sandbox_uid()
     os.setgroups([])
-    os.setresgid(NOBODY, NOBODY, NOBODY)
-    os.setresuid(NOBODY, NOBODY, NOBODY)
-    if os.getuid() != NOBODY or os.geteuid() != NOBODY:
+    os.setresgid(uid, uid, uid)
+    os.setresuid(uid, uid, uid)
+    if os.getuid() != uid or os.geteuid() != uid:
         raise LayerError("the uid did not change")
 
 
@@ -323,16 +384,18 @@ def enter_private_root(plan: IsolationPlan) -> None:
         host = "/dev/" + device
         if os.path.exists(host):
             _bind_file(host, f"{root}/dev/{device}")
+    # /tmp: the only writable place, the fork server's scratch directory (emptied per call).
     tmp = root + "/tmp"
     os.makedirs(tmp, exist_ok=True)
-    os.chmod(tmp, 0o1777)
+    owner = sandbox_uid() if plan.layers.get("uid-drop") else os.getuid()
+    _mount("tmpfs", tmp, "tmpfs", MS_NOSUID | MS_NODEV,
+           f"size=64m,nr_inodes=4096,mode=0700,uid={owner},gid={owner}")
     workdir = root + plan.workdir
     os.makedirs(workdir, exist_ok=True)
     for host_file, inside, owned_by_nobody in plan.copies:
         _copy_in(host_file, root + inside, owned_by_nobody)
-    if plan.layers.get("uid-drop"):
-        os.chown(workdir, NOBODY, NOBODY)
-    os.chmod(workdir, 0o700)
+    os.chmod(workdir, 0o755)
+    _mount("none", root, None, MS_REMOUNT | MS_RDONLY | MS_NOSUID | MS_NODEV)
     _pivot_into(root)
     os.chdir(plan.workdir)
 
@@ -355,7 +418,7 @@ def _copy_in(host_file: str, target: str, owned_by_nobody: bool) -> None:
     shutil.copyfile(host_file, target)
     os.chmod(target, 0o644)
     if owned_by_nobody:
-        os.chown(target, NOBODY, NOBODY)
+        os.chown(target, sandbox_uid(), sandbox_uid())
 
 
 def _pivot_into(root: str) -> None:

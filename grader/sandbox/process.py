@@ -76,15 +76,18 @@ class WorkerProcess:
         self.output_fd: int | None = output_fd
         self.groups = groups
         self.output = output
+        self.import_seconds = 0.0  # how long loading took: each call executes the module again
         self.selector = selectors.DefaultSelector()
         self.selector.register(reply_fd, selectors.EVENT_READ, "reply")
         self.selector.register(output_fd, selectors.EVENT_READ, "output")
         for fd in (request_fd, reply_fd, output_fd):
             os.set_blocking(fd, False)
 
-    def exchange(self, request: bytes, deadline: float, max_reply: int) -> bytes:
-        """Send one frame and wait for one reply frame, draining student output meanwhile."""
-        pending = memoryview(HEADER.pack(len(request)) + request)
+    def exchange(self, request: bytes | list[bytes], deadline: float, max_reply: int) -> bytes:
+        """Send one frame (or several in a row) and wait for one reply frame, draining student
+        output meanwhile."""
+        frames = [request] if isinstance(request, bytes) else request
+        pending = memoryview(b"".join(HEADER.pack(len(frame)) + frame for frame in frames))
         self.selector.register(self.request_fd, selectors.EVENT_WRITE, "request")
         try:
             return self._pump(pending, deadline, max_reply)

@@ -2,9 +2,11 @@
 
 It refuses, with EPERM, system calls a BPE submission never needs but an escape attempt
 would: tracing or reading other processes, mounting, new namespaces, kernel modules and
-keyrings, BPF, perf, io_uring, userfaultfd and the like. Everything else is allowed; the
-other layers (uid, namespaces, rlimits) do the rest. A call from another architecture's
-system-call table (the 32-bit entry points) kills the process.
+keyrings, BPF, perf, io_uring, userfaultfd, System V and POSIX message IPC (state a call could
+leave for the next one) and the like; and sockets of every family but AF_UNIX (no network,
+no netlink, no vsock), which holds without a network namespace. Everything else is allowed;
+the other layers (uid, namespaces, Landlock, rlimits) do the rest. A call from another
+architecture's system-call table (the 32-bit entry points) kills the process.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from __future__ import annotations
 import ctypes
 import os
 import platform
+import socket
 import struct
 
 PR_SET_SECCOMP = 22
@@ -43,7 +46,14 @@ DENIED = {
     "bpf": 321, "userfaultfd": 323, "io_uring_setup": 425, "io_uring_enter": 426,
     "io_uring_register": 427, "open_tree": 428, "move_mount": 429, "fsopen": 430,
     "fsconfig": 431, "fsmount": 432, "fspick": 433, "mount_setattr": 442,
+    "shmget": 29, "shmat": 30, "shmctl": 31, "semget": 64, "semop": 65, "semctl": 66,
+    "shmdt": 67, "msgget": 68, "msgsnd": 69, "msgrcv": 70, "msgctl": 71, "semtimedop": 220,
+    "mq_open": 240, "mq_unlink": 241, "mq_timedsend": 242, "mq_timedreceive": 243,
+    "mq_notify": 244, "mq_getsetattr": 245,
 }
+SOCKET = 41
+SOCKETPAIR = 53
+AF_UNIX = 1
 CLONE = 56
 CLONE3 = 435  # its flags live in memory a filter cannot read: make libc fall back to clone
 
@@ -54,33 +64,55 @@ def supported() -> bool:
 
 def build_program() -> list[tuple[int, int, int, int]]:
     """The filter as (code, jump-if-true, jump-if-false, k) instructions."""
-    numbers = sorted(DENIED.values())
-    program: list[tuple[int, int, int, int]] = [
+    # Written with symbolic targets ("allow", "deny", ...), resolved to forward offsets below.
+    code: list[tuple[int, object, object, int]] = [
         (BPF_LD_W_ABS, 0, 0, 4),  # architecture
         (BPF_JEQ_K, 1, 0, AUDIT_ARCH_X86_64),
         (BPF_RET_K, 0, 0, RET_KILL_PROCESS),
         (BPF_LD_W_ABS, 0, 0, 0),  # system-call number
+        (BPF_JGE_K, "deny", 0, X32_SYSCALL_BIT),
     ]
-    # Then: x32 check, one test per denied number, clone3, clone (+ its flags), allow,
-    # deny, enosys. Jumps are forward offsets from the next instruction.
-    tests = len(numbers) + 3
-    allow_at = len(program) + tests + 2
-    deny_at, enosys_at = allow_at + 1, allow_at + 2
+    code += [(BPF_JEQ_K, "deny", 0, number) for number in sorted(DENIED.values())]
+    code += [
+        (BPF_JEQ_K, "enosys", 0, CLONE3),
+        (BPF_JEQ_K, "socket", 0, SOCKET),
+        (BPF_JEQ_K, "socket", 0, SOCKETPAIR),
+        (BPF_JEQ_K, 0, "allow", CLONE),
+        (BPF_LD_W_ABS, 0, 0, 16),  # low half of clone's first argument (flags)
+        (BPF_JSET_K, "deny", "allow", NAMESPACE_FLAGS),
+        ("socket", None, None, 0),
+        (BPF_LD_W_ABS, 0, 0, 16),  # low half of the first argument: the address family
+        (BPF_JEQ_K, "allow", "deny", AF_UNIX),
+        ("allow", None, None, 0), (BPF_RET_K, 0, 0, RET_ALLOW),
+        ("deny", None, None, 0), (BPF_RET_K, 0, 0, RET_EPERM),
+        ("enosys", None, None, 0), (BPF_RET_K, 0, 0, RET_ENOSYS),
+    ]
+    labels: dict[str, int] = {}
+    program: list[tuple[int, object, object, int]] = []
+    for instruction in code:
+        if isinstance(instruction[0], str):
+            labels[instruction[0]] = len(program)
+        else:
+            program.append(instruction)
 
-    def jump_to(target: int) -> int:
-        return target - (len(program) + 1)
+    def offset(target: object, at: int) -> int:
+        return labels[target] - (at + 1) if isinstance(target, str) else int(target)
 
-    program.append((BPF_JGE_K, jump_to(deny_at), 0, X32_SYSCALL_BIT))
-    for number in numbers:
-        program.append((BPF_JEQ_K, jump_to(deny_at), 0, number))
-    program.append((BPF_JEQ_K, jump_to(enosys_at), 0, CLONE3))
-    program.append((BPF_JEQ_K, 0, jump_to(allow_at), CLONE))
-    program.append((BPF_LD_W_ABS, 0, 0, 16))  # low half of clone's first argument (flags)
-    program.append((BPF_JSET_K, jump_to(deny_at), 0, NAMESPACE_FLAGS))
-    assert len(program) == allow_at
-    program += [(BPF_RET_K, 0, 0, RET_ALLOW), (BPF_RET_K, 0, 0, RET_EPERM),
-                (BPF_RET_K, 0, 0, RET_ENOSYS)]
-    return program
+    return [(op, offset(jt, at), offset(jf, at), k) for at, (op, jt, jf, k) in enumerate(program)]
+
+
+def sockets_refused() -> bool:
+    """After :func:`install`: an internet socket is refused and a UNIX one is not."""
+    try:
+        socket.socket(socket.AF_INET, socket.SOCK_STREAM).close()
+        return False
+    except PermissionError:
+        pass
+    try:
+        socket.socket(socket.AF_UNIX, socket.SOCK_STREAM).close()
+    except OSError:
+        return False
+    return True
 
 
 def install() -> None:

@@ -1,18 +1,26 @@
 """The sandbox worker: the untrusted side of the grader, run as a script by its own interpreter.
 
 Standard library only, and never imported by the grader: the trusted side starts it as
-``python -I -S worker.py REQUEST_FD REPLY_FD SUBMISSION [--init | --subreaper]`` inside
-whatever isolation the host allows. It speaks length-prefixed JSON frames (4-byte big-endian
-length, then UTF-8 JSON) over the two pipes it is given; stdout and stderr belong to the
-student and are never used for the protocol.
+``python -I -S worker.py REQUEST_FD REPLY_FD SUBMISSION SCRATCH [--init | --subreaper]``
+inside whatever isolation the host allows. It speaks length-prefixed JSON frames (4-byte
+big-endian length, then UTF-8 JSON) over the two pipes it is given; stdout and stderr belong
+to the student and are never used for the protocol.
 
-It is a fork server: ``load`` imports the submission once; every ``call`` forks a fresh child
-that runs one function under resource limits and writes its tagged answer to a private pipe;
-this process relays the answer as soon as it is complete, then kills and reaps the child and
-anything it started. With ``--init`` it first forks
-into the new PID namespace it was started in, so the server is the namespace's process 1 and
-can remove every stray process after each call; without one, ``--subreaper`` (Linux) makes
-orphaned processes its children so it can still find and remove them.
+It is a pristine fork server: it never executes student code itself. ``load`` compiles the
+submission once and forks a child that executes it, to report its functions (and which
+common standard-library modules it imports, so the server can import them ahead of later
+calls). Every ``call`` forks a fresh child from the server that executes the compiled module
+and then the one function, in an empty private directory under SCRATCH, under resource
+limits and the Landlock rules built once at load. The call's arguments never pass through
+the server: the child reads them straight from the request pipe, before any student code
+runs; its answer is relayed through a buffer mapped for that call only and unmapped after.
+When the call is over the server kills and reaps every process the call started (adding
+their CPU time, measured by ``wait4``, to the call's: the server never ran student code, so
+the figure is trusted), then empties SCRATCH, so nothing a call wrote, started or kept in
+memory is there for the next one. With ``--init`` it first forks into the new PID namespace
+it was started in, so the server is the namespace's process 1 and can remove every stray
+process; without one, ``--subreaper`` (Linux) makes orphans its children so it can still find
+and remove them.
 """
 
 # Builtins the server relies on, bound as module globals so a submission that replaces them
@@ -23,6 +31,7 @@ orphaned processes its children so it can still find and remove them.
 import _json
 import _signal as signal
 import math
+import mmap
 import os
 import resource
 import select
@@ -55,7 +64,11 @@ MAX_MESSAGE_CHARS = 2000
 MODULE_NAME = "student"
 ModuleType = type(sys)
 SUBMISSION_LABEL = ["student.py"]  # the file name shown in tracebacks and syntax errors
-LOADED = [None]  # the imported submission, once loaded
+CODE = [None]  # the compiled submission, once loaded (never executed by the server)
+CONFIG = {}  # per-submission settings from the load request
+RULESET = [None]  # the Landlock ruleset fd every child restricts itself with
+IMPORT_SECONDS = [0.0]  # how long the load child took, allowed again to every call
+SERIAL = [0]
 SUBREAPER = [False]  # whether orphans of calls are re-parented to this server
 PR_SET_CHILD_SUBREAPER = 36
 
@@ -71,6 +84,7 @@ _read = os.read
 _write = os.write
 _close = os.close
 _exit = os._exit
+_dup2 = os.dup2
 
 
 class _StrictJson:
@@ -222,10 +236,21 @@ def describe_exception(error):
 
 
 # ---------------------------------------------------------------------------------------------
-# loading the submission
+# loading the submission (the server compiles; a child executes)
+
+# Standard-library modules a BPE submission commonly imports. The load child reports which of
+# these the submission imported, and the server imports them too, so that no call child pays
+# for them again. Only names from this list are ever imported by the server.
+PRELOADABLE = frozenset((
+    "abc", "array", "bisect", "collections", "copy", "dataclasses", "decimal", "enum",
+    "fractions", "functools", "heapq", "itertools", "json", "math", "numbers", "operator",
+    "random", "re", "statistics", "string", "struct", "time", "types", "typing",
+    "unicodedata",
+))
 
 
-def load(path):
+def compile_submission(path):
+    """Compile the submission in the server (nothing of it runs); an error reply or None."""
     try:
         with open(path, "rb") as handle:
             raw = handle.read()
@@ -242,9 +267,8 @@ def load(path):
             "error": "not valid UTF-8 (byte 0x%02x on line %d); save the file as UTF-8"
             % (raw[error.start], line),
         }
-    label = SUBMISSION_LABEL[0]
     try:
-        code = compile(source, label, "exec", dont_inherit=True)
+        CODE[0] = compile(source, SUBMISSION_LABEL[0], "exec", dont_inherit=True)
     except SyntaxError as error:
         return {
             "status": "load-error",
@@ -252,11 +276,23 @@ def load(path):
         }
     except (ValueError, MemoryError, RecursionError) as error:
         return {"status": "load-error", "error": "could not be compiled: %s" % type(error).__name__}
+    return None
+
+
+def execute_module(path):
+    """In a child: execute the compiled submission as module ``student``; return it."""
     module = ModuleType(MODULE_NAME)
-    module.__file__ = os.path.abspath(path)
+    module.__file__ = path
     sys.modules[MODULE_NAME] = module
+    exec(CODE[0], module.__dict__)
+    return module
+
+
+def load_in_child(path):
+    """Body of the load child: the import's outcome, its functions and preloadable modules."""
+    before = set(sys.modules)
     try:
-        exec(code, module.__dict__)
+        module = execute_module(path)
     except SystemExit as error:
         code_value = error.code if type(error.code) is int else (0 if error.code is None else 1)
         return {"status": "load-exit", "code": code_value}
@@ -266,8 +302,14 @@ def load(path):
         return {"status": "load-exception", "exception": describe_exception(error)}
     finally:
         flush_output()
-    LOADED[0] = module
-    return {"status": "loaded", "functions": function_names(module)}
+    imported = set()
+    for name in list(sys.modules):
+        if type(name) is str and name not in before:
+            top = name.split(".")[0]
+            if top in PRELOADABLE:
+                imported.add(top)
+    return {"status": "loaded", "functions": function_names(module),
+            "modules": sorted(imported)}
 
 
 def function_names(module):
@@ -286,19 +328,132 @@ def flush_output():
             pass
 
 
+def preload(names):
+    """Import the reported standard-library modules in the server (only known names)."""
+    if type(names) is not list:
+        return
+    for name in names:
+        if type(name) is str and name in PRELOADABLE:
+            try:
+                __import__(name)
+            except BaseException:
+                pass
+
+
 # ---------------------------------------------------------------------------------------------
-# running one call
+# Landlock: the files a call may touch (Linux 5.13+; built once, applied in every child)
+
+SYS_LANDLOCK_CREATE_RULESET = 444  # the same number on every architecture
+SYS_LANDLOCK_ADD_RULE = 445
+SYS_LANDLOCK_RESTRICT_SELF = 446
+LANDLOCK_CREATE_RULESET_VERSION = 1
+LANDLOCK_RULE_PATH_BENEATH = 1
+FS_EXECUTE, FS_WRITE_FILE, FS_READ_FILE, FS_READ_DIR = 1, 2, 4, 8
+FS_TRUNCATE, FS_IOCTL_DEV = 1 << 14, 1 << 15
+FILE_RIGHTS = FS_EXECUTE | FS_WRITE_FILE | FS_READ_FILE | FS_TRUNCATE | FS_IOCTL_DEV
+READ_RIGHTS = FS_EXECUTE | FS_READ_FILE | FS_READ_DIR
+NET_BIND_TCP, NET_CONNECT_TCP = 1, 2
+SCOPE_ABSTRACT_UNIX_SOCKET, SCOPE_SIGNAL = 1, 2
+PR_SET_NO_NEW_PRIVS = 38
+PR_SET_DUMPABLE = 4
+PACKAGE_DIRS = ("site-packages", "dist-packages")  # where a grader and its specs may be installed
+LIBC = [None]
 
 
-def run_call(request):
+def libc():
+    if LIBC[0] is None:
+        import ctypes
+
+        LIBC[0] = ctypes.CDLL(None, use_errno=True)
+        LIBC[0].syscall.restype = ctypes.c_long
+    return LIBC[0]
+
+
+def landlock_rules(scratch):
+    """(path, rights) pairs: the standard library (not its installed packages), system
+    binaries and libraries, a few devices read-only; the scratch directory read-write."""
+    rules = []
+    for entry in sys.path:
+        if not entry or not os.path.exists(entry):
+            continue
+        if not os.path.isdir(entry):
+            rules.append((entry, FS_READ_FILE))
+            continue
+        rules.append((entry, FS_READ_DIR))
+        for name in os.listdir(entry):
+            if name not in PACKAGE_DIRS:
+                rules.append((os.path.join(entry, name), READ_RIGHTS))
+    multiarch = getattr(sys.implementation, "_multiarch", "")
+    system = ["/usr/bin", "/bin", "/lib64", "/usr/lib64", "/etc/ld.so.cache", "/etc/localtime"]
+    if multiarch:
+        system += ["/lib/" + multiarch, "/usr/lib/" + multiarch]
+    rules += [(path, READ_RIGHTS) for path in system]
+    rules += [("/dev/null", FS_READ_FILE | FS_WRITE_FILE | FS_TRUNCATE)]
+    rules += [("/dev/" + name, FS_READ_FILE) for name in ("zero", "random", "urandom")]
+    rules.append((scratch, -1))
+    return rules
+
+
+def build_ruleset(scratch):
+    """A Landlock ruleset fd for every call child, or None when the kernel has no Landlock."""
+    import ctypes
+
+    lib = libc()
+    abi = lib.syscall(SYS_LANDLOCK_CREATE_RULESET, None, 0, LANDLOCK_CREATE_RULESET_VERSION)
+    if abi < 1:
+        return None
+    handled = {1: (1 << 13) - 1, 2: (1 << 14) - 1, 3: (1 << 15) - 1, 4: (1 << 15) - 1}
+    fs_rights = handled.get(abi, (1 << 16) - 1)
+    net = NET_BIND_TCP | NET_CONNECT_TCP if abi >= 4 else 0
+    scoped = SCOPE_ABSTRACT_UNIX_SOCKET | SCOPE_SIGNAL if abi >= 6 else 0
+    size = 8 if abi < 4 else (16 if abi < 6 else 24)
+    attr = ctypes.create_string_buffer(struct.pack("=QQQ", fs_rights, net, scoped)[:size], size)
+    ruleset = lib.syscall(SYS_LANDLOCK_CREATE_RULESET, attr, size, 0)
+    if ruleset < 0:
+        return None
+    import stat
+
+    rule = ctypes.create_string_buffer(12)
+    add_rule = lib.syscall
+    for path, rights in landlock_rules(scratch):
+        try:
+            fd = os.open(path, os.O_PATH | os.O_CLOEXEC)
+        except OSError:
+            continue
+        try:
+            is_dir = stat.S_ISDIR(os.fstat(fd).st_mode)
+            allowed = fs_rights if rights == -1 else rights
+            allowed &= fs_rights if is_dir else (fs_rights & FILE_RIGHTS)
+            struct.pack_into("=Qi", rule, 0, allowed, fd)
+            if add_rule(SYS_LANDLOCK_ADD_RULE, ruleset, LANDLOCK_RULE_PATH_BENEATH, rule, 0):
+                _close(ruleset)
+                return None
+        finally:
+            _close(fd)
+    return ruleset
+
+
+def restrict_self(ruleset):
+    lib = libc()
+    if lib.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0:
+        raise OSError("no_new_privs could not be set")
+    if lib.syscall(SYS_LANDLOCK_RESTRICT_SELF, ruleset, 0) != 0:
+        raise OSError("landlock_restrict_self failed")
+    _close(ruleset)
+
+
+# ---------------------------------------------------------------------------------------------
+# the child of one call (or of the load)
+
+
+def run_call(module, request, args):
     """Run the requested function in this process and describe what happened."""
-    module = LOADED[0]
     name = request["function"]
-    function = None if module is None else dict.get(module.__dict__, name)
+    function = dict.get(module.__dict__, name)
     if function is None or not callable(function):
         return {"status": "missing"}
     try:
-        value = function(*request["args"])
+        value = function(*args)
     except MemoryError:
         return {"status": "memory"}
     except SystemExit as error:
@@ -310,7 +465,7 @@ def run_call(request):
         answer = {"status": "ok", "value": to_tagged(value, [request["max_items"]])}
         if request.get("echo_args") is True:
             # The arguments as the function left them, so the grader can tell a mutation.
-            answer["args"] = to_tagged(list(request["args"]), [request["max_items"]])
+            answer["args"] = to_tagged(list(args), [request["max_items"]])
         return answer
     except TooLarge as error:
         return {"status": "bad-answer", "error": str(error)}
@@ -320,17 +475,69 @@ def run_call(request):
         return {"status": "bad-answer", "error": "the answer is nested too deeply"}
 
 
-def child_main(request, answer_fd, inherited_fds):
-    """Body of the forked child: never returns."""
+def quiet_import(path):
+    """Execute the module with stdout and stderr on /dev/null: its import-time output was
+    captured once, at load."""
+    saved = [os.dup(1), os.dup(2)]
+    null = os.open("/dev/null", os.O_WRONLY)
     try:
-        for fd in inherited_fds:
+        _dup2(null, 1)
+        _dup2(null, 2)
+        try:
+            return execute_module(path)
+        finally:
+            flush_output()
+            _dup2(saved[0], 1)
+            _dup2(saved[1], 2)
+    finally:
+        for fd in [null] + saved:
             _close(fd)
-        os.setpgid(0, 0)
-        seconds = max(1, int(math.ceil(request["timeout"])) + 1)
-        _setrlimit(resource.RLIMIT_CPU, (seconds, seconds))
-        reply = run_call(request)
+
+
+def enter_call(request, workdir, seconds):
+    """Limits, Landlock and the private directory, before any student code runs."""
+    os.setpgid(0, 0)
+    limit = max(1, int(math.ceil(seconds)) + 1)
+    _setrlimit(resource.RLIMIT_CPU, (limit, limit))
+    memory = CONFIG.get("memory_bytes")
+    if memory and hasattr(resource, "RLIMIT_AS"):
+        _setrlimit(resource.RLIMIT_AS, (memory, memory))
+    processes = CONFIG.get("nproc")
+    if processes:
+        _setrlimit(resource.RLIMIT_NPROC, (processes, processes))
+    if RULESET[0] is not None:
+        restrict_self(RULESET[0])
+    os.chdir(workdir)
+    for key in ("HOME", "TMPDIR"):
+        os.environ[key] = workdir
+
+
+def child_main(request, answer_fd, channel_fds, workdir, submission):
+    """Body of a forked child (of a call, or the load when ``request`` is None): never returns."""
+    try:
+        args = None
+        if request is not None:
+            raw = read_frame(channel_fds[0], MAX_REQUEST_BYTES)
+            args = [from_tagged(arg) for arg in _loads(raw.decode("utf-8"))]
+        for fd in channel_fds:
+            _close(fd)
+        if request is None:
+            enter_call(None, workdir, CONFIG.get("timeout", 1))
+            reply = load_in_child(submission)
+        else:
+            enter_call(request, workdir, request["timeout"] + IMPORT_SECONDS[0])
+            try:
+                module = quiet_import(submission)
+            except MemoryError:
+                reply = {"status": "memory"}
+            except SystemExit as error:
+                code = error.code if type(error.code) is int else (0 if error.code is None else 1)
+                reply = {"status": "exit", "code": code}
+            except BaseException as error:
+                reply = {"status": "exception", "exception": describe_exception(error)}
+            else:
+                reply = run_call(module, request, args)
         flush_output()
-        reply["cpu"] = own_cpu_seconds()
         try:
             payload = _dumps(reply).encode("utf-8")
         except MemoryError:
@@ -348,35 +555,88 @@ def child_main(request, answer_fd, inherited_fds):
     _exit(0)
 
 
-def serve_call(request, reply_fd, channel_fds, is_init):
-    """Fork a child for one call, relay its answer, reap it and anything it left behind."""
-    flush_output()
+# ---------------------------------------------------------------------------------------------
+# the server's side of one call
+
+
+class Answer:
+    """A child's answer frame in a buffer mapped for this call only (unmapped by ``close``),
+    so nothing of one call's answer stays in the memory the next child is forked from."""
+
+    def __init__(self, max_bytes):
+        self.limit = max_bytes + 4096
+        self.buffer = mmap.mmap(-1, self.limit + HEADER.size)
+        self.view = memoryview(self.buffer)
+        self.filled = 0
+        self.needed = None
+
+    def payload(self):
+        return self.view[HEADER.size:self.needed]
+
+    def close(self):
+        self.view.release()
+        self.buffer.close()
+
+
+def fork_child(request, reply_fd, channel_fds, submission):
+    """Fork a child for the load (``request`` None) or one call; relay its answer, then kill
+    and reap it and everything it started, and empty the scratch directory."""
+    SERIAL[0] += 1
+    workdir = os.path.join(CONFIG["scratch"], "c%d" % SERIAL[0])
+    os.mkdir(workdir, 0o700)
+    max_bytes = request["max_bytes"] if request is not None else 1 << 20
+    seconds = (request["timeout"] + IMPORT_SECONDS[0]) if request is not None \
+        else CONFIG.get("timeout", 1)
     read_fd, write_fd = _pipe()
     started = _monotonic()
     pid = _fork()
     if pid == 0:
         _close(read_fd)
-        child_main(request, write_fd, channel_fds)
+        child_main(request, write_fd, channel_fds, workdir, submission)
     _close(write_fd)
+    answer = Answer(max_bytes)
     try:
-        payload, how = collect_answer(read_fd, pid, started + request["timeout"],
-                                      request["max_bytes"], channel_fds[0])
+        how = collect_answer(read_fd, answer, pid, started + seconds, channel_fds[0])
+        if how == "answer":
+            kill_group(pid)
+            if request is not None and request.get("early_reply") is True:
+                # The grader measures CPU time in a cgroup: answer now, reap afterwards (the
+                # next request is read only once every process of this call is gone).
+                kill_strays(SERVER["is_init"])
+                send_call_reply(reply_fd, request, how, None, None, answer)
+                reap(pid, SERVER["is_init"])
+                return
+        elif how != "no-answer" or not exits_soon(pid):
+            kill_group(pid)  # a child that closed its answer pipe but runs on is killed too
+        status, cpu = reap(pid, SERVER["is_init"])
+        if request is None:
+            IMPORT_SECONDS[0] = min(_monotonic() - started, seconds)
+        if how == "abandoned":
+            _exit(0)
+        if request is None:
+            send_load_reply(reply_fd, how, status, answer)
+        else:
+            send_call_reply(reply_fd, request, how, status, cpu, answer)
     finally:
         _close(read_fd)
+        answer.close()
+        empty_directory(CONFIG["scratch"])
+
+
+def send_call_reply(reply_fd, request, how, status, cpu, answer):
+    reply = {"id": request["id"]}
+    if cpu is not None:
+        reply["cpu"] = cpu
     if how == "answer":
-        # The child has answered and has nothing left to do: kill it and anything it started,
-        # reply, and only then wait for them to die.
-        kill_group(pid)
-        kill_strays(is_init)
-        send_call_reply(reply_fd, request["id"], payload, {})
-        reap(pid, is_init)
+        # Splice the child's answer (already JSON) into the envelope without decoding it here.
+        envelope = _dumps(reply).encode("utf-8")[:-1] + b',"answer":'
+        payload = answer.payload()
+        write_all(reply_fd, HEADER.pack(len(envelope) + len(payload) + 1))
+        write_all(reply_fd, envelope)
+        write_all(reply_fd, payload)
+        write_all(reply_fd, b"}")
+        payload.release()
         return
-    if how != "no-answer" or not exits_soon(pid):
-        kill_group(pid)  # a child that closed its answer pipe but runs on is killed too
-    status, usage = reap(pid, is_init)
-    if how == "abandoned":
-        _exit(0)
-    reply = {"cpu": usage.ru_utime + usage.ru_stime}
     if how == "timeout":
         reply["status"] = "timeout"
     elif how == "too-large":
@@ -388,68 +648,130 @@ def serve_call(request, reply_fd, channel_fds, is_init):
     else:
         reply["status"] = "exit"
         reply["code"] = os.WEXITSTATUS(status) if os.WIFEXITED(status) else -1
-    send_call_reply(reply_fd, request["id"], None, reply)
+    send(reply_fd, reply)
+
+
+LOAD_FIELDS = ("status", "functions", "error", "code", "exception")
+
+
+def send_load_reply(reply_fd, how, status, answer):
+    reply = {}
+    if how == "answer":
+        payload = answer.payload()
+        try:
+            found = _loads(bytes(payload).decode("utf-8"))
+        except BaseException:
+            found = None
+        payload.release()
+        if type(found) is dict:
+            preload(found.get("modules"))
+            reply = {key: found[key] for key in LOAD_FIELDS if key in found}
+        else:
+            reply = {"status": "load-error", "error": "its import sent a malformed answer"}
+    elif how == "timeout":
+        reply["status"] = "load-timeout"
+    elif how == "too-large":
+        reply = {"status": "load-error", "error": "its import sent an answer over 1 MiB"}
+    elif os.WIFSIGNALED(status):
+        reply = {"status": "load-signal", "signal": os.WTERMSIG(status)}
+    else:
+        reply = {"status": "load-exit",
+                 "code": os.WEXITSTATUS(status) if os.WIFEXITED(status) else -1}
+    reply["id"] = CONFIG["load_id"]
+    send(reply_fd, reply)
+
+
+def write_all(fd, data):
+    view = memoryview(data)
+    while view:
+        view = view[_write(fd, view):]
 
 
 def reap(pid, is_init):
-    """Wait for the call's child, then remove and reap whatever it left running."""
+    """Wait for the child, then remove and reap whatever it left running. Returns its wait
+    status and the CPU seconds of every process reaped (the kernel's figures, via wait4)."""
     _, status, usage = _wait4(pid, 0)
+    cpu = usage.ru_utime + usage.ru_stime
     kill_group(pid)
-    for _ in range(1000):
+    deadline = _monotonic() + 2.0
+    while True:
         kill_strays(is_init)
         try:
-            stray, _ = _waitpid(-1, os.WNOHANG)
+            stray, _, usage = _wait4(-1, os.WNOHANG)
         except ChildProcessError:
             break
         if stray == 0:
-            time.sleep(0.001)
-    return status, usage
+            if _monotonic() > deadline:
+                _exit(70)  # cannot clear the call's processes: stop rather than serve on
+            time.sleep(0.0005)
+            continue
+        cpu += usage.ru_utime + usage.ru_stime
+    return status, cpu
 
 
-def own_cpu_seconds():
-    total = 0.0
-    for who in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN):
-        usage = resource.getrusage(who)
-        total += usage.ru_utime + usage.ru_stime
-    return total
+def empty_directory(path):
+    """Remove everything under ``path`` (all of it belongs to this uid), keeping ``path``."""
+    try:
+        entries = os.listdir(path)
+    except OSError:
+        return
+    for name in entries:
+        remove_tree(os.path.join(path, name))
 
 
-def collect_answer(fd, pid, deadline, max_bytes, request_fd):
-    """Read one framed answer from the child.
+def remove_tree(path):
+    try:
+        os.unlink(path)
+        return
+    except IsADirectoryError:
+        pass
+    except PermissionError:
+        pass
+    except OSError:
+        return
+    try:
+        os.chmod(path, 0o700)
+        empty_directory(path)
+        os.rmdir(path)
+    except OSError:
+        pass
 
-    Returns (payload, how) where how is "answer", "timeout", "too-large", "no-answer" (the
-    child is gone without a complete answer) or "abandoned" (the grader closed the request
-    pipe or wrote to it mid-call: it is gone or misbehaving, so stop serving).
+
+def collect_answer(fd, answer, pid, deadline, request_fd):
+    """Read one framed answer from the child into ``answer``.
+
+    Returns "answer", "timeout", "too-large", "no-answer" (the child is gone without a
+    complete answer) or "abandoned" (the grader closed the request pipe: stop serving).
     """
-    buffer = bytearray()
-    needed = None
     poller = _poll()
     poller.register(fd, select.POLLIN | select.POLLHUP)
-    poller.register(request_fd, select.POLLIN | select.POLLHUP)
+    poller.register(request_fd, select.POLLHUP)  # the child reads the arguments from it
     child_gone = False
     while True:
-        if needed is not None and len(buffer) >= needed:
-            return bytes(buffer[HEADER.size:needed]), "answer"
+        if answer.needed is not None and answer.filled >= answer.needed:
+            return "answer"
         remaining = deadline - _monotonic()
         if remaining <= 0:
-            return None, "timeout"
+            return "timeout"
         events = poller.poll(min(remaining, 0.05 if child_gone else 0.25) * 1000)
         if not events:
             if child_gone:
-                return None, "no-answer"
+                return "no-answer"
             child_gone = child_exited(pid)
             continue
         if any(ready == request_fd for ready, _ in events):
-            return None, "abandoned"
-        chunk = _read(fd, 1 << 20)
-        if not chunk:
-            return None, "no-answer"
-        buffer += chunk
-        if needed is None and len(buffer) >= HEADER.size:
-            (size,) = HEADER.unpack(bytes(buffer[: HEADER.size]))
-            if size > max_bytes + 4096:
-                return None, "too-large"
-            needed = HEADER.size + size
+            return "abandoned"
+        if answer.filled >= len(answer.view):
+            return "too-large"
+        count = os.readv(fd, [answer.view[answer.filled:]])
+        if not count:
+            return "no-answer"
+        answer.filled += count
+        if answer.needed is None and answer.filled >= HEADER.size:
+            (size,) = HEADER.unpack_from(answer.buffer, 0)
+            if size > answer.limit:
+                return "too-large"
+            answer.needed = HEADER.size + size
 
 
 def exits_soon(pid, seconds=0.1):
@@ -492,11 +814,12 @@ def kill_strays(is_init):
 
 
 def become_subreaper():
-    """Outside a PID namespace (Linux): adopt orphans, so a detached process stays findable."""
+    """Outside a PID namespace (Linux): adopt orphans, so a detached process stays findable;
+    and stop being dumpable, so processes of the same uid cannot read this one's memory."""
     try:
-        import ctypes
-
-        SUBREAPER[0] = ctypes.CDLL(None).prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0
+        lib = libc()
+        SUBREAPER[0] = lib.prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0
+        lib.prctl(PR_SET_DUMPABLE, 0, 0, 0, 0)
     except (ImportError, OSError, AttributeError):
         SUBREAPER[0] = False
 
@@ -515,8 +838,10 @@ def adopted_children():
 # ---------------------------------------------------------------------------------------------
 # the server loop
 
+SERVER = {"is_init": False}
 
-def serve(request_fd, reply_fd, submission, is_init):
+
+def serve(request_fd, reply_fd, submission):
     channel_fds = (request_fd, reply_fd)
     while True:
         raw = read_frame(request_fd, MAX_REQUEST_BYTES)
@@ -525,33 +850,39 @@ def serve(request_fd, reply_fd, submission, is_init):
         request = _loads(raw.decode("utf-8"))
         op = request["op"]
         if op == "load":
-            apply_memory_limit(request["memory_bytes"])
-            reply = load(submission)
-            reply["id"] = request["id"]
-            send(reply_fd, reply)
+            load(request, reply_fd, channel_fds, submission)
         elif op == "call":
-            request["args"] = [from_tagged(arg) for arg in request["args"]]
-            serve_call(request, reply_fd, channel_fds, is_init)
+            if CODE[0] is None:
+                read_frame(request_fd, MAX_REQUEST_BYTES)  # the arguments: nobody to run them
+                send(reply_fd, {"id": request["id"], "status": "missing"})
+                continue
+            fork_child(request, reply_fd, channel_fds, submission)
         else:
             send(reply_fd, {"id": request["id"], "status": "unknown-op"})
 
 
-def send_call_reply(reply_fd, request_id, payload, reply):
-    """Splice the child's answer (already JSON) into the envelope without decoding it here."""
-    reply["id"] = request_id
-    if payload is None:
-        send(reply_fd, reply)
-        return
-    envelope = _dumps(reply).encode("utf-8")
-    write_frame(reply_fd, envelope[:-1] + b',"answer":' + payload + b"}")
-
-
-def apply_memory_limit(limit):
-    if limit and hasattr(resource, "RLIMIT_AS"):
+def load(request, reply_fd, channel_fds, submission):
+    CONFIG.update(memory_bytes=request.get("memory_bytes"), nproc=request.get("nproc"),
+                  timeout=request.get("timeout", 10), load_id=request["id"])
+    memory = CONFIG.get("memory_bytes")
+    if memory and hasattr(resource, "RLIMIT_AS"):
         try:
-            _setrlimit(resource.RLIMIT_AS, (limit, limit))
+            _setrlimit(resource.RLIMIT_AS, (memory, memory))  # compiling a huge file, too
         except (ValueError, OSError):
             pass
+    failed = compile_submission(submission)
+    if failed is not None:
+        failed["id"] = request["id"]
+        send(reply_fd, failed)
+        return
+    if request.get("landlock") is True:
+        RULESET[0] = build_ruleset(CONFIG["scratch"])
+        if RULESET[0] is None:
+            send(reply_fd, {"id": request["id"], "status": "load-error",
+                            "error": "the sandbox could not set up its Landlock rules"})
+            CODE[0] = None
+            return
+    fork_child(None, reply_fd, channel_fds, submission)
 
 
 def become_namespace_init():
@@ -581,16 +912,16 @@ def become_namespace_init():
 
 
 def main(argv):
-    request_fd, reply_fd, submission = int(argv[1]), int(argv[2]), argv[3]
-    flags = set(argv[4:])
+    request_fd, reply_fd, submission, scratch = int(argv[1]), int(argv[2]), argv[3], argv[4]
+    flags = set(argv[5:])
     SUBMISSION_LABEL[0] = os.path.basename(submission)
-    is_init = False
+    CONFIG["scratch"] = scratch
     if "--init" in flags:
         become_namespace_init()
-        is_init = os.getpid() == 1
+        SERVER["is_init"] = os.getpid() == 1
     elif "--subreaper" in flags:
         become_subreaper()
-    serve(request_fd, reply_fd, submission, is_init)
+    serve(request_fd, reply_fd, os.path.abspath(submission))
 
 
 if __name__ == "__main__":

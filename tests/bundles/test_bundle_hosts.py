@@ -3,10 +3,9 @@ container (simulated by ``tests/support``), with the bundles' default flags, on 
 wrong, a crashing and a missing submission and with a broken grader installation; and what
 is secret in a bundle is readable by root only once it is set up.
 
-Default flags mean ``--strict-sandbox``. The sandbox does not yet provide its strict layers
-inside containers, so there a graded outcome is expected to fail for now (marked
-``xfail(strict=False)`` for that reason only); the same cases also run with the bundles'
-``best-effort`` mode, which must pass today.
+Default flags mean ``--strict-sandbox``, whose guarantees hold inside a default container by
+other mechanisms than namespaces (see the README's sandbox section); the same cases also run
+with the bundles' ``best-effort`` mode.
 """
 
 from __future__ import annotations
@@ -40,8 +39,6 @@ NOBODY = 65534
 NO_NETWORK = {"HTTP_PROXY": "http://127.0.0.1:9", "HTTPS_PROXY": "http://127.0.0.1:9",
               "http_proxy": "http://127.0.0.1:9", "https_proxy": "http://127.0.0.1:9",
               "PIP_NO_INDEX": "1"}
-STRICT_PENDING = ("the sandbox's strict mode refuses to grade in a default container until it "
-                  "supports containers")
 GRADED = [("correct_counter.py", "full"), ("wrong_tie_first_seen.py", "partial"),
           ("broken_raises.py", "partial")]
 
@@ -75,8 +72,7 @@ def readable_by_nobody(path: Path) -> bool:
 
 def graded_parameters():
     for submission, outcome in GRADED:
-        yield pytest.param(submission, outcome, "strict",
-                           marks=pytest.mark.xfail(strict=False, reason=STRICT_PENDING))
+        yield pytest.param(submission, outcome, "strict")
         yield pytest.param(submission, outcome, "best-effort")
 
 
@@ -227,8 +223,7 @@ def test_prairielearn_grades_in_a_default_container(question, submission, outcom
 @pytest.mark.parametrize("submission, needle, sandbox", [
     (None, "No Python file was submitted", "strict"),
     (None, "No Python file was submitted", "best-effort"),
-    pytest.param("broken_missing_encode.py", "does not define encode()", "strict",
-                 marks=pytest.mark.xfail(strict=False, reason=STRICT_PENDING)),
+    ("broken_missing_encode.py", "does not define encode()", "strict"),
     ("broken_missing_encode.py", "does not define encode()", "best-effort"),
 ])
 def test_prairielearn_returns_not_gradable_in_a_default_container(question, submission, needle, sandbox):

@@ -1,7 +1,7 @@
 """Reference-free properties that need more than one look at a call: a function that changes
 its arguments is caught (the sandbox echoes them back after the call and the
 ``inputs-unmodified`` property compares them with what was sent), and so is one whose answer
-changes from call to call."""
+changes from call to call (by chance: the sandbox keeps no state between calls)."""
 
 from __future__ import annotations
 

@@ -16,6 +16,7 @@ import pytest
 
 from grader.sandbox import api as sandbox_module
 from grader.sandbox import cgroups as sandbox_cgroups
+from grader.sandbox import guarantees
 from grader.sandbox.api import (
     Opaque,
     Sandbox,
@@ -101,7 +102,8 @@ def shout(text):
 
 def where():
     return {"uid": os.getuid(), "cwd": os.getcwd(), "files": sorted(os.listdir(".")),
-            "env": sorted(os.environ)}
+            "env": sorted(os.environ), "home": os.environ["HOME"],
+            "tmpdir": os.environ["TMPDIR"]}
 
 
 def die():
@@ -236,14 +238,17 @@ def test_output_is_captured_and_capped(box):
     assert len(text.encode()) < FAST.max_output_bytes + 100
 
 
-def test_worker_sees_only_a_private_directory_and_a_scrubbed_environment(box):
+def test_each_call_works_in_an_empty_private_directory_with_a_scrubbed_environment(box):
     seen = box.call("where", []).value
-    assert seen["files"] == ["student.py"]
+    again = box.call("where", []).value
+    assert seen["files"] == [] and again["files"] == []
+    assert seen["home"] == seen["tmpdir"] == seen["cwd"]
+    assert again["cwd"] != seen["cwd"]
     assert seen["env"] == ["HOME", "LANG", "LC_ALL", "PATH", "TMPDIR"]
     if LAYERS["uid-drop"]:
         assert seen["uid"] == 65534
     if LAYERS["mount-isolation"]:
-        assert seen["cwd"] == "/home/student"
+        assert seen["cwd"].startswith("/tmp/")
 
 
 def test_reported_kernel_layers_are_really_in_force(box):
@@ -314,22 +319,39 @@ def test_layers_notice_names_what_is_missing():
     assert notice.endswith("pid-namespace, seccomp")
 
 
-@pytest.mark.skipif(not IS_ROOT, reason="strict mode only demands layers from root on Linux")
-def test_strict_mode_refuses_a_root_host_missing_a_layer(submission, monkeypatch):
-    crippled = dict(LAYERS) | {"network-namespace": False}
-    monkeypatch.setattr(sandbox_module, "probe_layers", lambda: crippled)
-    with pytest.raises(SandboxUnavailable, match="cannot set up network-namespace"):
+@pytest.mark.skipif(not LAYERS["seccomp"], reason="needs the seccomp layer to disable it")
+def test_strict_mode_refuses_when_a_guarantee_is_really_missing(submission, monkeypatch):
+    monkeypatch.setenv("GRADE_SANDBOX_DISABLE", "seccomp")
+    with pytest.raises(SandboxUnavailable) as refused:
         Sandbox(submission, strict=True)
-    with Sandbox(submission, strict=False) as lenient:
-        assert lenient.layers["network-namespace"] is False
+    reason = str(refused.value)
+    assert "\n" not in reason
+    assert reason.startswith("refusing to grade with --strict-sandbox: on this host it cannot "
+                             "be guaranteed that student code can open no socket but AF_UNIX")
+    assert "memory" not in reason  # only what is missing is named
+    with Sandbox(submission, limits=FAST, strict=False) as lenient:
+        assert lenient.layers["seccomp"] is False
+        assert lenient.call("echo", [1]).value == (1,)
 
 
-@pytest.mark.skipif(not IS_ROOT, reason="needs root")
-def test_strict_mode_accepts_this_host_when_it_has_the_layers(submission):
-    if sandbox_module.sandbox_layers.missing_for_strict(LAYERS):
-        pytest.skip("this host lacks a required layer")
+def test_strict_mode_names_each_missing_guarantee(submission, monkeypatch):
+    monkeypatch.setenv("GRADE_SANDBOX_DISABLE", "pids-cgroup,process-rlimit,landlock,"
+                                               "mount-isolation")
+    with pytest.raises(SandboxUnavailable) as refused:
+        Sandbox(submission, strict=True)
+    reason = str(refused.value)
+    for words in ("cannot read the spec", "processes and threads are capped",
+                  "memory is capped" if not LAYERS["memory-cgroup"] else "cannot see",
+                  "nothing one call writes"):
+        assert words in reason, words
+
+
+def test_strict_mode_accepts_this_host_when_the_guarantees_hold(submission):
+    if guarantees.missing(LAYERS):
+        pytest.skip("this host lacks " + ", ".join(g.name for g in guarantees.missing(LAYERS)))
     with Sandbox(submission, limits=FAST, strict=True) as strict:
         assert strict.load().ok
+        assert strict.call("echo", [1]).value == (1,)
 
 
 def test_worker_start_is_quick_enough_to_restart_per_failure(submission):

@@ -1,7 +1,9 @@
 # exercise: bpe-train-encode
-"""Right merges on every other call only: a counter kept in a file makes each call differ
-from the one before, the way hidden global state does."""
-import os
+"""Right merges, except that every call's last merge carries a fresh random draw: the way an
+unseeded random choice leaks into an answer, so two calls with the same input differ. (Hidden
+state cannot do this any more: the sandbox keeps nothing from one call to the next, so a
+counter kept in a file or a global starts afresh in every call.)"""
+import random
 
 from collections import Counter
 
@@ -20,13 +22,6 @@ def _merge(symbols, pair):
     return tuple(out)
 
 
-def _call_number():
-    count = int(open("calls.txt").read()) + 1 if os.path.exists("calls.txt") else 1
-    with open("calls.txt", "w") as handle:
-        handle.write(str(count))
-    return count
-
-
 def train_bpe(corpus, num_merges):
     words = Counter(tuple(w) + (EOW,) for text in corpus for w in text.split())
     merges = []
@@ -40,8 +35,9 @@ def train_bpe(corpus, num_merges):
         best = min(pairs, key=lambda p: (-pairs[p], p))
         merges.append(best)
         words = Counter({_merge(s, best): f for s, f in words.items()})
-    if _call_number() % 2 == 0:
-        merges = merges[:-1]
+    if merges:
+        first, second = merges[-1]
+        merges[-1] = (first, second + "#%08x" % random.getrandbits(32))
     return merges
 
 

@@ -1,0 +1,168 @@
+"""``grade submit`` in every environment a grader meets: as root on the host, as ``nobody``,
+in a default Docker container and in one on a cgroup-v2-only host (``tests/support``).
+
+Every hostile submission under ``tests/hostile/`` is graded in a subprocess in each
+environment: the run must exit 0 with a report, and leave no process (this test process is a
+subreaper, so anything orphaned by the run becomes its child) and no file behind. Strict mode
+must grade the correct example to full marks wherever its guarantees hold, and refuse, with
+one line naming the guarantee, where one really does not.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import pytest
+
+from support.fixtures import platform_env  # noqa: F401 - the fixture
+
+REPOSITORY = Path(__file__).resolve().parents[2]
+HOSTILE = REPOSITORY / "tests" / "hostile"
+HOSTILE_CASES = sorted(path.name for path in HOSTILE.glob("*.py"))
+CORRECT = REPOSITORY / "examples" / "bpe-train-encode" / "student_correct.py"
+GRADE = str(Path(sys.executable).with_name("grade"))
+QUICK_SPEC = (REPOSITORY / "tests" / "specs" / "valid-minimal.yaml").read_text() + (
+    "limits:\n  call_seconds: 0.5\n  memory_mib: 192\n  total_seconds: 4\n")
+PR_SET_CHILD_SUBREAPER = 36
+NOBODY = 65534
+
+
+@pytest.fixture(scope="module", autouse=True)
+def adopt_orphans():
+    """Make this process adopt the orphans of the runs it starts (Linux)."""
+    if not sys.platform.startswith("linux"):
+        pytest.skip("the environments are Linux ones")
+    ctypes.CDLL(None).prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
+    yield
+
+
+@pytest.fixture
+def place():
+    """A directory ``nobody`` can read, with the files of the run and an empty TMPDIR."""
+    directory = Path(tempfile.mkdtemp(prefix="bpe-platform-test-"))
+    os.chmod(directory, 0o755)
+    temp = directory / "tmp"
+    temp.mkdir()
+    os.chmod(temp, 0o1777)
+    yield directory
+    shutil.rmtree(directory, ignore_errors=True)
+
+
+def grade(platform_env, place: Path, submission: Path, *options: str, env=None):  # noqa: F811
+    target = place / submission.name
+    shutil.copyfile(submission, target)
+    os.chmod(target, 0o644)
+    argv = platform_env([GRADE, "submit", *options, "--format", "json", str(target)])
+    environment = {**os.environ, "TMPDIR": str(place / "tmp"), **(env or {})}
+    started = time.monotonic()
+    done = subprocess.run(argv, capture_output=True, text=True, timeout=180, cwd=place,
+                          env=environment)
+    return done, time.monotonic() - started
+
+
+def strays(patience: float = 3.0) -> list[str]:
+    """Processes the runs left behind (now children of this subreaper): killed and reaped."""
+    deadline = time.monotonic() + patience
+    while True:
+        left = [pid for pid in _children() if not _zombie(pid)]
+        if not left or time.monotonic() > deadline:
+            break
+        time.sleep(0.05)
+    described = [f"{pid}: {_cmdline(pid)}" for pid in left]
+    for pid in left:
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except OSError:
+            pass
+    _reap_all()
+    return described
+
+
+def _children() -> list[int]:
+    found = []
+    for task in os.listdir("/proc/self/task"):
+        try:
+            with open(f"/proc/self/task/{task}/children") as handle:
+                found += [int(part) for part in handle.read().split()]
+        except OSError:
+            continue
+    return found
+
+
+def _zombie(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as handle:
+            return handle.read().rsplit(")", 1)[1].split()[0] == "Z"
+    except OSError:
+        return True
+
+
+def _cmdline(pid: int) -> str:
+    try:
+        with open(f"/proc/{pid}/cmdline", "rb") as handle:
+            return handle.read().replace(b"\0", b" ").decode(errors="replace")
+    except OSError:
+        return "?"
+
+
+def _reap_all() -> None:
+    while True:
+        try:
+            if os.waitpid(-1, os.WNOHANG)[0] == 0:
+                time.sleep(0.02)
+        except ChildProcessError:
+            return
+
+
+@pytest.mark.parametrize("case", HOSTILE_CASES)
+def test_hostile_submission_is_contained_everywhere(platform_env, place, case):  # noqa: F811
+    spec = place / "valid-minimal.yaml"  # the id must match the file name
+    spec.write_text(QUICK_SPEC)
+    os.chmod(spec, 0o644)
+    done, _ = grade(platform_env, place, HOSTILE / case, "--exercise", str(spec))
+    assert done.returncode == 0, (platform_env.name, done.stderr[-2000:])
+    report = json.loads(done.stdout)
+    assert report["exercise"] == "valid-minimal" and 0 <= report["score"] <= report["max_score"]
+    assert strays() == [], platform_env.name
+    assert os.listdir(place / "tmp") == [], "the run left files in TMPDIR"
+    assert sorted(os.listdir(place)) == sorted(["tmp", spec.name, case]), "files appeared"
+
+
+def test_strict_mode_grades_the_correct_example_to_full_marks(platform_env, place):  # noqa: F811
+    done, seconds = grade(platform_env, place, CORRECT, "--strict-sandbox")
+    if platform_env.name == "host-nobody":
+        # No pids cgroup can be made and no uid can be dropped to: no process cap holds.
+        assert done.returncode == 1
+        [line] = done.stderr.strip().splitlines()
+        assert "refusing to grade with --strict-sandbox" in line
+        assert "processes and threads are capped as a whole" in line
+        return
+    assert done.returncode == 0, (platform_env.name, done.stderr[-2000:])
+    report = json.loads(done.stdout)
+    assert report["score"] == report["max_score"] == 100, platform_env.name
+    assert strays() == []
+    assert os.listdir(place / "tmp") == []
+
+
+def test_strict_mode_refuses_when_a_mechanism_is_disabled(platform_env, place):  # noqa: F811
+    if platform_env.name == "host-nobody":
+        pytest.skip("strict mode refuses there anyway (see above)")
+    # In a container Landlock is the only file-system layer: without it the spec is readable.
+    disabled = "landlock" if platform_env.name.startswith("container") else \
+        "landlock,mount-isolation"
+    done, _ = grade(platform_env, place, CORRECT, "--strict-sandbox",
+                    env={"GRADE_SANDBOX_DISABLE": disabled})
+    assert done.returncode == 1, platform_env.name
+    [line] = done.stderr.strip().splitlines()
+    assert line.startswith("grade submit: refusing to grade with --strict-sandbox")
+    assert "cannot read the spec, the reference or the grader's files" in line
+    assert done.stdout == ""
