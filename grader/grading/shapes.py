@@ -115,3 +115,20 @@ def lengths(value: Any, function: str) -> dict[str, int]:
         if type(value[key]) is not int:
             raise ShapeError(f"{expected}; {key!r} is {describe(value[key])}")
     return {key: value[key] for key in LENGTH_KEYS}
+
+
+def divergence(value: Any, function: str) -> Any:
+    """``None`` or ``(step, bpe_pair, wordpiece_pair)``: an int >= 1 and two (str, str) pairs."""
+    expected = (f"{function} must return None or a tuple (step, bpe_pair, wordpiece_pair): "
+                "an int step counted from 1 and two (str, str) pairs")
+    if value is None:
+        return None
+    if type(value) not in (tuple, list) or len(value) != 3:
+        raise ShapeError(f"{expected}; it returned {describe(value)}")
+    step, first, second = value
+    if type(step) is not int or step < 0:
+        raise ShapeError(f"{expected}; the step is {describe(step)}")
+    for name, pair in (("bpe_pair", first), ("wordpiece_pair", second)):
+        if not _is_str_pair(pair, True):
+            raise ShapeError(f"{expected}; {name} is {describe(pair)}")
+    return (step, (first[0], first[1]), (second[0], second[1]))

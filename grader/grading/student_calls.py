@@ -92,7 +92,7 @@ class StudentCalls:
             )
         return None
 
-    # ----------------------------------------------------------------- the three roles
+    # ----------------------------------------------------------------- the roles
 
     def train(self, corpus: Any, num_merges: int) -> StudentAnswer:
         """The student's merges for ``corpus`` (already in the exercise's corpus form)."""
@@ -117,6 +117,22 @@ class StudentCalls:
             return answer
         return self._shaped(lambda: shapes.lengths(answer.value, name), answer.modified)
 
+    def train_wordpiece(self, corpus: Any, num_merges: int) -> StudentAnswer:
+        """The student's WordPiece merges for ``corpus``, as bare pairs."""
+        name = self.function_name("train_wordpiece")
+        answer = self._call(name, [corpus, num_merges], ("corpus", "num_merges"))
+        if not answer.ok:
+            return answer
+        return self._shaped(lambda: self.merges_shape(answer.value, name), answer.modified)
+
+    def first_divergence(self, corpus: Any, num_merges: int) -> StudentAnswer:
+        """The student's ``(step, bpe_pair, wordpiece_pair)`` for ``corpus``, or None."""
+        name = self.function_name("first_divergence")
+        answer = self._call(name, [corpus, num_merges], ("corpus", "num_merges"))
+        if not answer.ok:
+            return answer
+        return self._shaped(lambda: shapes.divergence(answer.value, name), answer.modified)
+
     def remembered(self, role: str, *args: Any) -> StudentAnswer:
         """The answer of ``role``'s function on ``args``, calling only the first time.
 
@@ -130,7 +146,9 @@ class StudentCalls:
     def answer(self, role: str, *args: Any) -> StudentAnswer:
         """A fresh call of ``role``'s function (train, encode or sequence_lengths)."""
         method = {"train": self.train, "encode": self.encode,
-                  "sequence_lengths": self.sequence_lengths}[role]
+                  "sequence_lengths": self.sequence_lengths,
+                  "train_wordpiece": self.train_wordpiece,
+                  "first_divergence": self.first_divergence}[role]
         return method(*args)
 
     # ----------------------------------------------------------------- conversions

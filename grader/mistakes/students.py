@@ -506,9 +506,18 @@ STUDENT_MISTAKES: dict[str, StudentMistake] = {
 # --------------------------------------------------------------------------- assembling
 
 
+def _family(exercise: Exercise):  # type: ignore[no-untyped-def]
+    """The module writing submissions for an exercise of another algorithm, or None for BPE."""
+    from grader.mistakes import wordpiece_students
+
+    return wordpiece_students if wordpiece_students.handles(exercise) else None
+
+
 def applicable_mistakes(exercise: Exercise) -> list[StudentMistake]:
     """The mistakes a student of ``exercise`` can make: its roles, its conventions, and every
     tie-break rule but its own."""
+    if (family := _family(exercise)) is not None:
+        return family.applicable_mistakes(exercise)
     roles = exercise.functions.roles()
     return [
         mistake
@@ -521,6 +530,8 @@ def applicable_mistakes(exercise: Exercise) -> list[StudentMistake]:
 
 def student_source(exercise: Exercise, mistake_id: Optional[str] = None) -> str:
     """The source of a submission to ``exercise``: correct, or with mistake ``mistake_id``."""
+    if (family := _family(exercise)) is not None:
+        return family.student_source(exercise, mistake_id)
     mistake = STUDENT_MISTAKES[mistake_id] if mistake_id is not None else None
     if mistake is not None and not mistake.applies(exercise):
         raise ValueError(f"mistake {mistake_id!r} cannot happen under the conventions of {exercise.id!r}")

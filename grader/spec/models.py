@@ -103,6 +103,8 @@ class Functions(SpecModel):
     train: Optional[FunctionSpec] = None
     encode: Optional[FunctionSpec] = None
     sequence_lengths: Optional[FunctionSpec] = None
+    train_wordpiece: Optional[FunctionSpec] = None
+    first_divergence: Optional[FunctionSpec] = None
 
     def roles(self) -> dict[str, FunctionSpec]:
         """Role -> function, for the roles this exercise has, in a fixed order."""

@@ -1,6 +1,8 @@
 """The function roles an exercise can ask students to write, as one table.
 
-A role is what a student's function does (``train``, ``encode``, ``sequence_lengths``). Every
+A role is what a student's function does (``train``, ``encode``, ``sequence_lengths``, and
+for WordPiece ``train_wordpiece`` and ``first_divergence``, the first step where WordPiece and
+BPE part). Every
 fact about a role that more than one module needs lives in its :class:`Role` entry: the
 argument names its signature must take, which case field holds its input, what an author adds
 to give it one, which other role a student's version of it calls, and how an audit gap is
@@ -41,6 +43,15 @@ ROLE_TABLE: dict[str, Role] = {
             "sequence_lengths", ("sentence", "merges"), lambda case: case.sentence is not None,
             "sentence", "add a sentence: to a case", "a case sentence that shows it",
             depends_on=frozenset({"encode"}),
+        ),
+        Role(
+            "train_wordpiece", ("corpus", "num_merges"), lambda case: True, "corpus",
+            "add a case", "a case whose corpus shows it",
+        ),
+        Role(
+            "first_divergence", ("corpus", "num_merges"), lambda case: True, "corpus",
+            "add a case", "a case whose corpus shows it",
+            depends_on=frozenset({"train_wordpiece"}),
         ),
     )
 }

@@ -150,7 +150,13 @@ def _case_problems(exercise: Exercise, index: int, case: Case) -> Iterator[tuple
     graded_roles = {
         m.function for m in exercise.milestones if m.check("cases") is not None
     }
-    for role, field in ((r.name, r.case_field) for r in ROLE_TABLE.values() if r.name != "train"):
+    if case.merges is not None and "train" not in exercise.functions.roles():
+        yield loc + ("merges",), (
+            "expected merges are BPE merges for a train function, and this exercise has none; "
+            "leave them out (the reference computes every expected value)"
+        )
+    # Every case has a corpus, so roles trained on the corpus alone never leave one unused.
+    for role, field in ((r.name, r.case_field) for r in ROLE_TABLE.values() if r.case_field != "corpus"):
         if case_serves(case, role) and role not in graded_roles:
             yield loc + (field,), (
                 f"no milestone checks {role} cases, so this input would never be graded; "

@@ -87,7 +87,7 @@ def convention_lines(exercise: Exercise) -> list[str]:
             if marker
             else "End of word: no marker; each word starts as its characters."
         ),
-        f"Ties: when pairs share the highest count, take {DESCRIPTIONS[conventions.tie_break]} "
+        f"Ties: when pairs share the highest {_ranked_by(exercise)}, take {DESCRIPTIONS[conventions.tie_break]} "
         f"(rule {conventions.tie_break!r}; example below).",
         "Merges: "
         + (
@@ -107,6 +107,13 @@ def convention_lines(exercise: Exercise) -> list[str]:
         f"Time: each call must finish within {exercise.limits.call_seconds:g} seconds.",
     ]
     return lines
+
+
+def _ranked_by(exercise: Exercise) -> str:
+    """What pairs are ranked by: counts for BPE, scores (and counts) when WordPiece is asked for."""
+    if exercise.functions.train_wordpiece or exercise.functions.first_divergence:
+        return "score (WordPiece) or count (BPE)"
+    return "count"
 
 
 def _milestone_view(exercise: Exercise, milestone: Any) -> dict[str, Any]:
@@ -146,6 +153,10 @@ def stub_functions(exercise: Exercise) -> list[StubFunction]:
 
 def _examples(exercise: Exercise, role: str, name: str, case: Case) -> list[str]:
     """Doctest blocks for one public case and one role (none when the case has no input for it)."""
+    from grader.spec import stub_examples
+
+    if role in stub_examples.EXAMPLES:
+        return stub_examples.examples(exercise, role, name, case, _statement, _call)
     if role == "train":
         return [
             _statement("corpus", case.corpus)

@@ -37,7 +37,11 @@ from grader.spec import load_exercise
 from grader.spec.expected import to_merge_form
 from grader.spec.loading import exercise_ids
 from grader.spec.roles import ROLE_TABLE
+from grader.mistakes.wordpiece import canonical
 from reference import encode, train_bpe
+from reference.wordpiece import first_divergence, train_wordpiece
+
+WORDPIECE_ROLES = ("train_wordpiece", "first_divergence")
 
 ROOT = Path(__file__).resolve().parents[2]
 EXERCISES = {exercise_id: load_exercise(exercise_id) for exercise_id in exercise_ids()}
@@ -109,6 +113,12 @@ def test_each_submission_answers_what_its_catalogue_entry_computes(exercise_id, 
     entry = catalogue(exercise)[mistake_id]
     corpus = data.draw(corpora(conventions.corpus_form))
     num_merges = data.draw(st.integers(min_value=0, max_value=8))
+    if entry.role in WORDPIECE_ROLES:
+        actual = run_student(exercise, mistake_id, entry.role, corpus, num_merges)
+        options = {"tie_break": conventions.tie_break, "end_of_word": conventions.end_of_word}
+        assert canonical(entry.role, actual) == canonical(
+            entry.role, entry.run(corpus, num_merges, **options))
+        return
     if entry.role == "train":
         actual = run_student(exercise, mistake_id, "train", corpus, num_merges)
         pairs = [tuple(item[0]) if conventions.merge_form == "pairs-with-token" else tuple(item)
@@ -179,6 +189,7 @@ def test_every_shipped_exercise_passes_its_audit(audits, exercise_id):
 WRONG_SAMPLES = {
     "bpe-train-encode": {"train": "ties-first-seen", "encode": "encode-longest-match"},
     "lesson97-bpe": {"train": "ties-lexicographic", "sequence-lengths": "lengths-char-letters-only"},
+    "wordpiece": {"train": "wordpiece-raw-frequency", "divergence": "divergence-zero-based"},
 }
 
 
@@ -210,6 +221,15 @@ def test_the_generated_correct_submissions_agree_with_the_reference(data):
         conventions = exercise.conventions
         corpus = data.draw(corpora(conventions.corpus_form))
         num_merges = data.draw(st.integers(min_value=0, max_value=8))
+        if exercise.functions.train is None:
+            options = {"tie_break": conventions.tie_break, "end_of_word": conventions.end_of_word}
+            assert canonical("train_wordpiece", run_student(
+                exercise, None, "train_wordpiece", corpus, num_merges)) == train_wordpiece(
+                corpus, num_merges, **options)
+            assert canonical("first_divergence", run_student(
+                exercise, None, "first_divergence", corpus, num_merges)) == canonical(
+                "first_divergence", first_divergence(corpus, num_merges, **options))
+            continue
         actual = run_student(exercise, None, "train", corpus, num_merges)
         pairs = [tuple(item[0]) if conventions.merge_form == "pairs-with-token" else tuple(item)
                  for item in actual]

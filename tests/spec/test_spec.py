@@ -58,7 +58,7 @@ def test_the_fixture_every_broken_spec_starts_from_is_valid():
 
 
 def test_shipped_exercises_load_and_are_found_by_id():
-    assert exercise_ids() == ["bpe-train-encode", "lesson97-bpe"]
+    assert exercise_ids() == ["bpe-train-encode", "lesson97-bpe", "wordpiece"]
     loaded = available_exercises()
     assert [e.id for e in loaded] == exercise_ids()
     for exercise in loaded:

@@ -20,6 +20,7 @@ from grader.spec import load_exercise
 from grader.spec.stubs import StubExists, render_stub, write_stub
 from reference import encode, train_bpe
 from reference.sequence_lengths import sequence_lengths
+from reference.wordpiece import first_divergence, train_wordpiece
 
 EXERCISES = exercise_ids()
 
@@ -52,6 +53,12 @@ def reference_functions(exercise) -> dict:
         "encode": lambda word, merges: encode(word, bare_pairs(merges), end_of_word=marker),
         "sequence_lengths": lambda sentence, merges: sequence_lengths(
             sentence, bare_pairs(merges), end_of_word=marker
+        ),
+        "train_wordpiece": lambda corpus, num_merges: train_wordpiece(
+            corpus, num_merges, tie_break=conventions.tie_break, end_of_word=marker
+        ),
+        "first_divergence": lambda corpus, num_merges: first_divergence(
+            corpus, num_merges, tie_break=conventions.tie_break, end_of_word=marker
         ),
     }
     return {spec.name: implementations[role] for role, spec in exercise.functions.roles().items()}
@@ -137,6 +144,8 @@ def test_doctests_are_the_public_cases(stub):
         "train": len(public),
         "encode": sum(len(case.encode) for case in public),
         "sequence_lengths": sum(case.sentence is not None for case in public),
+        "train_wordpiece": len(public),
+        "first_divergence": len(public),
     }
     assert calls == {spec.name: expected_calls[role] for role, spec in exercise.functions.roles().items()}
 
