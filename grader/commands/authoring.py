@@ -16,7 +16,10 @@ from grader.spec import (
     load_exercise,
 )
 from grader.spec.check import check_spec, iter_report_lines
+from grader.spec.answer_sheet import render_answer_sheet
 from grader.spec.stubs import StubExists, render_stub, write_stub
+from grader.mistakes.hand_answers import diagnostic_variant
+from grader.spec.variants import DEFAULT_SECRET, VariantError, course_secret
 
 
 def _load(exercise_ref: str):
@@ -41,7 +44,8 @@ def list_exercises() -> None:
     for exercise in exercises:
         click.echo(f"{exercise.id}  ({exercise.total_points:g} points)  {exercise.title}")
         for milestone in exercise.milestones:
-            function = exercise.function(milestone.function).name
+            function = (exercise.function(milestone.function).name if milestone.function
+                        else "answers file")
             click.echo(
                 f"    {milestone.id:<18} {milestone.points:>5g} pts  {function:<18} {milestone.title}"
             )
@@ -54,9 +58,18 @@ def list_exercises() -> None:
     help="Write the stub to this file instead of standard output.",
 )
 @click.option("--force", is_flag=True, help="Overwrite the output file if it exists.")
-def stub(exercise: str, output: Optional[Path], force: bool) -> None:
+@click.option("--student", metavar="ID",
+              help="Answers exercises: the student whose variant (corpus and words) to render.")
+@click.option("--seed-secret", metavar="SECRET", envvar="GRADE_SEED_SECRET",
+              help="The course secret variants are drawn with (default: env GRADE_SEED_SECRET, "
+                   f"else the practice value {DEFAULT_SECRET!r}).")
+def stub(exercise: str, output: Optional[Path], force: bool, student: Optional[str],
+         seed_secret: Optional[str]) -> None:
     """Render the student stub of EXERCISE (an id from `grade list`, or a spec file)."""
     spec = _load(exercise)
+    if spec.kind == "answers":
+        _answer_sheet(spec, output, force, student, seed_secret)
+        return
     if output is None:
         click.echo(render_stub(spec), nl=False)
         return
@@ -67,6 +80,26 @@ def stub(exercise: str, output: Optional[Path], force: bool) -> None:
     except OSError as error:
         raise click.ClickException(f"cannot write {output}: {error.strerror or error}") from None
     click.echo(f"wrote {output} (exercise {spec.id})", err=True)
+
+
+def _answer_sheet(spec, output: Optional[Path], force: bool, student: Optional[str],
+                  secret: Optional[str]) -> None:
+    if not student:
+        raise click.UsageError(f"{spec.id} gives each student their own corpus: pass --student ID")
+    try:
+        text = render_answer_sheet(spec, diagnostic_variant(spec, student, course_secret(secret)))
+    except VariantError as error:
+        raise click.BadParameter(str(error), param_hint="--student") from None
+    if output is None:
+        click.echo(text, nl=False)
+        return
+    if output.exists() and not force:
+        raise click.ClickException(f"{output} already exists; pass --force to overwrite it")
+    try:
+        output.write_text(text, encoding="utf-8")
+    except OSError as error:
+        raise click.ClickException(f"cannot write {output}: {error.strerror or error}") from None
+    click.echo(f"wrote {output} (exercise {spec.id}, student {student})", err=True)
 
 
 @click.command("check")

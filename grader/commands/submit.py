@@ -32,9 +32,11 @@ GRADER_FAULT_ADVICE = (
               help="Write the report to this file instead of standard output.")
 @click.option("--strict-sandbox", is_flag=True,
               help="Refuse to grade when an isolation layer this host should have is missing.")
+@click.option("--seed-secret", metavar="SECRET", envvar="GRADE_SEED_SECRET",
+              help="Answers exercises: the course secret the student's variant was drawn with.")
 def submit(
     submission: Path, exercise_id: Optional[str], fmt: str, output: Optional[Path],
-    strict_sandbox: bool,
+    strict_sandbox: bool, seed_secret: Optional[str] = None,
 ) -> None:
     """Grade SUBMISSION (a student's .py file) and print per-milestone feedback."""
     if output is not None and not output.parent.is_dir():
@@ -44,7 +46,8 @@ def submit(
     except GradingSetupError as error:
         raise click.UsageError(str(error)) from None
     try:
-        report = grade_submission(submission, exercise, strict_sandbox=strict_sandbox)
+        report = grade_submission(submission, exercise, strict_sandbox=strict_sandbox,
+                                  seed_secret=seed_secret)
         color = fmt == "text" and output is None and sys.stdout.isatty()
         options = {"hidden_visibility": exercise.feedback.hidden_visibility}
         document = render(report, fmt, color=color, exercise_options=options)
@@ -55,7 +58,7 @@ def submit(
     except Exception as error:  # noqa: BLE001 - any other failure is the grader's own fault
         _fail(f"internal error while grading {submission.name}: {type(error).__name__}: {error}",
               GRADER_FAULT_ADVICE)
-    notice = layers_notice(report.sandbox_layers)
+    notice = layers_notice(report.sandbox_layers) if report.sandbox_layers else None  # none: no code ran
     if notice and (fmt not in HUMAN_FORMATS or output is not None):
         click.echo(notice, err=True)
     if output is None:

@@ -148,6 +148,10 @@ def run_audit(
     """
     from grader.mistakes.diagnosis import mistakes_for
 
+    if exercise.kind == "answers":
+        from grader.grading.answers_audit import run_answers_audit
+
+        return run_answers_audit(exercise, mistake_ids=mistake_ids)
     catalogue = {m.id: m for role in exercise.functions.roles() for m in mistakes_for(role)}
     mistakes = [m for m in applicable_mistakes(exercise) if m.id in catalogue]
     if mistake_ids is not None:
@@ -329,7 +333,8 @@ def _gap_advice(mistake: MistakeAudit, exercise: Exercise) -> list[str]:
     for milestone_id in mistake.missed:
         milestone = exercise.milestone(milestone_id)
         kinds = [check.kind for check in milestone.checks if check.kind != "efficiency"]
-        what = ROLE_TABLE[mistake.role].audit_advice
+        what = (ROLE_TABLE[mistake.role].audit_advice if mistake.role in ROLE_TABLE
+                else "a variant setting (word_pool, max_count, num_merges) that shows it")
         line = (f"no check of {milestone_id!r} ({', '.join(kinds)}) tells it from the reference: "
                 f"add {what} to the cases check")
         if mistake.witness:

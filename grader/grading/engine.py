@@ -89,11 +89,13 @@ def grade_submission(
     exercise: Union[Exercise, str, os.PathLike, None] = None,
     *,
     strict_sandbox: bool = False,
+    seed_secret: Optional[str] = None,
 ) -> GradeReport:
     """Grade the student file at ``path``; raise :class:`GradingSetupError` for bad input.
 
     Raises ``SandboxUnavailable`` (from :mod:`grader.sandbox`) when ``strict_sandbox`` is set
-    and the host cannot provide an isolation layer it should.
+    and the host cannot provide an isolation layer it should. An answers exercise is graded
+    without a sandbox (there is no code to run), its variants seeded by ``seed_secret``.
     """
     from grader.sandbox import Sandbox, SandboxLimits
 
@@ -102,6 +104,10 @@ def grade_submission(
     if not path.is_file():
         raise GradingSetupError(f"no such file: {path}")
     spec = resolve_exercise(path, exercise)
+    if spec.kind == "answers":
+        from grader.grading.answers import grade_answers
+
+        return grade_answers(path, spec, secret=seed_secret)
     report = GradeReport(exercise=spec.id, title=spec.title)
     limits = SandboxLimits(
         call_seconds=spec.limits.call_seconds,

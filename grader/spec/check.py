@@ -47,6 +47,11 @@ class CheckReport:
             return f"{self.target}: {len(self.problems)} problem(s); the spec did not load"
         source = self.exercise.source
         where = str(source) if source is not None else self.target
+        if self.ok and self.exercise.kind == "answers":
+            return (
+                f"{where}: ok: exercise {self.exercise.id!r}, an answers file; each student's "
+                "variant is drawn from its answers settings and graded against the reference"
+            )
         if self.ok:
             return (
                 f"{where}: ok: exercise {self.exercise.id!r}, {len(self.exercise.cases)} cases, "

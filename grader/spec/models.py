@@ -22,7 +22,9 @@ if TYPE_CHECKING:
 
 Pair = tuple[str, str]
 
-CHECK_KINDS = ("cases", "differential", "properties", "efficiency")
+CHECK_KINDS = ("cases", "differential", "properties", "efficiency", "answers")
+EXERCISE_KINDS = ("code", "answers")
+QUESTIONS = ("first-merge", "pair-counts", "vocabulary", "tokens", "tie")
 CORPUS_FORMS = ("texts", "word-counts")
 MERGE_FORMS = ("pairs", "pairs-with-token")
 ID_PATTERN = r"^[a-z0-9][a-z0-9-]*$"
@@ -119,12 +121,14 @@ class Check(SpecModel):
 
 
 class Milestone(SpecModel):
-    """A graded step: its points and the checks run on the function of one role."""
+    """A graded step: its points and the checks run on the function of one role, or, in an
+    answers exercise, the questions of the answers file it grades."""
 
     id: Identifier
     title: str
     points: float = Field(gt=0)
-    function: Role
+    function: Optional[Role] = None
+    questions: list[Literal[QUESTIONS]] = Field(default_factory=list)  # type: ignore[valid-type]
     checks: list[Check] = Field(min_length=1)
 
     def check(self, kind: str) -> Optional[Check]:
@@ -160,6 +164,25 @@ class EfficiencySettings(SpecModel):
     num_merges: int = Field(default=300, ge=0)
     max_ratio: float = Field(default=20.0, gt=0)
     max_seconds: float = Field(default=30.0, gt=0)
+
+
+class AnswerSettings(SpecModel):
+    """How an answers exercise makes each student's variant and what it asks.
+
+    The corpus of a variant is ``corpus_words`` words drawn from ``word_pool`` with counts
+    from 1 to ``max_count``; ``encode_words`` words to tokenize are drawn from
+    ``encode_pool``. Draws are repeated until the first ``num_merges`` merges include a tie
+    that the exercise's rule decides (see :mod:`grader.spec.variants`).
+    """
+
+    word_pool: list[str] = Field(min_length=2)
+    corpus_words: int = Field(default=3, ge=2)
+    max_count: int = Field(default=6, ge=1)
+    num_merges: int = Field(default=4, ge=1)
+    pair_counts_step: int = Field(default=2, ge=1)
+    encode_pool: list[str] = Field(min_length=1)
+    encode_words: int = Field(default=2, ge=1)
+    max_file_bytes: int = Field(default=65536, gt=0)
 
 
 class Feedback(SpecModel):
@@ -232,10 +255,12 @@ class Exercise(SpecModel):
     id: Identifier
     title: str
     lesson: str
+    kind: Literal[EXERCISE_KINDS] = "code"  # type: ignore[valid-type]
     student_file: str = "student.py"
     instructions: str
     conventions: Conventions
-    functions: Functions
+    functions: Functions = Functions()
+    answers: Optional[AnswerSettings] = None
     milestones: list[Milestone] = Field(min_length=1)
     limits: Limits = Limits()
     properties: PropertySettings = PropertySettings()

@@ -17,6 +17,10 @@ from grader.spec.roles import ROLE_TABLE
 
 def semantic_problems(exercise: Exercise, *, expected_id: Optional[str] = None) -> list[tuple[Loc, str]]:
     """Problems pydantic cannot see: cross references, uniqueness and the two-form fields."""
+    if exercise.kind == "answers":
+        from grader.spec.answer_rules import answers_problems
+
+        return [*_id_problems(exercise, expected_id), *answers_problems(exercise)]
     return [
         *_id_problems(exercise, expected_id),
         *_function_problems(exercise),
@@ -33,7 +37,10 @@ def _id_problems(exercise: Exercise, expected_id: Optional[str]) -> Iterator[tup
     if expected_id is not None and exercise.id != expected_id:
         yield ("id",), f"{exercise.id!r} must equal the file name without .yaml ({expected_id!r})"
     name = exercise.student_file
-    if not name.endswith(".py") or "/" in name or "\\" in name or not name[:-3].isidentifier():
+    if exercise.kind == "answers":
+        if not name.endswith(".yaml") or "/" in name or "\\" in name or not name[:-5].isidentifier():
+            yield ("student_file",), f"{name!r} must be a plain YAML file name such as answers.yaml"
+    elif not name.endswith(".py") or "/" in name or "\\" in name or not name[:-3].isidentifier():
         yield ("student_file",), (
             f"{name!r} must be a plain Python file name such as student.py "
             "(an importable name ending in .py, no directories)"
@@ -116,8 +123,14 @@ def _parse_signature(signature: str) -> Optional[ast.FunctionDef]:
 
 def _milestone_problems(exercise: Exercise) -> Iterator[tuple[Loc, str]]:
     roles = exercise.functions.roles()
+    if exercise.answers is not None:
+        yield ("answers",), "answer settings belong to an exercise of kind: answers"
     for index, milestone in enumerate(exercise.milestones):
         loc: Loc = ("milestones", index)
+        if milestone.questions:
+            yield loc + ("questions",), "questions belong to an exercise of kind: answers"
+        if any(check.kind == "answers" for check in milestone.checks):
+            yield loc + ("checks",), "an answers check grades an answers file: use kind: answers"
         if milestone.function not in roles:
             yield loc + ("function",), (
                 f"{milestone.function!r} is not a role under functions "
@@ -129,7 +142,7 @@ def _milestone_problems(exercise: Exercise) -> Iterator[tuple[Loc, str]]:
                 yield loc + ("checks", check_index, "kind"), f"check kind {kind!r} appears twice"
         if "efficiency" in kinds and milestone.function != "train":
             yield loc + ("checks",), "an efficiency check times training: use it with function: train"
-        if "cases" in kinds and not exercise.cases_for(milestone.function):
+        if "cases" in kinds and milestone.function and not exercise.cases_for(milestone.function):
             yield loc + ("checks",), (
                 f"has a cases check but no case gives input for {milestone.function}"
                 f" ({_what_serves(milestone.function)})"
@@ -148,7 +161,7 @@ def _case_problems(exercise: Exercise, index: int, case: Case) -> Iterator[tuple
     if case.lengths is not None and case.sentence is None:
         yield loc + ("lengths",), "expected lengths need a sentence: to measure"
     graded_roles = {
-        m.function for m in exercise.milestones if m.check("cases") is not None
+        m.function for m in exercise.milestones if m.check("cases") is not None and m.function
     }
     if case.merges is not None and "train" not in exercise.functions.roles():
         yield loc + ("merges",), (
