@@ -133,6 +133,30 @@ class StudentCalls:
             return answer
         return self._shaped(lambda: shapes.divergence(answer.value, name), answer.modified)
 
+    def train_byte_bpe(self, text: str, vocab_size: int, special_tokens: list[str]) -> StudentAnswer:
+        """The student's ``(vocab, merges)`` for ``text``."""
+        name = self.function_name("train_byte_bpe")
+        answer = self._call(name, [text, vocab_size, list(special_tokens)],
+                            ("text", "vocab_size", "special_tokens"))
+        if not answer.ok:
+            return answer
+        return self._shaped(lambda: shapes.byte_training(answer.value, name), answer.modified)
+
+    def encode_byte_bpe(self, text: str, vocab: dict, merges: list, special_tokens: list[str]) -> StudentAnswer:
+        name = self.function_name("encode_byte_bpe")
+        answer = self._call(name, [text, dict(vocab), [tuple(m) for m in merges], list(special_tokens)],
+                            ("text", "vocab", "merges", "special_tokens"))
+        if not answer.ok:
+            return answer
+        return self._shaped(lambda: shapes.token_ids(answer.value, name), answer.modified)
+
+    def decode_byte_bpe(self, ids: list[int], vocab: dict) -> StudentAnswer:
+        name = self.function_name("decode_byte_bpe")
+        answer = self._call(name, [list(ids), dict(vocab)], ("ids", "vocab"))
+        if not answer.ok:
+            return answer
+        return self._shaped(lambda: shapes.text(answer.value, name), answer.modified)
+
     def remembered(self, role: str, *args: Any) -> StudentAnswer:
         """The answer of ``role``'s function on ``args``, calling only the first time.
 
@@ -148,7 +172,9 @@ class StudentCalls:
         method = {"train": self.train, "encode": self.encode,
                   "sequence_lengths": self.sequence_lengths,
                   "train_wordpiece": self.train_wordpiece,
-                  "first_divergence": self.first_divergence}[role]
+                  "first_divergence": self.first_divergence,
+                  "train_byte_bpe": self.train_byte_bpe, "encode_byte_bpe": self.encode_byte_bpe,
+                  "decode_byte_bpe": self.decode_byte_bpe}[role]
         return method(*args)
 
     # ----------------------------------------------------------------- conversions
@@ -179,7 +205,7 @@ class StudentCalls:
         try:
             return StudentAnswer(value=convert(), modified=modified)
         except shapes.ShapeError as error:
-            return StudentAnswer(failure=cap(str(error)), kind="shape", modified=modified)
+            return StudentAnswer(failure=cap(str(error)), kind=error.kind, modified=modified)
 
 
 def modification(function: str, names: tuple[str, ...], sent: list, after: Optional[list]) -> Optional[str]:

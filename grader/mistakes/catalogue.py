@@ -578,9 +578,9 @@ CATALOGUE: tuple[Mistake, ...] = TRAIN_MISTAKES + ENCODE_MISTAKES + SEQUENCE_LEN
 
 def registered() -> tuple[Mistake, ...]:
     """The catalogue with the entries of the modules that keep other algorithms' mistakes."""
-    from grader.mistakes import wordpiece
+    from grader.mistakes import byte_level, wordpiece
 
-    return CATALOGUE + wordpiece.WORDPIECE_MISTAKES
+    return CATALOGUE + wordpiece.WORDPIECE_MISTAKES + byte_level.BYTE_MISTAKES
 
 
 def mistakes_for(role: str) -> tuple[Mistake, ...]:

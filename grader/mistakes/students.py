@@ -508,9 +508,10 @@ STUDENT_MISTAKES: dict[str, StudentMistake] = {
 
 def _family(exercise: Exercise):  # type: ignore[no-untyped-def]
     """The module writing submissions for an exercise of another algorithm, or None for BPE."""
-    from grader.mistakes import wordpiece_students
+    from grader.mistakes import byte_students, wordpiece_students
 
-    return wordpiece_students if wordpiece_students.handles(exercise) else None
+    return next((family for family in (wordpiece_students, byte_students)
+                 if family.handles(exercise)), None)
 
 
 def applicable_mistakes(exercise: Exercise) -> list[StudentMistake]:

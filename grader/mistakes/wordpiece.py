@@ -27,6 +27,7 @@ from reference.wordpiece import first_divergence, symbol_counts, train_wordpiece
 
 EOW = "</w>"
 ROUNDING_DIGITS = 3
+OPTIONS = ("tie_break", "end_of_word")  # the convention options the runs take
 Scorer = Callable[[dict, dict[str, int], dict[str, int]], dict[Pair, Any]]
 
 

@@ -172,6 +172,11 @@ def to_tagged(value, budget, depth=0):
         return value
     if kind is float:
         return value if math.isfinite(value) else {"O": "float(%r)" % value}
+    if kind is bytes:
+        budget[0] -= len(value) // 64
+        if budget[0] < 0:
+            raise TooLarge("the answer has too many items")
+        return {"B": bytes.hex(value)}
     if kind is list:
         return [to_tagged(item, budget, depth + 1) for item in list.__iter__(value)]
     if kind is tuple:
@@ -179,7 +184,7 @@ def to_tagged(value, budget, depth=0):
     if kind is dict:
         pairs = []
         for key, item in dict.items(value):
-            if type(key) is not str:
+            if type(key) is not str and type(key) is not int:
                 return {"O": "dict with %s keys" % type_name(key)}
             pairs.append([key, to_tagged(item, budget, depth + 1)])
         return {"D": pairs}
@@ -196,6 +201,8 @@ def from_tagged(node):
             return tuple(from_tagged(item) for item in body)
         if tag == "D":
             return {key: from_tagged(item) for key, item in body}
+        if tag == "B":
+            return bytes.fromhex(body)
         raise ValueError("unexpected tag %r in a request" % tag)
     return node
 

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Optional, Union
 
 from grader.spec import Case, Exercise, Pair, Problem, SpecError, load_exercise
+from grader.spec.roles import family_of
 from grader.spec.expected import (
     expected_lengths,
     expected_merges,
@@ -70,6 +71,9 @@ def check_spec(id_or_path: Union[str, os.PathLike]) -> CheckReport:
         report.problems = list(error.problems)
         return report
     report.exercise = exercise
+    if family_of(exercise.functions.roles()) != "bpe":
+        report.computed = len(exercise.cases)  # their references compute every expected value
+        return report
     for index, case in enumerate(exercise.cases):
         _check_case(exercise, index, case, report)
     return report

@@ -107,6 +107,9 @@ class Functions(SpecModel):
     sequence_lengths: Optional[FunctionSpec] = None
     train_wordpiece: Optional[FunctionSpec] = None
     first_divergence: Optional[FunctionSpec] = None
+    train_byte_bpe: Optional[FunctionSpec] = None
+    encode_byte_bpe: Optional[FunctionSpec] = None
+    decode_byte_bpe: Optional[FunctionSpec] = None
 
     def roles(self) -> dict[str, FunctionSpec]:
         """Role -> function, for the roles this exercise has, in a fixed order."""
@@ -221,6 +224,7 @@ class Case(SpecModel):
     encode: list[EncodeItem] = Field(default_factory=list)
     sentence: Optional[str] = None
     lengths: Optional[Lengths] = None
+    special_tokens: list[str] = Field(default_factory=list)
 
     @property
     def public(self) -> bool:

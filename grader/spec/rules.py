@@ -12,7 +12,7 @@ import yaml
 from grader.spec.messages import describe, quote_hint
 from grader.spec.models import ROLES, Case, Exercise, FunctionSpec, case_serves
 from grader.spec.problems import Loc
-from grader.spec.roles import ROLE_TABLE
+from grader.spec.roles import ROLE_TABLE, family_of
 
 
 def semantic_problems(exercise: Exercise, *, expected_id: Optional[str] = None) -> list[tuple[Loc, str]]:
@@ -169,7 +169,14 @@ def _case_problems(exercise: Exercise, index: int, case: Case) -> Iterator[tuple
             "leave them out (the reference computes every expected value)"
         )
     # Every case has a corpus, so roles trained on the corpus alone never leave one unused.
-    for role, field in ((r.name, r.case_field) for r in ROLE_TABLE.values() if r.case_field != "corpus"):
+    family = family_of(exercise.functions.roles())
+    if case.special_tokens and family != "byte":
+        yield loc + ("special_tokens",), "special tokens belong to byte-level exercises"
+    for index_, token in enumerate(case.special_tokens):
+        if not token:
+            yield loc + ("special_tokens", index_), "a special token cannot be empty"
+    for role, field in ((r.name, r.case_field) for r in ROLE_TABLE.values()
+                        if r.case_field != "corpus" and r.family == family):
         if case_serves(case, role) and role not in graded_roles:
             yield loc + (field,), (
                 f"no milestone checks {role} cases, so this input would never be graded; "

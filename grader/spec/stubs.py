@@ -72,6 +72,10 @@ def write_stub(exercise: Exercise, path: Path, *, force: bool = False) -> None:
 
 def convention_lines(exercise: Exercise) -> list[str]:
     """The conventions a student needs, one sentence each."""
+    if exercise.functions.train_byte_bpe or exercise.functions.encode_byte_bpe:
+        from grader.spec.stub_examples import byte_conventions
+
+        return byte_conventions(exercise)
     conventions = exercise.conventions
     marker = conventions.end_of_word
     lines = [

@@ -37,11 +37,28 @@ from grader.spec import load_exercise
 from grader.spec.expected import to_merge_form
 from grader.spec.loading import exercise_ids
 from grader.spec.roles import ROLE_TABLE
+from grader.mistakes.byte_level import REFERENCES as BYTE_REFERENCES
+from grader.mistakes.byte_level import canonical as byte_canonical
 from grader.mistakes.wordpiece import canonical
 from reference import encode, train_bpe
 from reference.wordpiece import first_divergence, train_wordpiece
 
 WORDPIECE_ROLES = ("train_wordpiece", "first_divergence")
+BYTE_ROLES = ("train_byte_bpe", "encode_byte_bpe", "decode_byte_bpe")
+EOT = "<|endoftext|>"
+
+
+def run_byte(exercise, mistake_id, role, text, implementation=None):
+    """``role``'s output on ``text`` (with EOT between two copies), by the student-style
+    submission or by ``implementation``; encoding and decoding use the reference's training."""
+    text = f"{text}{EOT}{text} é"
+    function = implementation or student_namespace(exercise.id, mistake_id)[exercise.function(role).name]
+    if role == "train_byte_bpe":
+        return function(text, 256 + 1 + 6, [EOT])
+    vocab, merges = BYTE_REFERENCES["train_byte_bpe"](text, 256 + 1 + 6, [EOT])
+    if role == "encode_byte_bpe":
+        return function(text, vocab, merges, [EOT])
+    return function(BYTE_REFERENCES["encode_byte_bpe"](text, vocab, merges, [EOT]), vocab)
 
 ROOT = Path(__file__).resolve().parents[2]
 EXERCISES = {exercise_id: exercise for exercise_id in exercise_ids()
@@ -114,6 +131,11 @@ def test_each_submission_answers_what_its_catalogue_entry_computes(exercise_id, 
     entry = catalogue(exercise)[mistake_id]
     corpus = data.draw(corpora(conventions.corpus_form))
     num_merges = data.draw(st.integers(min_value=0, max_value=8))
+    if entry.role in BYTE_ROLES:
+        text = "".join(data.draw(corpora("texts")))
+        assert byte_canonical(entry.role, run_byte(exercise, mistake_id, entry.role, text)) == \
+            byte_canonical(entry.role, run_byte(exercise, None, entry.role, text, entry.run))
+        return
     if entry.role in WORDPIECE_ROLES:
         actual = run_student(exercise, mistake_id, entry.role, corpus, num_merges)
         options = {"tie_break": conventions.tie_break, "end_of_word": conventions.end_of_word}
@@ -191,6 +213,7 @@ WRONG_SAMPLES = {
     "bpe-train-encode": {"train": "ties-first-seen", "encode": "encode-longest-match"},
     "lesson97-bpe": {"train": "ties-lexicographic", "sequence-lengths": "lengths-char-letters-only"},
     "wordpiece": {"train": "wordpiece-raw-frequency", "divergence": "divergence-zero-based"},
+    "byte-bpe": {"train": "byte-whitespace-pretokenize", "decode": "byte-decode-each-token"},
 }
 
 
@@ -222,6 +245,12 @@ def test_the_generated_correct_submissions_agree_with_the_reference(data):
         conventions = exercise.conventions
         corpus = data.draw(corpora(conventions.corpus_form))
         num_merges = data.draw(st.integers(min_value=0, max_value=8))
+        if exercise.functions.train_byte_bpe is not None:
+            text = "".join(corpus) if isinstance(corpus, list) else " ".join(corpus)
+            for role in BYTE_ROLES:
+                assert byte_canonical(role, run_byte(exercise, None, role, text)) == byte_canonical(
+                    role, run_byte(exercise, None, role, text, BYTE_REFERENCES[role]))
+            continue
         if exercise.functions.train is None:
             options = {"tie_break": conventions.tie_break, "end_of_word": conventions.end_of_word}
             assert canonical("train_wordpiece", run_student(

@@ -82,7 +82,7 @@ def _grade(item: CaseItem, share: float) -> CheckResult:
 
 def case_items(calls: StudentCalls, role: str) -> list[CaseItem]:
     """The graded items of every case serving ``role``, hidden ones numbered exercise-wide."""
-    from grader.grading.checks import wordpiece_cases
+    from grader.grading.checks import byte_cases, wordpiece_cases
 
     exercise = calls.exercise
     hidden_numbers = {id(case): number for number, case in enumerate(exercise.hidden_cases, 1)}
@@ -104,6 +104,8 @@ def case_items(calls: StudentCalls, role: str) -> list[CaseItem]:
             title = f"{name}: sequence lengths of {case.sentence!r}" if case.public else name
             items.append(CaseItem(f"cases:{label}", title, visibility,
                                   partial(_judge_lengths, calls, case)))
+        elif role in byte_cases.ROLES:
+            items.extend(byte_cases.case_items(calls, case, role, name, label, visibility))
         elif role in wordpiece_cases.JUDGES:
             title = f"{name}: {wordpiece_cases.TITLES[role](case)}" if case.public else name
             items.append(CaseItem(f"cases:{label}", title, visibility,
