@@ -167,6 +167,8 @@ class EfficiencySettings(SpecModel):
     num_merges: int = Field(default=300, ge=0)
     max_ratio: float = Field(default=20.0, gt=0)
     max_seconds: float = Field(default=30.0, gt=0)
+    text_file: Optional[str] = None  # byte-level: a text in exercises/data/ to train on
+    special_tokens: list[str] = Field(default_factory=list)  # byte-level: with text_file
 
 
 class AnswerSettings(SpecModel):

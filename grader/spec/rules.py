@@ -140,8 +140,10 @@ def _milestone_problems(exercise: Exercise) -> Iterator[tuple[Loc, str]]:
         for check_index, kind in enumerate(kinds):
             if kind in kinds[:check_index]:
                 yield loc + ("checks", check_index, "kind"), f"check kind {kind!r} appears twice"
-        if "efficiency" in kinds and milestone.function != "train":
+        if "efficiency" in kinds and milestone.function not in ("train", "train_byte_bpe"):
             yield loc + ("checks",), "an efficiency check times training: use it with function: train"
+        if "efficiency" in kinds and milestone.function == "train_byte_bpe":
+            yield from _text_file_problems(exercise)
         if "cases" in kinds and milestone.function and not exercise.cases_for(milestone.function):
             yield loc + ("checks",), (
                 f"has a cases check but no case gives input for {milestone.function}"
@@ -244,3 +246,15 @@ def _is_pair(item: Any) -> bool:
 
 def _yaml_text(value: Any) -> str:
     return yaml.safe_dump(value, default_flow_style=True, width=1000).strip().removesuffix("...").strip()
+
+
+def _text_file_problems(exercise: Exercise) -> Iterator[tuple[Loc, str]]:
+    """A byte-level efficiency check trains on a text shipped in exercises/data/."""
+    name = exercise.efficiency.text_file
+    if not name:
+        yield ("efficiency", "text_file"), "a byte-level efficiency check needs a text_file"
+        return
+    from grader.package_data import data_dir
+
+    if "/" in name or "\\" in name or not (data_dir("exercises") / "data" / name).is_file():
+        yield ("efficiency", "text_file"), f"{name!r} is not a file in exercises/data/"

@@ -106,3 +106,22 @@ def test_str_tokens_are_a_shape_error_of_their_own():
         shapes.byte_training(({0: 5}, []), "train_bpe")
     assert raised.value.kind == "shape"
     assert shapes.byte_training([{0: b"a"}, [[b"a", b"b"]]], "f") == ({0: b"a"}, [(b"a", b"b")])
+
+
+def test_the_correct_example_scores_full_marks_efficiency_included():
+    from grader.grading.engine import grade_submission
+
+    root = Path(__file__).resolve().parents[2]
+    report = grade_submission(root / "examples" / "byte-bpe" / "student_correct.py")
+    efficiency = next(m for m in report.milestones if m.id == "efficiency")
+    assert efficiency.passed, efficiency.checks[0].message
+    assert report.score == report.max_score
+
+
+def test_a_byte_efficiency_check_needs_a_shipped_text_file():
+    from grader.spec.rules import semantic_problems
+
+    broken = EXERCISE.model_copy(update={"efficiency": EXERCISE.efficiency.model_copy(
+        update={"text_file": "../secret.txt"})})
+    assert any("not a file in exercises/data/" in message
+               for _, message in semantic_problems(broken))
