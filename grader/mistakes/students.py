@@ -20,6 +20,7 @@ from pathlib import Path
 from string import Template
 from typing import Optional
 
+from grader.mistakes.families import family_for
 from grader.spec import Exercise
 from reference.tie_breaks import (
     CONCATENATED,
@@ -506,18 +507,10 @@ STUDENT_MISTAKES: dict[str, StudentMistake] = {
 # --------------------------------------------------------------------------- assembling
 
 
-def _family(exercise: Exercise):  # type: ignore[no-untyped-def]
-    """The module writing submissions for an exercise of another algorithm, or None for BPE."""
-    from grader.mistakes import byte_students, wordpiece_students
-
-    return next((family for family in (wordpiece_students, byte_students)
-                 if family.handles(exercise)), None)
-
-
 def applicable_mistakes(exercise: Exercise) -> list[StudentMistake]:
     """The mistakes a student of ``exercise`` can make: its roles, its conventions, and every
     tie-break rule but its own."""
-    if (family := _family(exercise)) is not None:
+    if (family := family_for(exercise)) is not None:
         return family.applicable_mistakes(exercise)
     roles = exercise.functions.roles()
     return [
@@ -531,7 +524,7 @@ def applicable_mistakes(exercise: Exercise) -> list[StudentMistake]:
 
 def student_source(exercise: Exercise, mistake_id: Optional[str] = None) -> str:
     """The source of a submission to ``exercise``: correct, or with mistake ``mistake_id``."""
-    if (family := _family(exercise)) is not None:
+    if (family := family_for(exercise)) is not None:
         return family.student_source(exercise, mistake_id)
     mistake = STUDENT_MISTAKES[mistake_id] if mistake_id is not None else None
     if mistake is not None and not mistake.applies(exercise):

@@ -6,20 +6,17 @@ whatever isolation the host allows. It speaks length-prefixed JSON frames (4-byt
 length, then UTF-8 JSON) over the two pipes it is given; stdout and stderr belong to the
 student and are never used for the protocol.
 
-It is a fork server: ``load`` imports the submission once; every ``call`` forks a fresh child
+It is a fork server: ``load`` imports the submission once; each ``call`` forks a fresh child
 that runs one function under resource limits and writes its tagged answer to a private pipe;
-this process relays the answer as soon as it is complete, then kills and reaps the child and
-anything it started. With ``--init`` it first forks
-into the new PID namespace it was started in, so the server is the namespace's process 1 and
-can remove every stray process after each call; without one, ``--subreaper`` (Linux) makes
-orphaned processes its children so it can still find and remove them.
+this process relays it, then kills and reaps the child and all it started. ``--init`` first
+forks into the new PID namespace, making the server its process 1, able to remove every stray
+process after each call; else ``--subreaper`` (Linux) adopts orphans so it can remove them.
 """
 
-# Builtins the server relies on, bound as module globals so a submission that replaces them
-# in ``builtins`` at import time does not change how answers are encoded.
-# Start-up time matters (a worker is started per submission and after every crash), so the
-# low-level modules stand in for ``json``, ``signal`` and ``types``, which pull in ``re``,
-# ``enum`` and ``functools``.
+# Builtins the server relies on, bound as module globals so a submission that replaces them in
+# ``builtins`` at import time does not change how answers are encoded. Start-up time matters (a
+# worker is started per submission and after every crash), so the low-level modules stand in for
+# ``json``, ``signal`` and ``types``, which pull in ``re``, ``enum`` and ``functools``.
 import _json
 import _signal as signal
 import math
@@ -48,6 +45,7 @@ from builtins import (
 )
 
 HEADER = struct.Struct(">I")
+BYTES = type(b"")  # not the name ``bytes``: a submission may rebind it in ``builtins``
 MAX_REQUEST_BYTES = 256 << 20
 MAX_DEPTH = 64
 MAX_TYPE_NAME = 200
@@ -172,11 +170,8 @@ def to_tagged(value, budget, depth=0):
         return value
     if kind is float:
         return value if math.isfinite(value) else {"O": "float(%r)" % value}
-    if kind is bytes:
-        budget[0] -= len(value) // 64
-        if budget[0] < 0:
-            raise TooLarge("the answer has too many items")
-        return {"B": bytes.hex(value)}
+    if kind is BYTES:
+        return {"B": value.hex()}
     if kind is list:
         return [to_tagged(item, budget, depth + 1) for item in list.__iter__(value)]
     if kind is tuple:
@@ -202,7 +197,7 @@ def from_tagged(node):
         if tag == "D":
             return {key: from_tagged(item) for key, item in body}
         if tag == "B":
-            return bytes.fromhex(body)
+            return BYTES.fromhex(body)
         raise ValueError("unexpected tag %r in a request" % tag)
     return node
 
