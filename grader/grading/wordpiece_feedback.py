@@ -151,7 +151,8 @@ def divergence_message(function: str, corpus: Any, num_merges: int, expected: An
     if expected is None:
         return text + " BPE and WordPiece merge the same pair at every step here."
     step, bpe, wordpiece = expected
-    text += (f" Up to step {step - 1} both merge the same pairs; at step {step} BPE takes "
-             f"{show(bpe)} (the most frequent) and WordPiece {show(wordpiece)} (the highest "
-             f"score); steps count from 1.")
+    agree = (f"Up to step {step - 1} both merge the same pairs; at step {step}" if step > 1
+             else "They part at the first merge, step 1:")
+    text += (f" {agree} BPE takes {show(bpe)} (the most frequent) and WordPiece "
+             f"{show(wordpiece)} (the highest score); steps count from 1.")
     return text
