@@ -39,8 +39,10 @@ def list_exercises(fmt: str) -> None:
             {"id": e.id, "title": e.title, "points": e.total_points,
              "file": display_path(e.source) if e.source else None,
              "conventions": e.conventions.model_dump(exclude={"tie_example"}),
+             "kind": e.kind,
              "milestones": [{"id": m.id, "title": m.title, "points": m.points,
-                             "function": e.function(m.function).name} for m in e.milestones]}
+                             "function": e.function(m.function).name if m.function else None,
+                             "questions": list(m.questions)} for m in e.milestones]}
             for e in exercises
         ], indent=2, ensure_ascii=False))
         return
@@ -50,7 +52,8 @@ def list_exercises(fmt: str) -> None:
     for exercise in exercises:
         click.echo(f"{exercise.id}  ({exercise.total_points:g} points)  {exercise.title}")
         for milestone in exercise.milestones:
-            function = exercise.function(milestone.function).name
+            function = (exercise.function(milestone.function).name if milestone.function
+                        else "answers file")
             click.echo(
                 f"    {milestone.id:<18} {milestone.points:>5g} pts  {function:<18} {milestone.title}"
             )
@@ -75,12 +78,21 @@ def show(exercise: str) -> None:
     help="Write the stub to this file instead of standard output.",
 )
 @click.option("--force", is_flag=True, help="Overwrite the output file if it exists.")
+@click.option("--student", metavar="ID",
+              help="Answers exercises: the student whose variant (corpus and words) to render.")
+@click.option("--seed-secret", metavar="SECRET", envvar="GRADE_SEED_SECRET",
+              help="The course secret variants are drawn with (default: env GRADE_SEED_SECRET, "
+                   "else a practice value everyone shares).")
 @exercises_dir_option
-def stub(exercise: str, output: Optional[Path], force: bool) -> None:
+def stub(exercise: str, output: Optional[Path], force: bool, student: Optional[str],
+         seed_secret: Optional[str]) -> None:
     from grader.spec.prose import prose_problems
     from grader.spec.stubs import StubExists, render_stub, write_stub
 
     spec = load(exercise)
+    if spec.kind == "answers":
+        _answer_sheet(spec, output, force, student, seed_secret)
+        return
     for loc, message in prose_problems(spec):
         click.echo(f"warning: {spec.problem(loc, message)} (run grade check)", err=True)
     if output is None:
@@ -93,6 +105,30 @@ def stub(exercise: str, output: Optional[Path], force: bool) -> None:
     except OSError as error:
         raise InputError(f"cannot write {output}: {error.strerror or error}") from None
     click.echo(f"wrote {output} (exercise {spec.id})", err=True)
+
+
+def _answer_sheet(spec, output: Optional[Path], force: bool, student: Optional[str],
+                  secret: Optional[str]) -> None:
+    from grader.mistakes.hand_answers import diagnostic_variant
+    from grader.spec.answer_sheet import render_answer_sheet
+    from grader.spec.variants import VariantError, course_secret
+
+    if not student:
+        raise click.UsageError(f"{spec.id} gives each student their own corpus: pass --student ID")
+    try:
+        text = render_answer_sheet(spec, diagnostic_variant(spec, student, course_secret(secret)))
+    except VariantError as error:
+        raise click.BadParameter(str(error), param_hint="--student") from None
+    if output is None:
+        click.echo(text, nl=False)
+        return
+    if output.exists() and not force:
+        raise InputError(f"{output} already exists; pass --force to overwrite it")
+    try:
+        output.write_text(text, encoding="utf-8")
+    except OSError as error:
+        raise InputError(f"cannot write {output}: {error.strerror or error}") from None
+    click.echo(f"wrote {output} (exercise {spec.id}, student {student})", err=True)
 
 
 @click.command("check", help=with_exit_codes(

@@ -21,6 +21,7 @@ from grader.batch.gradebook import GradebookError
 from grader.batch.merge import merge as merge_gradebooks
 from grader.batch.outputs import CSV_FORMATS, OutputSettings
 from grader.batch.sharding import Shard, ShardError
+from grader.commands.common import exercises_dir_option, grader_fault, with_exit_codes
 from grader.grading.engine import GradingSetupError
 
 DEFAULT_COMMAND = "grade-folder"
@@ -57,12 +58,18 @@ def _output_settings(csv_formats: tuple[str, ...], canvas_assignment: Optional[s
                           title=title or "Class report")
 
 
-@click.group("batch", cls=_BatchGroup)
+@click.group("batch", cls=_BatchGroup, help=with_exit_codes(
+    "Grade a whole class into a gradebook, grades.csv and a class report."))
 def batch() -> None:
-    """Grade a whole class into a gradebook, grades.csv and a class report."""
+    pass
 
 
-@batch.command(DEFAULT_COMMAND, cls=_GradeFolder, hidden=True,
+@batch.command(DEFAULT_COMMAND, cls=_GradeFolder, hidden=True, help=with_exit_codes(
+    "Grade a whole class: every submission in SUBMISSIONS, into the folder OUT.\n\n"
+    "SUBMISSIONS holds one submission per student: STUDENT.py or STUDENT.ipynb files, one "
+    "folder per student, or a Gradescope 'Export Submissions' folder. OUT receives "
+    "gradebook.sqlite, grades.csv, reports/STUDENT.html and class-report.html; running again "
+    "grades only what changed (the submission, the spec, the grader or the seed secret)."),
                epilog="'grade batch merge --help' tells how to combine the outputs of shards.")
 @click.argument("submissions", type=click.Path(path_type=Path))
 @click.option("-o", "--output", "out", required=True, type=click.Path(path_type=Path),
@@ -82,26 +89,29 @@ def batch() -> None:
               help="Refuse to grade when an isolation layer this host should have is missing.")
 @click.option("--progress/--no-progress", default=None,
               help="Show a progress bar; default: only when standard error is a terminal.")
+@click.option("--seed-secret", metavar="TEXT", default=None,
+              help="Secret that picks the generated inputs (as for grade submit); default: "
+                   "$GRADE_SEED_SECRET, the file $GRADE_SEED_SECRET_FILE, else a per-user secret.")
+@exercises_dir_option
 def grade_folder(submissions: Path, out: Path, exercise_id: Optional[str], jobs: Optional[int],
                  regrade: bool, shard: Optional[str], csv_formats: tuple[str, ...],
                  canvas_assignment: Optional[str], title: Optional[str], strict_sandbox: bool,
-                 progress: Optional[bool]) -> None:
-    """Grade a whole class: every submission in SUBMISSIONS, into the folder OUT.
+                 progress: Optional[bool], seed_secret: Optional[str]) -> None:
+    from grader.grading.secrets import SeedSecretError, resolve_secret
 
-    SUBMISSIONS holds one submission per student: STUDENT.py or STUDENT.ipynb files, one
-    folder per student, or a Gradescope 'Export Submissions' folder. OUT receives
-    gradebook.sqlite, grades.csv, reports/STUDENT.html and class-report.html; running again
-    grades only what changed.
-    """
     try:
         chosen_shard = Shard.parse(shard) if shard else None
     except ShardError as error:
         raise click.BadParameter(str(error), param_hint="--shard") from None
     if out.exists() and not out.is_dir():
         raise click.BadParameter(f"{out} exists and is not a folder", param_hint="-o")
+    try:
+        secret = resolve_secret(seed_secret)
+    except SeedSecretError as error:
+        raise click.BadParameter(str(error), param_hint="--seed-secret") from None
     options = BatchOptions(
         exercise=exercise_id, jobs=jobs or _default_jobs(), regrade=regrade, shard=chosen_shard,
-        grading_options={"strict_sandbox": strict_sandbox},
+        grading_options={"strict_sandbox": strict_sandbox, "seed_secret": secret},
         output=_output_settings(csv_formats, canvas_assignment, title), progress=progress,
     )
     try:
@@ -109,15 +119,15 @@ def grade_folder(submissions: Path, out: Path, exercise_id: Optional[str], jobs:
     except (DiscoveryError, GradebookError, GradingSetupError) as error:
         raise click.UsageError(str(error)) from None
     except Exception as error:  # noqa: BLE001 - any other failure is the grader's own fault
-        click.echo(f"grade batch: internal error: {type(error).__name__}: {error}", err=True)
-        sys.exit(1)
+        grader_fault("batch", "internal error", error)
     for line in summary.lines():
         click.echo(line)
     if summary.interrupted:
         sys.exit(130)
 
 
-@batch.command("merge")
+@batch.command("merge", help=with_exit_codes(
+    "Combine the output folders (or gradebooks) SOURCES of 'grade batch --shard' into OUT."))
 @click.argument("sources", nargs=-1, required=True, type=click.Path(exists=True, path_type=Path))
 @click.option("-o", "--output", "out", required=True, type=click.Path(path_type=Path),
               help="Folder for the merged gradebook and outputs (not one of the sources).")
@@ -128,7 +138,6 @@ def grade_folder(submissions: Path, out: Path, exercise_id: Optional[str], jobs:
 @click.option("--title", help="Title of the class report.")
 def merge(sources: tuple[Path, ...], out: Path, csv_formats: tuple[str, ...],
           canvas_assignment: Optional[str], title: Optional[str]) -> None:
-    """Combine the output folders (or gradebooks) SOURCES of 'grade batch --shard' into OUT."""
     try:
         summary = merge_gradebooks(list(sources), out,
                                    _output_settings(csv_formats, canvas_assignment, title))

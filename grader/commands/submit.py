@@ -122,7 +122,7 @@ def submit(
              GRADER_FAULT_ADVICE)
     except Exception as error:  # noqa: BLE001 - any other failure is the grader's own fault
         grader_fault("submit", f"internal error while grading {submission.name}", error)
-    notice = layers_notice(report.sandbox_layers)
+    notice = layers_notice(report.sandbox_layers) if report.sandbox_layers else None  # none: no code ran
     if notice and (fmt not in HUMAN_FORMATS or output is not None):
         click.echo(notice, err=True)
     _write(document, output, colored)

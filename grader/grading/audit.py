@@ -157,6 +157,10 @@ def run_audit(
     """
     from grader.mistakes.diagnosis import mistakes_for
 
+    if exercise.kind == "answers":
+        from grader.grading.answers_audit import run_answers_audit
+
+        return run_answers_audit(exercise, mistake_ids=mistake_ids)
     catalogue = {m.id: m for role in exercise.functions.roles() for m in mistakes_for(role)}
     mistakes = [m for m in applicable_mistakes(exercise) if m.id in catalogue]
     if mistake_ids is not None:
@@ -167,6 +171,7 @@ def run_audit(
                              f"known: {known}")
         mistakes = [m for m in mistakes if m.id in mistake_ids]
     without_timing = exercise_without_efficiency(exercise)
+    idle_kinds = do_nothing.kinds_for(exercise)
     with tempfile.TemporaryDirectory(prefix="grade-audit-") as directory:
         reference_path = reference_submission or write_submission(exercise, Path(directory))
         tasks = [(str(reference_path), exercise)] + [
@@ -174,11 +179,11 @@ def run_audit(
             for m in mistakes
         ] + [
             (str(do_nothing.write_submission(exercise, Path(directory), kind)), exercise)
-            for kind in do_nothing.KINDS
+            for kind in idle_kinds
         ]
         reports = _grade_all(tasks, jobs)
-    idle_reports = reports[len(reports) - len(do_nothing.KINDS):]
-    reports = reports[: len(reports) - len(do_nothing.KINDS)]
+    idle_reports = reports[len(reports) - len(idle_kinds):]
+    reports = reports[: len(reports) - len(idle_kinds)]
     reference_report, mistake_reports = reports[0], reports[1:]
     audits = [
         judge_mistake(exercise, mistake, catalogue[mistake.id], report)
@@ -195,8 +200,8 @@ def run_audit(
         },
         reports={"reference": reference_report}
         | {m.id: r for m, r in zip(mistakes, mistake_reports)}
-        | {f"do-nothing-{kind}": r for kind, r in zip(do_nothing.KINDS, idle_reports)},
-        do_nothing={kind: points_earned(r) for kind, r in zip(do_nothing.KINDS, idle_reports)},
+        | {f"do-nothing-{kind}": r for kind, r in zip(idle_kinds, idle_reports)},
+        do_nothing={kind: points_earned(r) for kind, r in zip(idle_kinds, idle_reports)},
     )
 
 
@@ -357,7 +362,8 @@ def _gap_advice(mistake: MistakeAudit, exercise: Exercise) -> list[str]:
     for milestone_id in mistake.missed:
         milestone = exercise.milestone(milestone_id)
         kinds = [check.kind for check in milestone.checks if check.kind != "efficiency"]
-        what = ROLE_TABLE[mistake.role].audit_advice
+        what = (ROLE_TABLE[mistake.role].audit_advice if mistake.role in ROLE_TABLE
+                else "a variant setting (word_pool, max_count, num_merges) that shows it")
         line = (f"no check of {milestone_id!r} ({', '.join(kinds)}) tells it from the reference: "
                 f"add {what} to the cases check")
         if mistake.witness:

@@ -78,6 +78,12 @@ def _function(name: str, role: str, kind: str) -> str:
     return f"def {name}({_PARAMETERS[role]}):\n    {_BODIES[kind][role]}\n"
 
 
+def kinds_for(exercise: Exercise) -> tuple[str, ...]:
+    """The do-nothing kinds there are for ``exercise``: all of them when every function it
+    asks for is a BPE role this module can write, else none."""
+    return KINDS if all(role in _PARAMETERS for role in exercise.functions.roles()) else ()
+
+
 def source(exercise: Exercise, kind: str) -> str:
     """A student file of ``kind`` for ``exercise``: every function does nothing that way."""
     with_token = exercise.conventions.merge_form == "pairs-with-token"

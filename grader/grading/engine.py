@@ -112,7 +112,8 @@ def grade_submission(
     ``seed_secret`` picks the generated inputs and the timed corpus; without it the secret
     comes from the environment or the user's configuration (:mod:`grader.grading.secrets`).
     Raises ``SandboxUnavailable`` (from :mod:`grader.sandbox`) when ``strict_sandbox`` is set
-    and the host cannot provide an isolation layer it should.
+    and the host cannot provide an isolation layer it should. An answers exercise is graded
+    without a sandbox (there is no code to run), its variants seeded by ``seed_secret``.
     """
     from grader.sandbox import Sandbox, SandboxLimits
 
@@ -121,6 +122,10 @@ def grade_submission(
     if not path.is_file():
         raise GradingSetupError(f"no such file: {path}")
     spec = resolve_exercise(path, exercise)
+    if spec.kind == "answers":
+        from grader.grading.answers import grade_answers
+
+        return grade_answers(path, spec, secret=seed_secret)
     try:
         secret = resolve_secret(seed_secret)
     except SeedSecretError as error:

@@ -79,6 +79,8 @@ def generated_real_work(exercise: Exercise, role: str, seed: Optional[int]) -> b
     from reference import encode as reference_encode
     from reference.sequence_lengths import sequence_lengths as reference_lengths
 
+    if role not in REASONS:
+        return False  # other families: their cases carry the evidence
     marker = exercise.conventions.end_of_word
     for example in generated_examples(exercise, role, exercise.properties.examples, seed):
         if role == "train":

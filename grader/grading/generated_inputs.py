@@ -190,8 +190,12 @@ class Failure(Generic[T]):
 Judge = Callable[[T], Optional[Failure[T]]]
 
 
+CORPUS_ROLES = frozenset({"train", "train_wordpiece", "first_divergence"})
+"""Roles whose input is a corpus and a number of merges."""
+
+
 def strategy_for(exercise: Exercise, role: str) -> st.SearchStrategy[Any]:
-    if role == "train":
+    if role in CORPUS_ROLES:
         return training_strategy(exercise)
     if role == "encode":
         return encoding_strategy(exercise)

@@ -19,6 +19,14 @@ MAX_SHOWN = 60
 class ShapeError(ValueError):
     """A returned value does not have the shape the exercise asks for."""
 
+    kind = "shape"
+
+
+class StrTokensError(ShapeError):
+    """Byte-level tokens came back as ``str`` instead of ``bytes``."""
+
+    kind = "shape-str"
+
 
 def describe(value: Any) -> str:
     """A short, safe description of a value for feedback ("a list ['e', 's']", "a generator")."""
@@ -115,3 +123,77 @@ def lengths(value: Any, function: str) -> dict[str, int]:
         if type(value[key]) is not int:
             raise ShapeError(f"{expected}; {key!r} is {describe(value[key])}")
     return {key: value[key] for key in LENGTH_KEYS}
+
+
+def divergence(value: Any, function: str) -> Any:
+    """``None`` or ``(step, bpe_pair, wordpiece_pair)``: an int >= 1 and two (str, str) pairs."""
+    expected = (f"{function} must return None or a tuple (step, bpe_pair, wordpiece_pair): "
+                "an int step counted from 1 and two (str, str) pairs")
+    if value is None:
+        return None
+    if type(value) not in (tuple, list) or len(value) != 3:
+        raise ShapeError(f"{expected}; it returned {describe(value)}")
+    step, first, second = value
+    if type(step) is not int or step < 0:
+        raise ShapeError(f"{expected}; the step is {describe(step)}")
+    for name, pair in (("bpe_pair", first), ("wordpiece_pair", second)):
+        if not _is_str_pair(pair, True):
+            raise ShapeError(f"{expected}; {name} is {describe(pair)}")
+    return (step, (first[0], first[1]), (second[0], second[1]))
+
+
+# --------------------------------------------------------------------------- byte-level
+
+
+def _bytes_problem(value: Any, where: str) -> str:
+    if type(value) is str:
+        return (f"{where} is the str {value[:MAX_SHOWN]!r}; byte-level tokens are bytes, e.g. "
+                f"{value[:MAX_SHOWN].encode('utf-8')!r}: encode text with .encode('utf-8')")
+    return f"{where} is {describe(value)}"
+
+
+def _bytes_error(message: str, value: Any) -> ShapeError:
+    return StrTokensError(message) if type(value) is str else ShapeError(message)
+
+
+def byte_training(value: Any, function: str) -> tuple[dict[int, bytes], list[tuple[bytes, bytes]]]:
+    """``(vocab, merges)``: a dict int -> bytes and a list of (bytes, bytes) pairs."""
+    expected = (f"{function} must return (vocab, merges): a dict[int, bytes] and a list of "
+                "(bytes, bytes) tuples")
+    if type(value) not in (tuple, list) or len(value) != 2:
+        raise ShapeError(f"{expected}; it returned {describe(value)}")
+    vocab, merges = value
+    if type(vocab) is not dict:
+        raise ShapeError(f"{expected}; vocab is {describe(vocab)}")
+    for key, token in vocab.items():
+        if type(key) is not int:
+            raise ShapeError(f"{expected}; vocab has the key {describe(key)}")
+        if type(token) is not bytes:
+            raise _bytes_error(f"{expected}; {_bytes_problem(token, f'vocab[{key}]')}", token)
+    if type(merges) is not list:
+        raise ShapeError(f"{expected}; merges is {describe(merges)}")
+    pairs = []
+    for index, item in enumerate(merges):
+        if type(item) not in (tuple, list) or len(item) != 2:
+            raise ShapeError(f"{expected}; merges[{index}] is {describe(item)}")
+        for part in item:
+            if type(part) is not bytes:
+                raise _bytes_error(f"{expected}; {_bytes_problem(part, f'merges[{index}]')}", part)
+        pairs.append((item[0], item[1]))
+    return dict(vocab), pairs
+
+
+def token_ids(value: Any, function: str) -> list[int]:
+    expected = f"{function} must return a list of int token ids"
+    if type(value) is not list:
+        raise ShapeError(f"{expected}; it returned {describe(value)}")
+    for index, item in enumerate(value):
+        if type(item) is not int:
+            raise ShapeError(f"{expected}; item {index} is {describe(item)}")
+    return list(value)
+
+
+def text(value: Any, function: str) -> str:
+    if type(value) is not str:
+        raise ShapeError(f"{function} must return a str; it returned {describe(value)}")
+    return value

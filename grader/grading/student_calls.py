@@ -107,7 +107,7 @@ class StudentCalls:
             )
         return None
 
-    # ----------------------------------------------------------------- the three roles
+    # ----------------------------------------------------------------- the roles
 
     def train(self, corpus: Any, num_merges: int) -> StudentAnswer:
         """The student's merges for ``corpus`` (already in the exercise's corpus form)."""
@@ -132,6 +132,46 @@ class StudentCalls:
             return answer
         return self._shaped(lambda: shapes.lengths(answer.value, name), answer.modified)
 
+    def train_wordpiece(self, corpus: Any, num_merges: int) -> StudentAnswer:
+        """The student's WordPiece merges for ``corpus``, as bare pairs."""
+        name = self.function_name("train_wordpiece")
+        answer = self._call(name, [corpus, num_merges], ("corpus", "num_merges"))
+        if not answer.ok:
+            return answer
+        return self._shaped(lambda: self.merges_shape(answer.value, name), answer.modified)
+
+    def first_divergence(self, corpus: Any, num_merges: int) -> StudentAnswer:
+        """The student's ``(step, bpe_pair, wordpiece_pair)`` for ``corpus``, or None."""
+        name = self.function_name("first_divergence")
+        answer = self._call(name, [corpus, num_merges], ("corpus", "num_merges"))
+        if not answer.ok:
+            return answer
+        return self._shaped(lambda: shapes.divergence(answer.value, name), answer.modified)
+
+    def train_byte_bpe(self, text: str, vocab_size: int, special_tokens: list[str]) -> StudentAnswer:
+        """The student's ``(vocab, merges)`` for ``text``."""
+        name = self.function_name("train_byte_bpe")
+        answer = self._call(name, [text, vocab_size, list(special_tokens)],
+                            ("text", "vocab_size", "special_tokens"))
+        if not answer.ok:
+            return answer
+        return self._shaped(lambda: shapes.byte_training(answer.value, name), answer.modified)
+
+    def encode_byte_bpe(self, text: str, vocab: dict, merges: list, special_tokens: list[str]) -> StudentAnswer:
+        name = self.function_name("encode_byte_bpe")
+        answer = self._call(name, [text, dict(vocab), [tuple(m) for m in merges], list(special_tokens)],
+                            ("text", "vocab", "merges", "special_tokens"))
+        if not answer.ok:
+            return answer
+        return self._shaped(lambda: shapes.token_ids(answer.value, name), answer.modified)
+
+    def decode_byte_bpe(self, ids: list[int], vocab: dict) -> StudentAnswer:
+        name = self.function_name("decode_byte_bpe")
+        answer = self._call(name, [list(ids), dict(vocab)], ("ids", "vocab"))
+        if not answer.ok:
+            return answer
+        return self._shaped(lambda: shapes.text(answer.value, name), answer.modified)
+
     def remembered(self, role: str, *args: Any) -> StudentAnswer:
         """The answer of ``role``'s function on ``args``, calling only the first time.
 
@@ -145,7 +185,11 @@ class StudentCalls:
     def answer(self, role: str, *args: Any) -> StudentAnswer:
         """A fresh call of ``role``'s function (train, encode or sequence_lengths)."""
         method = {"train": self.train, "encode": self.encode,
-                  "sequence_lengths": self.sequence_lengths}[role]
+                  "sequence_lengths": self.sequence_lengths,
+                  "train_wordpiece": self.train_wordpiece,
+                  "first_divergence": self.first_divergence,
+                  "train_byte_bpe": self.train_byte_bpe, "encode_byte_bpe": self.encode_byte_bpe,
+                  "decode_byte_bpe": self.decode_byte_bpe}[role]
         return method(*args)
 
     # ----------------------------------------------------------------- conversions
@@ -177,7 +221,7 @@ class StudentCalls:
         try:
             return StudentAnswer(value=convert(), modified=modified)
         except shapes.ShapeError as error:
-            return StudentAnswer(failure=cap(str(error)), kind="shape", modified=modified)
+            return StudentAnswer(failure=cap(str(error)), kind=error.kind, modified=modified)
 
 
 def modification(function: str, names: tuple[str, ...], sent: list, after: Optional[list]) -> Optional[str]:

@@ -576,15 +576,23 @@ SEQUENCE_LENGTH_MISTAKES: tuple[Mistake, ...] = (
 CATALOGUE: tuple[Mistake, ...] = TRAIN_MISTAKES + ENCODE_MISTAKES + SEQUENCE_LENGTH_MISTAKES
 
 
+def registered() -> tuple[Mistake, ...]:
+    """The catalogue with the entries of the modules that keep other algorithms' mistakes."""
+    from grader.mistakes import byte_level, wordpiece
+
+    return CATALOGUE + wordpiece.WORDPIECE_MISTAKES + byte_level.BYTE_MISTAKES
+
+
 def mistakes_for(role: str) -> tuple[Mistake, ...]:
     """Every catalogued mistake of ``role``, in catalogue order (most specific first)."""
-    if role not in ROLES:
+    entries = registered()
+    if role not in ROLES and role not in {mistake.role for mistake in entries}:
         raise ValueError(f"role {role!r} is not one of {', '.join(ROLES)}")
-    return tuple(mistake for mistake in CATALOGUE if mistake.role == role)
+    return tuple(mistake for mistake in entries if mistake.role == role)
 
 
 def mistake_by_id(mistake_id: str) -> Mistake:
-    for mistake in CATALOGUE:
+    for mistake in registered():
         if mistake.id == mistake_id:
             return mistake
     raise KeyError(f"no catalogued mistake has id {mistake_id!r}")

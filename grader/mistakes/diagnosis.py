@@ -110,8 +110,29 @@ _BY_ROLE: dict[str, Callable[..., list[Mistake]]] = {
 }
 
 
+def diagnose_other(role: str, actual: object, inputs: Mapping[str, Any], *,
+                   time_limit: float | None = DEFAULT_TIME_LIMIT, **options: Any) -> list[Mistake]:
+    """Mistakes of a role kept outside the BPE catalogue (WordPiece, byte-level) that
+    reproduce ``actual``; ``options`` the module's runs do not take are left out."""
+    module = _other_module(role)
+    given = {**inputs, **{k: v for k, v in options.items() if k in module.OPTIONS}}
+    return _matching(
+        mistakes_for(role), given, actual, None, lambda: module.REFERENCES[role](**given),
+        lambda value: _NOT_COMPARABLE if (form := module.canonical(role, value)) is None else form,
+        time_limit,
+    )
+
+
+def _other_module(role: str) -> Any:
+    from grader.mistakes import byte_level, wordpiece
+
+    return next(module for module in (wordpiece, byte_level) if role in module.REFERENCES)
+
+
 def diagnose(role: str, actual: object, inputs: Mapping[str, Any], **options: Any) -> list[Mistake]:
     """Dispatch on ``role``; ``inputs`` are the keyword arguments of that role's ``run``."""
+    if role not in _BY_ROLE and role in {m.role for m in mistakes_for(role)}:
+        return diagnose_other(role, actual, inputs, **options)
     if role not in _BY_ROLE:
         raise ValueError(f"role {role!r} is not one of {', '.join(_BY_ROLE)}")
     return _BY_ROLE[role](actual, **inputs, **options)
@@ -125,7 +146,7 @@ def name_mistakes(exercise: Exercise, role: str, actual: Any, given: Mapping[str
     sequence_lengths.
     """
     options: dict[str, Any] = {"end_of_word": exercise.conventions.end_of_word}
-    if role == "train":
+    if role in ("train", "train_wordpiece", "first_divergence"):
         options["tie_break"] = exercise.conventions.tie_break
     return diagnoses(diagnose(role, actual, given, **options))
 

@@ -20,6 +20,7 @@ from pathlib import Path
 from string import Template
 from typing import Optional
 
+from grader.mistakes.families import family_for
 from grader.spec import Exercise
 from reference.tie_breaks import (
     CONCATENATED,
@@ -509,6 +510,8 @@ STUDENT_MISTAKES: dict[str, StudentMistake] = {
 def applicable_mistakes(exercise: Exercise) -> list[StudentMistake]:
     """The mistakes a student of ``exercise`` can make: its roles, its conventions, and every
     tie-break rule but its own."""
+    if (family := family_for(exercise)) is not None:
+        return family.applicable_mistakes(exercise)
     roles = exercise.functions.roles()
     return [
         mistake
@@ -521,6 +524,8 @@ def applicable_mistakes(exercise: Exercise) -> list[StudentMistake]:
 
 def student_source(exercise: Exercise, mistake_id: Optional[str] = None) -> str:
     """The source of a submission to ``exercise``: correct, or with mistake ``mistake_id``."""
+    if (family := family_for(exercise)) is not None:
+        return family.student_source(exercise, mistake_id)
     mistake = STUDENT_MISTAKES[mistake_id] if mistake_id is not None else None
     if mistake is not None and not mistake.applies(exercise):
         raise ValueError(f"mistake {mistake_id!r} cannot happen under the conventions of {exercise.id!r}")

@@ -45,6 +45,13 @@ lists ``[a, b]``; ``step`` numbers count from 1.
      "ratio": 23.7 (optional: derived from the two times when absent),
      "limit_ratio": 20.0 (optional), "limit_seconds": 10.0 (optional)}
 
+``trace`` — one question of an answers file (no code ran)::
+
+    {"kind": "trace", "question": "first-merge", "expected": {...}, "answer": {...},
+     "trace": "BPE training: ... (the grade trace text up to the step asked about)"}
+
+``divergence`` (WordPiece's first_divergence) is shown as labelled values.
+
 Any other kind is shown as labelled values, and so is a mapping a reader cannot make
 sense of.
 
@@ -61,6 +68,7 @@ from typing import Any
 from grader.report.safety import safe_text
 
 VALUE_LIMIT = 300
+TRACE_LIMIT = 8000
 MERGE_WINDOW = 8
 STEP_TABLE_ROWS = 8
 
@@ -117,6 +125,7 @@ def evidence(details: Any, *, include_measurements: bool = True) -> Evidence:
         "lengths": _lengths,
         "counterexample": _counterexample,
         "timing": _timing,
+        "trace": _trace,
     }
     reader = readers.get(details.get("kind"), _generic)
     try:
@@ -240,6 +249,15 @@ def _timing(details: dict, include_measurements: bool) -> Evidence:
         fields.append(("Allowed", f"up to {float(details['limit_ratio']):g}x the reference"))
     if details.get("limit_seconds") is not None:
         fields.append(("Time cap", f"{float(details['limit_seconds']):g} s"))
+    return Evidence(fields)
+
+
+def _trace(details: dict, include_measurements: bool) -> Evidence:
+    """An answers-file question: the expected answer, the student's, and the run's trace."""
+    fields = [("Expected", show_value(details.get("expected"))),
+              ("Your answer", show_value(details.get("answer")))]
+    if details.get("trace"):
+        fields.append(("Trace", safe_text(str(details["trace"]), TRACE_LIMIT)))
     return Evidence(fields)
 
 

@@ -1,12 +1,13 @@
 """The tagged JSON encoding of values that cross the sandbox pipe, trusted side.
 
-Only plain values travel: ``None``, ``bool``, ``int``, finite ``float``, ``str``, ``list``,
-``tuple`` and ``dict`` with ``str`` keys, each recognised by its *exact* type. JSON has no
-tuples or tagged dicts, so those travel as one-key objects::
+Only plain values travel: ``None``, ``bool``, ``int``, finite ``float``, ``str``, ``bytes``,
+``list``, ``tuple`` and ``dict`` with ``str`` or ``int`` keys, each recognised by its *exact*
+type. JSON has no tuples, bytes or tagged dicts, so those travel as one-key objects::
 
     [1, "a"]          ->  [1, "a"]
     ("a", "b")        ->  {"T": ["a", "b"]}
     {"low": 5}        ->  {"D": [["low", 5]]}
+    {0: b"a"}         ->  {"D": [[0, {"B": "61"}]]}    (bytes as lowercase hex)
     a generator       ->  {"O": "generator"}     (worker side only: an opaque marker)
 
 Decoding is strict: every node is checked for its shape, the whole message for its size,
@@ -24,6 +25,7 @@ from typing import Any
 
 TUPLE_TAG = "T"
 DICT_TAG = "D"
+BYTES_TAG = "B"
 OPAQUE_TAG = "O"
 MAX_TYPE_NAME = 200
 
@@ -114,6 +116,9 @@ def _to_tagged(value: Any, depth: int, counter: _Counter, path: str) -> Any:
         return value
     if kind is str:
         return value
+    if kind is bytes:
+        counter.items += len(value) // 64
+        return {BYTES_TAG: value.hex()}
     if kind is list:
         return [_to_tagged(v, depth + 1, counter, f"{path}[{i}]") for i, v in enumerate(value)]
     if kind is tuple:
@@ -122,8 +127,8 @@ def _to_tagged(value: Any, depth: int, counter: _Counter, path: str) -> Any:
     if kind is dict:
         pairs = []
         for key, item in value.items():
-            if type(key) is not str:
-                raise WireError(f"{path} has a key of type {type(key).__name__}; keys must be str")
+            if type(key) is not str and type(key) is not int:
+                raise WireError(f"{path} has a key of type {type(key).__name__}; keys must be str or int")
             pairs.append([key, _to_tagged(item, depth + 1, counter, f"{path}[{key!r}]")])
         return {DICT_TAG: pairs}
     raise WireError(f"{path} is a {kind.__name__}; only plain data can be sent to student code")
@@ -150,16 +155,29 @@ def _from_tagged(node: Any, depth: int, counter: _Counter) -> Any:
             return tuple(_from_tagged(item, depth + 1, counter) for item in body)
         if tag == DICT_TAG and type(body) is list:
             return _decode_dict(body, depth, counter)
+        if tag == BYTES_TAG and type(body) is str:
+            return _decode_bytes(body, counter)
         if tag == OPAQUE_TAG and type(body) is str and 0 < len(body) <= MAX_TYPE_NAME:
             return Opaque(body)
     raise WireError(f"an unexpected node of type {kind.__name__}")
 
 
+def _decode_bytes(text: str, counter: _Counter) -> bytes:
+    if len(text) > 2 * counter.bounds.max_string_chars:
+        raise WireError(f"bytes longer than {counter.bounds.max_string_chars}")
+    if len(text) % 2 or any(char not in "0123456789abcdef" for char in text):
+        raise WireError("bytes that are not lowercase hex")
+    counter.items += len(text) // 128
+    if counter.items > counter.bounds.max_items:
+        raise WireError(f"more than {counter.bounds.max_items} items")
+    return bytes.fromhex(text)
+
+
 def _decode_dict(pairs: list, depth: int, counter: _Counter) -> dict:
-    result: dict[str, Any] = {}
+    result: dict[Any, Any] = {}
     for pair in pairs:
-        if type(pair) is not list or len(pair) != 2 or type(pair[0]) is not str:
-            raise WireError("a dict entry that is not a [str, value] pair")
+        if type(pair) is not list or len(pair) != 2 or type(pair[0]) not in (str, int):
+            raise WireError("a dict entry that is not a [str or int, value] pair")
         key = pair[0]
         if key in result:
             raise WireError(f"a dict with the key {key[:50]!r} twice")

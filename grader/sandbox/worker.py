@@ -23,11 +23,10 @@ process; without one, ``--subreaper`` (Linux) makes orphans its children so it c
 and remove them.
 """
 
-# Builtins the server relies on, bound as module globals so a submission that replaces them
-# in ``builtins`` at import time does not change how answers are encoded.
-# Start-up time matters (a worker is started per submission and after every crash), so the
-# low-level modules stand in for ``json``, ``signal`` and ``types``, which pull in ``re``,
-# ``enum`` and ``functools``.
+# Builtins the server relies on, bound as module globals so a submission that replaces them in
+# ``builtins`` at import time does not change how answers are encoded. Start-up time matters (a
+# worker is started per submission and after every crash), so the low-level modules stand in for
+# ``json``, ``signal`` and ``types``, which pull in ``re``, ``enum`` and ``functools``.
 import _json
 import _signal as signal
 import math
@@ -57,6 +56,7 @@ from builtins import (
 )
 
 HEADER = struct.Struct(">I")
+BYTES = type(b"")  # not the name ``bytes``: a submission may rebind it in ``builtins``
 MAX_REQUEST_BYTES = 256 << 20
 MAX_DEPTH = 64
 MAX_TYPE_NAME = 200
@@ -186,6 +186,8 @@ def to_tagged(value, budget, depth=0):
         return value
     if kind is float:
         return value if math.isfinite(value) else {"O": "float(%r)" % value}
+    if kind is BYTES:
+        return {"B": value.hex()}
     if kind is list:
         return [to_tagged(item, budget, depth + 1) for item in list.__iter__(value)]
     if kind is tuple:
@@ -193,7 +195,7 @@ def to_tagged(value, budget, depth=0):
     if kind is dict:
         pairs = []
         for key, item in dict.items(value):
-            if type(key) is not str:
+            if type(key) is not str and type(key) is not int:
                 return {"O": "dict with %s keys" % type_name(key)}
             pairs.append([key, to_tagged(item, budget, depth + 1)])
         return {"D": pairs}
@@ -210,6 +212,8 @@ def from_tagged(node):
             return tuple(from_tagged(item) for item in body)
         if tag == "D":
             return {key: from_tagged(item) for key, item in body}
+        if tag == "B":
+            return BYTES.fromhex(body)
         raise ValueError("unexpected tag %r in a request" % tag)
     return node
 

@@ -3,7 +3,8 @@
 A case may state its expected merges, tokens or lengths; these functions give the values the
 reference computes, so ``grade check`` can verify what an author wrote and the grading engine
 can fill in what they left out. Merge lists come back in the exercise's merge form: bare pairs
-``(a, b)`` or pairs with their token ``((a, b), "ab")``.
+``(a, b)`` or pairs with their token ``((a, b), "ab")``. WordPiece roles have their own
+reference (:mod:`reference.wordpiece`), with the same corpus, marker and tie conventions.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from grader.spec import Case, EncodeItem, Exercise, Pair, bare_pair
 from reference import encode, train_bpe
 from reference.plain import Step, train_steps
 from reference.sequence_lengths import sequence_lengths
+from reference.wordpiece import first_divergence, train_wordpiece
 
 Merge = Any  # a bare pair or a (pair, token) pair, per the exercise's merge form
 
@@ -88,3 +90,32 @@ def case_lengths(exercise: Exercise, case: Case) -> Optional[dict[str, int]]:
     if case.sentence is None:
         return None
     return expected_lengths(exercise, expected_merges(exercise, case), case.sentence)
+
+
+# --------------------------------------------------------------------------- WordPiece
+
+
+def reference_wordpiece(exercise: Exercise, case: Case) -> list[Pair]:
+    """The WordPiece merges the reference learns from the case, as bare pairs."""
+    return wordpiece_merges(exercise, case.corpus, case.num_merges)
+
+
+def wordpiece_merges(exercise: Exercise, corpus: Any, num_merges: int) -> list[Pair]:
+    """WordPiece merges of ``corpus`` under the exercise's tie rule and marker."""
+    conventions = exercise.conventions
+    return train_wordpiece(
+        corpus, num_merges, tie_break=conventions.tie_break, end_of_word=conventions.end_of_word
+    )
+
+
+def divergence(exercise: Exercise, corpus: Any, num_merges: int) -> Optional[tuple[int, Pair, Pair]]:
+    """``(step, bpe_pair, wordpiece_pair)`` where the two first part, or None."""
+    conventions = exercise.conventions
+    return first_divergence(
+        corpus, num_merges, tie_break=conventions.tie_break, end_of_word=conventions.end_of_word
+    )
+
+
+def reference_divergence(exercise: Exercise, case: Case) -> Optional[tuple[int, Pair, Pair]]:
+    """The case's first step where BPE and WordPiece merge different pairs, or None."""
+    return divergence(exercise, case.corpus, case.num_merges)

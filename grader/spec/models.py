@@ -22,7 +22,9 @@ if TYPE_CHECKING:
 
 Pair = tuple[str, str]
 
-CHECK_KINDS = ("cases", "differential", "properties", "efficiency")
+CHECK_KINDS = ("cases", "differential", "properties", "efficiency", "answers")
+EXERCISE_KINDS = ("code", "answers")
+QUESTIONS = ("first-merge", "pair-counts", "vocabulary", "tokens", "tie")
 CORPUS_FORMS = ("texts", "word-counts")
 MERGE_FORMS = ("pairs", "pairs-with-token")
 ID_PATTERN = r"^[a-z0-9][a-z0-9-]*$"
@@ -117,6 +119,11 @@ class Functions(SpecModel):
     """The encoding function: (word, merges) -> tokens."""
     sequence_lengths: Optional[FunctionSpec] = None
     """The sequence-length function: (sentence, merges) -> {"char", "bpe", "word"} counts."""
+    train_wordpiece: Optional[FunctionSpec] = None
+    first_divergence: Optional[FunctionSpec] = None
+    train_byte_bpe: Optional[FunctionSpec] = None
+    encode_byte_bpe: Optional[FunctionSpec] = None
+    decode_byte_bpe: Optional[FunctionSpec] = None
 
     def roles(self) -> dict[str, FunctionSpec]:
         """Role -> function, for the roles this exercise has, in a fixed order."""
@@ -133,7 +140,8 @@ class Check(SpecModel):
 
 
 class Milestone(SpecModel):
-    """A graded step: its points and the checks run on the function of one role."""
+    """A graded step: its points and the checks run on the function of one role, or, in an
+    answers exercise, the questions of the answers file it grades."""
 
     id: Identifier
     """The milestone's id (lower-case letters, digits, hyphens), unique in the exercise."""
@@ -141,8 +149,11 @@ class Milestone(SpecModel):
     """One line naming the milestone in reports and the stub's TODOs."""
     points: float = Field(gt=0)
     """Points the milestone is worth."""
-    function: Role
-    """The role (train, encode, sequence_lengths) whose function the milestone checks."""
+    function: Optional[Role] = None
+    """The role (train, encode, sequence_lengths, ...) whose function the milestone checks;
+    none in an answers exercise."""
+    questions: list[Literal[QUESTIONS]] = Field(default_factory=list)  # type: ignore[valid-type]
+    """An answers exercise: the questions of the hand exercises this milestone asks."""
     checks: list[Check] = Field(min_length=1)
     """The checks run, each with a weight."""
 
@@ -195,6 +206,27 @@ class EfficiencySettings(SpecModel):
     """Most times slower than the reference a passing trainer may be."""
     max_seconds: float = Field(default=30.0, gt=0)
     """Time limit of the timed training, in seconds."""
+    text_file: Optional[str] = None  # byte-level: a text in exercises/data/ to train on
+    special_tokens: list[str] = Field(default_factory=list)  # byte-level: with text_file
+
+
+class AnswerSettings(SpecModel):
+    """How an answers exercise makes each student's variant and what it asks.
+
+    The corpus of a variant is ``corpus_words`` words drawn from ``word_pool`` with counts
+    from 1 to ``max_count``; ``encode_words`` words to tokenize are drawn from
+    ``encode_pool``. Draws are repeated until the first ``num_merges`` merges include a tie
+    that the exercise's rule decides (see :mod:`grader.spec.variants`).
+    """
+
+    word_pool: list[str] = Field(min_length=2)
+    corpus_words: int = Field(default=3, ge=2)
+    max_count: int = Field(default=6, ge=1)
+    num_merges: int = Field(default=4, ge=1)
+    pair_counts_step: int = Field(default=2, ge=1)
+    encode_pool: list[str] = Field(min_length=1)
+    encode_words: int = Field(default=2, ge=1)
+    max_file_bytes: int = Field(default=65536, gt=0)
 
 
 class Feedback(SpecModel):
@@ -246,6 +278,7 @@ class Case(SpecModel):
     """A sentence whose sequence lengths are checked."""
     lengths: Optional[Lengths] = None
     """Expected sequence lengths of the sentence; computed when left out."""
+    special_tokens: list[str] = Field(default_factory=list)
 
     @property
     def public(self) -> bool:
@@ -284,6 +317,7 @@ class Exercise(SpecModel):
     """One line heading the stub and every report."""
     lesson: str
     """The lesson or problem the exercise comes from."""
+    kind: Literal[EXERCISE_KINDS] = "code"  # type: ignore[valid-type]
     student_file: str = "student.py"
     """The file name students submit."""
     instructions: str
@@ -292,8 +326,10 @@ class Exercise(SpecModel):
     """Third-party modules students may import besides the standard library (installed beside the grader), e.g. [regex]."""
     conventions: Conventions
     """The rules students follow; every convention text of the stub is generated from them."""
-    functions: Functions
-    """The functions students write, by role."""
+    functions: Functions = Functions()
+    """The functions students write, by role (none in an answers exercise)."""
+    answers: Optional[AnswerSettings] = None
+    """An answers exercise: how each student's variant is drawn."""
     milestones: list[Milestone] = Field(min_length=1)
     """Graded steps with their points and checks."""
     limits: Limits = Limits()

@@ -12,11 +12,15 @@ import yaml
 from grader.spec.messages import describe, quote_hint
 from grader.spec.models import ROLES, Case, Exercise, FunctionSpec, case_serves
 from grader.spec.problems import Loc
-from grader.spec.roles import ROLE_TABLE
+from grader.spec.roles import ROLE_TABLE, family_of
 
 
 def semantic_problems(exercise: Exercise, *, expected_id: Optional[str] = None) -> list[tuple[Loc, str]]:
     """Problems pydantic cannot see: cross references, uniqueness and the two-form fields."""
+    if exercise.kind == "answers":
+        from grader.spec.answer_rules import answers_problems
+
+        return [*_id_problems(exercise, expected_id), *answers_problems(exercise)]
     return [
         *_id_problems(exercise, expected_id),
         *_function_problems(exercise),
@@ -33,7 +37,10 @@ def _id_problems(exercise: Exercise, expected_id: Optional[str]) -> Iterator[tup
     if expected_id is not None and exercise.id != expected_id:
         yield ("id",), f"{exercise.id!r} must equal the file name without .yaml ({expected_id!r})"
     name = exercise.student_file
-    if not name.endswith(".py") or "/" in name or "\\" in name or not name[:-3].isidentifier():
+    if exercise.kind == "answers":
+        if not name.endswith(".yaml") or "/" in name or "\\" in name or not name[:-5].isidentifier():
+            yield ("student_file",), f"{name!r} must be a plain YAML file name such as answers.yaml"
+    elif not name.endswith(".py") or "/" in name or "\\" in name or not name[:-3].isidentifier():
         yield ("student_file",), (
             f"{name!r} must be a plain Python file name such as student.py "
             "(an importable name ending in .py, no directories)"
@@ -116,8 +123,14 @@ def _parse_signature(signature: str) -> Optional[ast.FunctionDef]:
 
 def _milestone_problems(exercise: Exercise) -> Iterator[tuple[Loc, str]]:
     roles = exercise.functions.roles()
+    if exercise.answers is not None:
+        yield ("answers",), "answer settings belong to an exercise of kind: answers"
     for index, milestone in enumerate(exercise.milestones):
         loc: Loc = ("milestones", index)
+        if milestone.questions:
+            yield loc + ("questions",), "questions belong to an exercise of kind: answers"
+        if any(check.kind == "answers" for check in milestone.checks):
+            yield loc + ("checks",), "an answers check grades an answers file: use kind: answers"
         if milestone.function not in roles:
             yield loc + ("function",), (
                 f"{milestone.function!r} is not a role under functions "
@@ -127,9 +140,11 @@ def _milestone_problems(exercise: Exercise) -> Iterator[tuple[Loc, str]]:
         for check_index, kind in enumerate(kinds):
             if kind in kinds[:check_index]:
                 yield loc + ("checks", check_index, "kind"), f"check kind {kind!r} appears twice"
-        if "efficiency" in kinds and milestone.function != "train":
+        if "efficiency" in kinds and milestone.function not in ("train", "train_byte_bpe"):
             yield loc + ("checks",), "an efficiency check times training: use it with function: train"
-        if "cases" in kinds and not exercise.cases_for(milestone.function):
+        if "efficiency" in kinds and milestone.function == "train_byte_bpe":
+            yield from _text_file_problems(exercise)
+        if "cases" in kinds and milestone.function and not exercise.cases_for(milestone.function):
             yield loc + ("checks",), (
                 f"has a cases check but no case gives input for {milestone.function}"
                 f" ({_what_serves(milestone.function)})"
@@ -148,9 +163,22 @@ def _case_problems(exercise: Exercise, index: int, case: Case) -> Iterator[tuple
     if case.lengths is not None and case.sentence is None:
         yield loc + ("lengths",), "expected lengths need a sentence: to measure"
     graded_roles = {
-        m.function for m in exercise.milestones if m.check("cases") is not None
+        m.function for m in exercise.milestones if m.check("cases") is not None and m.function
     }
-    for role, field in ((r.name, r.case_field) for r in ROLE_TABLE.values() if r.name != "train"):
+    if case.merges is not None and "train" not in exercise.functions.roles():
+        yield loc + ("merges",), (
+            "expected merges are BPE merges for a train function, and this exercise has none; "
+            "leave them out (the reference computes every expected value)"
+        )
+    # Every case has a corpus, so roles trained on the corpus alone never leave one unused.
+    family = family_of(exercise.functions.roles())
+    if case.special_tokens and family != "byte":
+        yield loc + ("special_tokens",), "special tokens belong to byte-level exercises"
+    for index_, token in enumerate(case.special_tokens):
+        if not token:
+            yield loc + ("special_tokens", index_), "a special token cannot be empty"
+    for role, field in ((r.name, r.case_field) for r in ROLE_TABLE.values()
+                        if r.case_field != "corpus" and r.family == family):
         if case_serves(case, role) and role not in graded_roles:
             yield loc + (field,), (
                 f"no milestone checks {role} cases, so this input would never be graded; "
@@ -218,3 +246,15 @@ def _is_pair(item: Any) -> bool:
 
 def _yaml_text(value: Any) -> str:
     return yaml.safe_dump(value, default_flow_style=True, width=1000).strip().removesuffix("...").strip()
+
+
+def _text_file_problems(exercise: Exercise) -> Iterator[tuple[Loc, str]]:
+    """A byte-level efficiency check trains on a text shipped in exercises/data/."""
+    name = exercise.efficiency.text_file
+    if not name:
+        yield ("efficiency", "text_file"), "a byte-level efficiency check needs a text_file"
+        return
+    from grader.package_data import data_dir
+
+    if "/" in name or "\\" in name or not (data_dir("exercises") / "data" / name).is_file():
+        yield ("efficiency", "text_file"), f"{name!r} is not a file in exercises/data/"

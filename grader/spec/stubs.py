@@ -17,6 +17,7 @@ from grader.package_data import jinja_environment
 from grader.spec import Case, Exercise
 from grader.spec.expected import case_encodings, case_lengths, expected_merges
 from grader.spec.prose import prose_problems, tie_paragraph
+from reference.tie_breaks import DESCRIPTIONS
 
 TEMPLATE = "stub.py.j2"
 DOCTEST_WIDTH = 88
@@ -65,6 +66,10 @@ def write_stub(exercise: Exercise, path: Path, *, force: bool = False) -> None:
 
 def convention_lines(exercise: Exercise) -> list[str]:
     """The conventions a student needs, one sentence each."""
+    if exercise.functions.train_byte_bpe or exercise.functions.encode_byte_bpe:
+        from grader.spec.stub_examples import byte_conventions
+
+        return byte_conventions(exercise)
     conventions = exercise.conventions
     marker = conventions.end_of_word
     lines = [
@@ -80,7 +85,9 @@ def convention_lines(exercise: Exercise) -> list[str]:
             if marker
             else "End of word: no marker; each word starts as its characters."
         ),
-        f"Ties: rule {conventions.tie_break!r}, with a worked tie below.",
+        f"Ties: when pairs share the highest {_ranked_by(exercise)}, take "
+        f"{DESCRIPTIONS[conventions.tie_break]} (rule {conventions.tie_break!r}; a worked tie "
+        "below).",
         "Merges: "
         + (
             "a list of (left, right) tuples in the order learned, e.g. ('e', 's')."
@@ -134,6 +141,13 @@ def _consistent_tie_example(exercise: Exercise) -> str:
     return text.strip()
 
 
+def _ranked_by(exercise: Exercise) -> str:
+    """What pairs are ranked by: counts for BPE, scores (and counts) when WordPiece is asked for."""
+    if exercise.functions.train_wordpiece or exercise.functions.first_divergence:
+        return "score (WordPiece) or count (BPE)"
+    return "count"
+
+
 def _milestone_view(exercise: Exercise, milestone: Any) -> dict[str, Any]:
     spec = exercise.functions.roles().get(milestone.function)
     return {
@@ -171,6 +185,10 @@ def stub_functions(exercise: Exercise) -> list[StubFunction]:
 
 def _examples(exercise: Exercise, role: str, name: str, case: Case) -> list[str]:
     """Doctest blocks for one public case and one role (none when the case has no input for it)."""
+    from grader.spec import stub_examples
+
+    if role in stub_examples.EXAMPLES:
+        return stub_examples.examples(exercise, role, name, case, _statement, _call)
     if role == "train":
         return [
             _statement("corpus", case.corpus)

@@ -133,6 +133,8 @@ def tracked_text_files() -> list[Path]:
 def test_nothing_cites_a_file_the_repository_does_not_contain():
     missing = []
     for path in tracked_text_files():
+        if path == Path(__file__).resolve():
+            continue  # this file names the citations it looks for
         try:
             text = path.read_text(encoding="utf-8")
         except UnicodeDecodeError:

@@ -100,7 +100,7 @@ def test_the_workflow_refuses_values_it_cannot_write_safely(update, arguments, f
 def test_a_workflow_file_as_output_is_refused_with_the_new_usage(tmp_path):
     result = CliRunner().invoke(main, ["bundle", "classroom", EXERCISE, "--install", "x",
                                        "-o", str(tmp_path / "classroom.yml")])
-    assert result.exit_code == 1 and "template repository's directory" in result.output
+    assert result.exit_code == 2 and "template repository's directory" in result.output
 
 
 def test_unsafe_requirements_are_usage_errors(tmp_path):
@@ -149,7 +149,7 @@ def test_building_again_needs_force_and_keeps_the_students_file(template):
     student.write_text("# my work\n")
     refused = CliRunner().invoke(main, ["bundle", "classroom", str(CUSTOM_SPEC), "-o", str(template),
                                         "--install", "bpe-autograder==0.1.0"])
-    assert refused.exit_code == 1 and "--force" in refused.output
+    assert refused.exit_code == 2 and "--force" in refused.output
     forced = CliRunner().invoke(main, ["bundle", "classroom", str(CUSTOM_SPEC), "-o", str(template),
                                        "--install", "bpe-autograder==0.1.0", "--force"])
     assert forced.exit_code == 0, forced.output
@@ -220,7 +220,7 @@ def shipped(tmp_path_factory) -> Path:
     [
         ("correct_counter.py", "full"),
         ("wrong_tie_first_seen.py", "partial"),
-        ("broken_raises.py", "partial"),
+        ("broken_raises.py", "zero"),  # graded, but no solution shows itself: no points
         (None, "missing"),
     ],
 )
@@ -239,6 +239,8 @@ def test_the_grading_step_always_hands_the_reporter_a_result(shipped, tmp_path, 
         passed = sum(test["status"] == "pass" for test in result["tests"])
         share = passed / len(result["tests"]) * 100
         assert f"Total points for bpe: {share:.2f}/100" in log, "the log says why the two differ"
+    elif outcome == "zero":
+        assert score == 0 and result["status"] == "fail" and len(result["tests"]) > 1
     else:
         assert score == 0 and result["status"] == "error"
         [test] = result["tests"]

@@ -63,7 +63,10 @@ def test_a_course_exercise_resolves_by_id_in_every_command(course, tmp_path):
     assert grade("check", "week3-bpe", "--exercises-dir", folder).exit_code == 0
     assert grade("show", "week3-bpe", "--exercises-dir", folder).output.startswith("id: week3-bpe")
     assert "week3-bpe" in grade("list", "--exercises-dir", folder).output
-    assert grade("bundle", "classroom", "week3-bpe", "--exercises-dir", folder).exit_code == 0
+    bundled = grade("bundle", "classroom", "week3-bpe", "--exercises-dir", folder,
+                    "--install", "bpe-autograder", "-o", str(tmp_path / "template"))
+    assert bundled.exit_code == 0, bundled.output
+    assert (tmp_path / "template" / ".github" / "bpe-autograder").is_dir()
     graded = grade("submit", str(path), "--format", "json", "--exercises-dir", folder)
     assert graded.exit_code == 0, graded.output
     assert json.loads(graded.stdout)["exercise"] == "week3-bpe"

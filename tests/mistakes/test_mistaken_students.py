@@ -37,10 +37,32 @@ from grader.spec import load_exercise
 from grader.spec.expected import to_merge_form
 from grader.spec.loading import exercise_ids
 from grader.spec.roles import ROLE_TABLE
+from grader.mistakes.byte_level import REFERENCES as BYTE_REFERENCES
+from grader.mistakes.byte_level import canonical as byte_canonical
+from grader.mistakes.wordpiece import canonical
 from reference import encode, train_bpe
+from reference.wordpiece import first_divergence, train_wordpiece
+
+WORDPIECE_ROLES = ("train_wordpiece", "first_divergence")
+BYTE_ROLES = ("train_byte_bpe", "encode_byte_bpe", "decode_byte_bpe")
+EOT = "<|endoftext|>"
+
+
+def run_byte(exercise, mistake_id, role, text, implementation=None):
+    """``role``'s output on ``text`` (with EOT between two copies), by the student-style
+    submission or by ``implementation``; encoding and decoding use the reference's training."""
+    text = f"{text}{EOT}{text} é"
+    function = implementation or student_namespace(exercise.id, mistake_id)[exercise.function(role).name]
+    if role == "train_byte_bpe":
+        return function(text, 256 + 1 + 6, [EOT])
+    vocab, merges = BYTE_REFERENCES["train_byte_bpe"](text, 256 + 1 + 6, [EOT])
+    if role == "encode_byte_bpe":
+        return function(text, vocab, merges, [EOT])
+    return function(BYTE_REFERENCES["encode_byte_bpe"](text, vocab, merges, [EOT]), vocab)
 
 ROOT = Path(__file__).resolve().parents[2]
-EXERCISES = {exercise_id: load_exercise(exercise_id) for exercise_id in exercise_ids()}
+EXERCISES = {exercise_id: exercise for exercise_id in exercise_ids()
+             if (exercise := load_exercise(exercise_id)).kind == "code"}  # answers: test_hand_answers
 CASES = [
     (exercise_id, mistake.id)
     for exercise_id, exercise in EXERCISES.items()
@@ -109,6 +131,17 @@ def test_each_submission_answers_what_its_catalogue_entry_computes(exercise_id, 
     entry = catalogue(exercise)[mistake_id]
     corpus = data.draw(corpora(conventions.corpus_form))
     num_merges = data.draw(st.integers(min_value=0, max_value=8))
+    if entry.role in BYTE_ROLES:
+        text = "".join(data.draw(corpora("texts")))
+        assert byte_canonical(entry.role, run_byte(exercise, mistake_id, entry.role, text)) == \
+            byte_canonical(entry.role, run_byte(exercise, None, entry.role, text, entry.run))
+        return
+    if entry.role in WORDPIECE_ROLES:
+        actual = run_student(exercise, mistake_id, entry.role, corpus, num_merges)
+        options = {"tie_break": conventions.tie_break, "end_of_word": conventions.end_of_word}
+        assert canonical(entry.role, actual) == canonical(
+            entry.role, entry.run(corpus, num_merges, **options))
+        return
     if entry.role == "train":
         actual = run_student(exercise, mistake_id, "train", corpus, num_merges)
         pairs = [tuple(item[0]) if conventions.merge_form == "pairs-with-token" else tuple(item)
@@ -179,6 +212,8 @@ def test_every_shipped_exercise_passes_its_audit(audits, exercise_id):
 WRONG_SAMPLES = {
     "bpe-train-encode": {"train": "ties-first-seen", "encode": "encode-longest-match"},
     "lesson97-bpe": {"train": "ties-lexicographic", "sequence-lengths": "lengths-char-letters-only"},
+    "wordpiece": {"train": "wordpiece-raw-frequency", "divergence": "divergence-zero-based"},
+    "byte-bpe": {"train": "byte-whitespace-pretokenize", "decode": "byte-decode-each-token"},
 }
 
 
@@ -210,6 +245,21 @@ def test_the_generated_correct_submissions_agree_with_the_reference(data):
         conventions = exercise.conventions
         corpus = data.draw(corpora(conventions.corpus_form))
         num_merges = data.draw(st.integers(min_value=0, max_value=8))
+        if exercise.functions.train_byte_bpe is not None:
+            text = "".join(corpus) if isinstance(corpus, list) else " ".join(corpus)
+            for role in BYTE_ROLES:
+                assert byte_canonical(role, run_byte(exercise, None, role, text)) == byte_canonical(
+                    role, run_byte(exercise, None, role, text, BYTE_REFERENCES[role]))
+            continue
+        if exercise.functions.train is None:
+            options = {"tie_break": conventions.tie_break, "end_of_word": conventions.end_of_word}
+            assert canonical("train_wordpiece", run_student(
+                exercise, None, "train_wordpiece", corpus, num_merges)) == train_wordpiece(
+                corpus, num_merges, **options)
+            assert canonical("first_divergence", run_student(
+                exercise, None, "first_divergence", corpus, num_merges)) == canonical(
+                "first_divergence", first_divergence(corpus, num_merges, **options))
+            continue
         actual = run_student(exercise, None, "train", corpus, num_merges)
         pairs = [tuple(item[0]) if conventions.merge_form == "pairs-with-token" else tuple(item)
                  for item in actual]

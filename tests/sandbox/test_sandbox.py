@@ -79,7 +79,7 @@ def deep(levels):
 
 
 def odd_values():
-    return [float("nan"), {1: "a"}, {"k": {2, 3}}]
+    return [float("nan"), {1.5: "a"}, {"k": {2, 3}}, bytearray(b"x")]
 
 
 def sleep(seconds):
@@ -157,7 +157,8 @@ def test_values_keep_their_exact_types_both_ways(box):
 
 def test_values_that_are_not_plain_come_back_opaque(box):
     assert box.call("odd_values", []).value == [
-        Opaque("float(nan)"), Opaque("dict with int keys"), {"k": Opaque("set")}]
+        Opaque("float(nan)"), Opaque("dict with float keys"), {"k": Opaque("set")},
+        Opaque("bytearray")]
 
 
 def test_each_call_starts_from_the_imported_state(box):

@@ -29,10 +29,10 @@ worker = load_worker_module()
 
 plain_values = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False)
-    | st.text(),
+    | st.text() | st.binary(max_size=8),
     lambda children: st.lists(children, max_size=4)
     | st.lists(children, max_size=4).map(tuple)
-    | st.dictionaries(st.text(max_size=5), children, max_size=4),
+    | st.dictionaries(st.text(max_size=5) | st.integers(), children, max_size=4),
     max_leaves=20,
 )
 
@@ -74,10 +74,20 @@ def test_worker_marks_everything_else_as_opaque_by_type_name():
         def __eq__(self, other):
             return True
 
-    tree = worker.to_tagged([LyingStr("a"), {1, 2}, (x for x in ()), float("nan"), {1: 2}],
-                            [100])
+    tree = worker.to_tagged([LyingStr("a"), {1, 2}, (x for x in ()), float("nan"), {1.5: 2},
+                             bytearray(b"x"), {True: 1}], [100])
     assert wire.from_tagged(tree) == [Opaque("LyingStr"), Opaque("set"), Opaque("generator"),
-                                      Opaque("float(nan)"), Opaque("dict with int keys")]
+                                      Opaque("float(nan)"), Opaque("dict with float keys"),
+                                      Opaque("bytearray"), Opaque("dict with bool keys")]
+
+
+def test_bytes_and_int_keyed_dicts_travel_both_ways():
+    value = ({0: b"<|endoftext|>", 256: bytes(range(256))}, [(b"\xe2", b"\x82")])
+    assert wire.decode(wire.encode(value)) == value
+    tree = worker.to_tagged(value, [10_000])
+    assert wire.from_tagged(tree) == value
+    assert worker.from_tagged(json.loads(wire.encode(value))) == value
+    assert json.loads(wire.encode(b"ab")) == {"B": "6162"}
 
 
 def test_worker_refuses_answers_over_its_item_budget():
@@ -92,8 +102,8 @@ def test_worker_refuses_answers_over_its_item_budget():
 
 @pytest.mark.parametrize(
     "value",
-    [{1, 2}, b"bytes", float("nan"), float("inf"), {1: "int key"}, type("S", (str,), {})("x"),
-     [object()]],
+    [{1, 2}, bytearray(b"bytes"), float("nan"), float("inf"), {1.5: "float key"},
+     {True: "bool key"}, type("S", (str,), {})("x"), [object()]],
 )
 def test_encode_refuses_values_that_are_not_plain(value):
     with pytest.raises(WireError):
@@ -113,11 +123,14 @@ def test_encode_error_names_the_offending_place():
         (b"1e999", "not finite"),
         (b'{"T": [], "T": []}', "repeated key"),
         (b'{"T": 1}', "unexpected node"),
+        (b'{"B": "6g"}', "not lowercase hex"),
+        (b'{"B": "616"}', "not lowercase hex"),
+        (b'{"D": [[1.5, 1]]}', "str or int, value"),
         (b'{"X": []}', "unexpected node"),
         (b'{"T": [], "D": []}', "unexpected node"),
         (b'{"O": ""}', "unexpected node"),
         (b'{"O": 5}', "unexpected node"),
-        (b'{"D": [[1, 2]]}', "pair"),
+        (b'{"D": [[true, 2]]}', "pair"),
         (b'{"D": [["a", 1], ["a", 2]]}', "twice"),
         (b'{"D": [["a", 1, 2]]}', "pair"),
         (b"[1, 2", "not valid JSON"),

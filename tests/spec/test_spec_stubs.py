@@ -20,8 +20,10 @@ from grader.spec import load_exercise
 from grader.spec.stubs import StubExists, render_stub, write_stub
 from reference import encode, train_bpe
 from reference.sequence_lengths import sequence_lengths
+from reference.byte_level import decode_byte_bpe, encode_byte_bpe, train_byte_bpe
+from reference.wordpiece import first_divergence, train_wordpiece
 
-EXERCISES = exercise_ids()
+EXERCISES = [i for i in exercise_ids() if load_exercise(i).kind == "code"]  # answers files: tests/grading/test_hand_answers.py
 
 
 def load_module(path: Path, name: str):
@@ -53,6 +55,15 @@ def reference_functions(exercise) -> dict:
         "sequence_lengths": lambda sentence, merges: sequence_lengths(
             sentence, bare_pairs(merges), end_of_word=marker
         ),
+        "train_wordpiece": lambda corpus, num_merges: train_wordpiece(
+            corpus, num_merges, tie_break=conventions.tie_break, end_of_word=marker
+        ),
+        "first_divergence": lambda corpus, num_merges: first_divergence(
+            corpus, num_merges, tie_break=conventions.tie_break, end_of_word=marker
+        ),
+        "train_byte_bpe": train_byte_bpe,
+        "encode_byte_bpe": encode_byte_bpe,
+        "decode_byte_bpe": decode_byte_bpe,
     }
     return {spec.name: implementations[role] for role, spec in exercise.functions.roles().items()}
 
@@ -137,7 +148,15 @@ def test_doctests_are_the_public_cases(stub):
         "train": len(public),
         "encode": sum(len(case.encode) for case in public),
         "sequence_lengths": sum(case.sentence is not None for case in public),
+        "train_wordpiece": len(public),
+        "first_divergence": len(public),
     }
+    if exercise.functions.train_byte_bpe:
+        # Encoding and decoding examples train first; decoding examples encode first.
+        texts = sum(len(case.encode) for case in public)
+        with_texts = sum(bool(case.encode) for case in public)
+        expected_calls |= {"train_byte_bpe": len(public) + 2 * with_texts,
+                           "encode_byte_bpe": 2 * texts, "decode_byte_bpe": texts}
     assert calls == {spec.name: expected_calls[role] for role, spec in exercise.functions.roles().items()}
 
     text = path.read_text(encoding="utf-8")

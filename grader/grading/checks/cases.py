@@ -91,6 +91,8 @@ def _grade(item: CaseItem, share: float, calls: StudentCalls) -> CheckResult:
 
 def case_items(calls: StudentCalls, role: str) -> list[CaseItem]:
     """The graded items of every case serving ``role``, hidden ones numbered exercise-wide."""
+    from grader.grading.checks import byte_cases, wordpiece_cases
+
     exercise = calls.exercise
     hidden_numbers = {id(case): number for number, case in enumerate(exercise.hidden_cases, 1)}
     items: list[CaseItem] = []
@@ -115,6 +117,13 @@ def case_items(calls: StudentCalls, role: str) -> list[CaseItem]:
             work = not trivial_answer(exercise, role, (case.sentence or "",), case_lengths(exercise, case))
             items.append(CaseItem(f"cases:{label}", title, visibility,
                                   partial(_judge_lengths, calls, case), work))
+        elif role in byte_cases.ROLES:
+            items.extend(byte_cases.case_items(calls, case, role, name, label, visibility))
+        elif role in wordpiece_cases.JUDGES:
+            title = f"{name}: {wordpiece_cases.TITLES[role](case)}" if case.public else name
+            items.append(CaseItem(f"cases:{label}", title, visibility,
+                                  partial(wordpiece_cases.JUDGES[role], calls, case),
+                                  wordpiece_cases.real_work(exercise, role, case)))
     return items
 
 

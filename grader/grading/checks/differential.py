@@ -23,11 +23,18 @@ from grader.grading.feedback import (
     merges_message,
     timed,
 )
-from grader.grading.generated_inputs import Failure, reference_merges, smallest_failure
+from grader.grading.generated_inputs import (
+    CORPUS_ROLES,
+    Failure,
+    reference_merges,
+    smallest_failure,
+)
+from grader.grading.wordpiece_feedback import wordpiece_difference, wordpiece_message
 from grader.grading.student_calls import StudentCalls
 from grader.mistakes.diagnosis import name_mistakes
 from grader.result import CheckResult, Diagnosis
 from grader.spec import Exercise, Milestone
+from grader.spec.expected import divergence, wordpiece_merges
 from reference import encode as reference_encode
 from reference.sequence_lengths import sequence_lengths as reference_lengths
 
@@ -48,7 +55,9 @@ def _differential(calls: StudentCalls, milestone: Milestone, points: float) -> C
     exercise = calls.exercise
     examples = exercise.properties.examples
     check_id, title = CHECK_ID, TITLE
-    judge = {"train": _train_judge, "encode": _encode_judge, "sequence_lengths": _lengths_judge}[role]
+    judge = {"train": _train_judge, "encode": _encode_judge, "sequence_lengths": _lengths_judge,
+             "train_wordpiece": _other_judge("train_wordpiece", wordpiece_merges),
+             "first_divergence": _other_judge("first_divergence", divergence)}[role]
     failure = smallest_failure(exercise, role, judge(calls), seed=calls.seed)
     if failure is None:
         return graded(check_id, title, points, True,
@@ -68,6 +77,23 @@ def _train_judge(calls: StudentCalls) -> Callable[[tuple[Any, int]], Optional[Fa
         return Failure(example, answer, expected)
 
     return judge
+
+
+def _other_judge(role: str, reference: Callable[[Exercise, Any, int], Any]) -> Callable[
+        [StudentCalls], Callable[[tuple[Any, int]], Optional[Failure]]]:
+    """A judge for a role trained on ``(corpus, num_merges)`` against ``reference``."""
+    def for_calls(calls: StudentCalls) -> Callable[[tuple[Any, int]], Optional[Failure]]:
+        def judge(example: tuple[Any, int]) -> Optional[Failure]:
+            corpus, num_merges = example
+            expected = reference(calls.exercise, corpus, num_merges)
+            answer = calls.remembered(role, corpus, num_merges)
+            if answer.ok and answer.value == expected:
+                return None
+            return Failure(example, answer, expected)
+
+        return judge
+
+    return for_calls
 
 
 def _encode_judge(calls: StudentCalls) -> Callable[[tuple[Any, int, str]], Optional[Failure]]:
@@ -103,11 +129,12 @@ def _report(calls: StudentCalls, role: str, failure: Failure) -> tuple[str, dict
     exercise = calls.exercise
     answer = failure.answer
     name = calls.function_name(role)
-    if role == "train":
+    if role in CORPUS_ROLES:
         corpus, num_merges = failure.example
         given: dict[str, Any] = {"corpus": json_corpus(corpus), "num_merges": num_merges}
         call_text = f"{name}({corpus!r}, {num_merges})"
-        expected_json: Any = json_pairs(failure.expected)
+        expected_json: Any = (failure.expected if role == "first_divergence"
+                              else json_pairs(failure.expected))
     else:
         corpus, num_merges, text = failure.example
         merges = reference_merges(exercise, corpus, num_merges)
@@ -126,6 +153,10 @@ def _report(calls: StudentCalls, role: str, failure: Failure) -> tuple[str, dict
         difference = first_difference(exercise, corpus, num_merges, failure.expected, answer.value)
         what = merges_message(difference, num_merges) if difference else ""
         actual_json: Any = json_pairs(answer.value)
+    elif role == "train_wordpiece":
+        difference = wordpiece_difference(exercise, corpus, num_merges, failure.expected, answer.value)
+        what = wordpiece_message(difference, num_merges) if difference else ""
+        actual_json = json_pairs(answer.value)
     else:
         what = f"expected {failure.expected!r}, got {answer.value!r}."
         actual_json = answer.value
@@ -155,7 +186,7 @@ def failure_diagnoses(exercise: Exercise, role: str, failure: Failure) -> list[D
 
 
 def _diagnosis_input(exercise: Exercise, role: str, example: Any) -> dict[str, Any]:
-    if role == "train":
+    if role in CORPUS_ROLES:
         corpus, num_merges = example
         return {"corpus": corpus, "num_merges": num_merges}
     corpus, num_merges, text = example

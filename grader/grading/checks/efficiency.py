@@ -63,6 +63,10 @@ STAFF_HINT = (
 
 def run(context: CheckContext) -> list[CheckResult]:
     """Grade the ``efficiency`` check of the milestone: one result, worth the check's points."""
+    if context.milestone.function == "train_byte_bpe":
+        from grader.grading.checks import byte_efficiency
+
+        return byte_efficiency.run(context)
     box, exercise, share = context.box, context.exercise, context.points
     calls = context.calls
     secret = calls.secret if calls is not None else None

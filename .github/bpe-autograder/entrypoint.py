@@ -1,0 +1,428 @@
+"""Grade one submission on an LMS grading host and always leave a valid results.json behind.
+
+``grade bundle`` ships this file in Gradescope bundles, PrairieLearn questions and GitHub
+Classroom template repositories. It uses only the standard library, so even when the grader
+cannot be installed or imported it still writes a result the platform accepts: a visible
+"Autograder error" for a fault of the grading set-up, a clear "submission problem" for a
+missing or ambiguous file. Details meant for course staff (commands, tracebacks) go to
+standard output only, which Gradescope hides from students (``stdout_visibility: hidden``)
+and PrairieLearn shows in its job log.
+
+Usage: ``python entrypoint.py gradescope|prairielearn|classroom``. Settings come from
+``bundle.json`` beside this file; the roots from environment variables, so a bundle can be
+run anywhere:
+
+- Gradescope: ``AUTOGRADER_ROOT`` (default ``/autograder``): grades ``submission/``, writes
+  ``results/results.json``.
+- PrairieLearn: ``GRADE_ROOT`` (default ``/grade``): grades ``student/``, writes
+  ``results/results.json``.
+- GitHub Classroom: ``GITHUB_WORKSPACE`` (default: the current directory): grades the
+  exercise's student file at the repository's top, writes ``RUNNER_TEMP``'s (default: the
+  workspace's) ``bpe-results/results.json``, appends ``result=<base64 of it>`` to the file
+  named by ``GITHUB_OUTPUT`` for the grading reporter, and prints every check's feedback and
+  the score Classroom records in the job log.
+
+On Gradescope and PrairieLearn, run as root, the bundle's directory (the spec with its
+hidden cases, the settings) is first made readable by root only, so that the student's code,
+which the sandbox runs as an unprivileged user, cannot read it.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+import traceback
+from pathlib import Path
+
+CONFIG_NAME = "bundle.json"
+PLATFORMS = {
+    # platform: (root variable, default root, submission directory below the root)
+    "gradescope": ("AUTOGRADER_ROOT", "/autograder", "submission"),
+    "prairielearn": ("GRADE_ROOT", "/grade", "student"),
+    "classroom": ("GITHUB_WORKSPACE", ".", ""),
+}
+SECRET_PLATFORMS = ("gradescope", "prairielearn")
+IGNORED_DIRECTORIES = {"__pycache__", "__MACOSX"}
+STAFF_OUTPUT_LIMIT = 20_000
+STUDENT_REASON_LIMIT = 2_000
+KILL_GRACE_SECONDS = 5
+
+GRADER_FAULT_TEXT = (
+    "The autograder could not grade this submission. This is a problem with the grading "
+    "set-up, not a verdict on your code: please tell your course staff (they can see the "
+    "details) and submit again once they have fixed it."
+)
+
+
+class SubmissionProblem(Exception):
+    """The submitted files cannot be graded as they are; the message tells the student why."""
+
+
+class GraderFault(Exception):
+    """The grading set-up failed; the message is safe to show, the details are for staff."""
+
+
+# --------------------------------------------------------------------------- locations
+
+
+class Layout:
+    """Where one platform keeps the submission and expects the results."""
+
+    def __init__(self, platform: str, environ: dict) -> None:
+        variable, default, submission = PLATFORMS[platform]
+        self.platform = platform
+        self.root = Path(environ.get(variable) or default)
+        self.submission_dir = self.root / submission if submission else self.root
+        self.results_file = self.root / "results" / "results.json"
+        self.step_output = None
+        if platform == "classroom":
+            scratch = Path(environ.get("RUNNER_TEMP") or self.root)
+            self.results_file = scratch / "bpe-results" / "results.json"
+            self.step_output = environ.get("GITHUB_OUTPUT") or None
+
+
+def find_submission(directory: Path, expected_name: str) -> Path:
+    """The file to grade: ``expected_name`` if submitted (anywhere), else the only ``.py``."""
+    if not directory.is_dir():
+        raise SubmissionProblem(f"No files were submitted: upload {expected_name}.")
+    candidates = sorted(
+        path for path in directory.rglob("*.py")
+        if path.is_file() and not (set(path.relative_to(directory).parts[:-1]) & IGNORED_DIRECTORIES)
+        and not path.name.startswith("._")
+    )
+    # A link could point at the bundle's own files (hidden cases); only plain files are graded.
+    linked = [path for path in candidates if _is_link(path, directory)]
+    if linked:
+        raise SubmissionProblem(
+            f"{linked[0].relative_to(directory)} is a symbolic link: submit the file itself."
+        )
+    named = [path for path in candidates if path.name == expected_name]
+    if named:
+        return min(named, key=lambda path: len(path.relative_to(directory).parts))
+    if len(candidates) == 1:
+        return candidates[0]
+    if not candidates:
+        raise SubmissionProblem(f"No Python file was submitted: upload your {expected_name}.")
+    names = ", ".join(str(path.relative_to(directory)) for path in candidates[:10])
+    more = f" and {len(candidates) - 10} more" if len(candidates) > 10 else ""
+    raise SubmissionProblem(
+        f"Several Python files were submitted ({names}{more}) and none is named "
+        f"{expected_name}: submit only {expected_name}, or rename your solution to {expected_name}."
+    )
+
+
+def find_repository_file(directory: Path, expected_name: str) -> Path:
+    """GitHub Classroom: the student file at the top of the repository, as the stub left it."""
+    path = directory / expected_name
+    if path.is_symlink():
+        raise SubmissionProblem(f"{expected_name} is a symbolic link: commit the file itself.")
+    if not path.is_file():
+        raise SubmissionProblem(
+            f"{expected_name} is missing from the top of your repository: commit your solution "
+            f"as {expected_name} (start from the stub the assignment gave you) and push again."
+        )
+    return path
+
+
+def _is_link(path: Path, directory: Path) -> bool:
+    relative = path.relative_to(directory)
+    steps = [directory.joinpath(*relative.parts[: index + 1]) for index in range(len(relative.parts))]
+    return any(step.is_symlink() for step in steps)
+
+
+# --------------------------------------------------------------------------- grading
+
+
+def load_config(directory: Path) -> dict:
+    path = directory / CONFIG_NAME
+    try:
+        config = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as error:
+        raise GraderFault(f"the bundle's {CONFIG_NAME} cannot be read ({error})") from None
+    for key in ("exercise_file", "student_file", "max_score", "strict_sandbox", "timeout_seconds"):
+        if key not in config:
+            raise GraderFault(f"the bundle's {CONFIG_NAME} lacks the setting {key!r}")
+    return config
+
+
+def grade_command(submission: Path, exercise_file: Path, platform: str, output: Path,
+                  strict: bool) -> list:
+    grade = Path(sys.executable).parent / "grade"
+    if not grade.exists():
+        raise GraderFault(
+            f"bpe-autograder is not installed for {sys.executable} (no {grade}); "
+            "the set-up script has not run or has failed"
+        )
+    command = [str(grade), "submit", str(submission), "--exercise", str(exercise_file),
+               "--format", platform, "-o", str(output)]
+    return command + (["--strict-sandbox"] if strict else [])
+
+
+def grading_environment(config: dict, bundle_dir: Path) -> dict:
+    """This process's environment, plus the bundle's seed secret for the generated inputs."""
+    environment = dict(os.environ)
+    secret = config.get("seed_secret_file")
+    if secret and (bundle_dir / secret).is_file():
+        environment["GRADE_SEED_SECRET_FILE"] = str(bundle_dir / secret)
+    return environment
+
+
+def run_grader(command: list, timeout: float, workdir: str,
+               environment: dict | None = None) -> subprocess.CompletedProcess:
+    """Run ``command`` in its own process group, killed whole when it overruns ``timeout``."""
+    print("$ " + " ".join(command), flush=True)
+    process = subprocess.Popen(
+        command, cwd=workdir, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE, text=True, errors="replace", start_new_session=True, env=environment,
+    )
+    try:
+        stdout, stderr = process.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        _kill_group(process)
+        process.communicate(timeout=KILL_GRACE_SECONDS)
+        raise GraderFault(f"grading did not finish within {timeout:g} seconds") from None
+    for name, text in (("stdout", stdout), ("stderr", stderr)):
+        if text.strip():
+            print(f"--- grader {name} ---\n{text[-STAFF_OUTPUT_LIMIT:]}", flush=True)
+    return subprocess.CompletedProcess(command, process.returncode, stdout, stderr)
+
+
+def _kill_group(process: subprocess.Popen) -> None:
+    try:
+        os.killpg(process.pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        process.kill()
+
+
+def grader_messages(stderr: str) -> str:
+    """The grader's own one-line messages (never tracebacks), for the student-visible reason.
+
+    An internal error's text may quote any value the grader held, hidden cases included, so
+    students only learn that one happened; staff read it in the log.
+    """
+    lines = []
+    for line in stderr.splitlines():
+        if not (line.startswith("grade submit: ") or line.startswith("Error: ")):
+            continue
+        if "internal error" in line:
+            line = "grade submit: internal error of the grader (details in the staff log)"
+        lines.append(line.strip())
+    return "\n".join(dict.fromkeys(lines))[:STUDENT_REASON_LIMIT]
+
+
+def read_results(path: Path, platform: str) -> str:
+    """The grader's results file, checked to be what the platform needs."""
+    try:
+        text = path.read_text(encoding="utf-8")
+        results = json.loads(text)
+    except (OSError, ValueError) as error:
+        raise GraderFault(f"the grader wrote no readable results ({error})") from None
+    if not isinstance(results, dict):
+        raise GraderFault("the grader's results are not a JSON object")
+    if platform == "gradescope":
+        usable = isinstance(results.get("score"), (int, float)) and isinstance(results.get("tests"), list)
+    elif platform == "classroom":
+        usable = isinstance(results.get("max_score"), (int, float)) and isinstance(results.get("tests"), list)
+    else:
+        usable = results.get("gradable") is False or (
+            isinstance(results.get("score"), (int, float)) and 0 <= results["score"] <= 1
+        )
+    if not usable:
+        raise GraderFault("the grader's results lack a valid score")
+    return text
+
+
+def grade(layout: Layout, config: dict, bundle_dir: Path) -> str:
+    """The results document for the submission under ``layout``."""
+    if layout.platform == "classroom":
+        submission = find_repository_file(layout.submission_dir, config["student_file"])
+    else:
+        submission = find_submission(layout.submission_dir, config["student_file"])
+    print(f"grading {submission}", flush=True)
+    exercise_file = bundle_dir / config["exercise_file"]
+    with tempfile.TemporaryDirectory(prefix="bpe-grading-") as scratch:
+        output = Path(scratch) / "results.json"
+        command = grade_command(submission, exercise_file, layout.platform, output,
+                                bool(config["strict_sandbox"]))
+        finished = run_grader(command, float(config["timeout_seconds"]), scratch,
+                              grading_environment(config, bundle_dir))
+        if finished.returncode != 0:
+            reason = grader_messages(finished.stderr) or f"the grader exited with status {finished.returncode}"
+            raise GraderFault(reason)
+        return read_results(output, layout.platform)
+
+
+# --------------------------------------------------------------------------- fallback results
+
+
+def gradescope_failure(test_name: str, text: str, max_score: float, seconds: float) -> dict:
+    return {
+        "score": 0.0,
+        "execution_time": round(seconds, 3),
+        "output": text,
+        "output_format": "text",
+        "visibility": "visible",
+        "stdout_visibility": "hidden",
+        "tests": [{
+            "name": test_name,
+            "number": "0",
+            "score": 0.0,
+            "max_score": float(max_score),
+            "status": "failed",
+            "output": text,
+            "output_format": "text",
+            "visibility": "visible",
+        }],
+        "leaderboard": [],
+    }
+
+
+def prairielearn_failure(text: str) -> dict:
+    # Not gradable: the student loses no attempt for a problem they may not have caused.
+    return {"gradable": False, "format_errors": [text], "message": text, "output": text}
+
+
+def classroom_failure(test_name: str, text: str, max_score: float) -> dict:
+    # max_score must be positive: the grading reporter records nothing for a result without one.
+    return {
+        "version": 1,
+        "status": "error",
+        "max_score": max_score,
+        "tests": [{"name": test_name, "status": "error", "score": 0, "message": text,
+                   "test_code": "", "filename": "", "line_no": 0}],
+    }
+
+
+def failure_results(platform: str, test_name: str, text: str, max_score: float, seconds: float) -> str:
+    if platform == "gradescope":
+        results = gradescope_failure(test_name, text, max_score, seconds)
+    elif platform == "classroom":
+        results = classroom_failure(test_name, text, max_score)
+    else:
+        results = prairielearn_failure(text)
+    return json.dumps(results, indent=2, ensure_ascii=False) + "\n"
+
+
+def write_results(path: Path, text: str) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    partial = path.with_name(path.name + ".partial")
+    partial.write_text(text, encoding="utf-8")
+    os.replace(partial, path)
+
+
+# --------------------------------------------------------------------------- secrets and the log
+
+
+def protect_bundle(directory: Path) -> None:
+    """Make the bundle's files readable by their owner (root) only.
+
+    Best effort: a host that keeps the files on a read-only mount already decides who reads
+    them, and grading goes on.
+    """
+    if not hasattr(os, "geteuid") or os.geteuid() != 0:
+        return
+    for path in [directory, *directory.rglob("*")]:
+        if path.is_symlink():
+            continue
+        try:
+            mode = path.stat().st_mode
+            path.chmod(mode & 0o700)
+        except OSError as error:
+            print(f"note: cannot restrict {path}: {error}", flush=True)
+
+
+def classroom_log(document: str) -> str:
+    """The job log's account of a Classroom result: every check, then the recorded score."""
+    results = json.loads(document)
+    tests = results.get("tests", [])
+    lines = []
+    for test in tests:
+        mark = "PASS" if test.get("status") == "pass" else test.get("status", "fail").upper()
+        lines.append(f"[{mark}] {test.get('name', '')} ({_points(test.get('score', 0))} points)")
+        lines += ["    " + line for line in str(test.get("message", "")).splitlines()]
+    recorded = round(sum(test.get("score", 0) for test in tests), 2)
+    total = results.get("max_score", 0)
+    lines.append("")
+    lines.append(f"Score recorded by GitHub Classroom: {_points(recorded)}/{_points(total)} "
+                 "(the sum of the points of the checks).")
+    passed = sum(test.get("status") == "pass" for test in tests)
+    share = passed / len(tests) * 100 if tests else 0.0
+    recorded_share = recorded / total * 100 if total else 0.0
+    if tests and f"{share:.2f}" != f"{recorded_share:.2f}":
+        lines.append(
+            f"The grading reporter's \"Total points for bpe: {share:.2f}/100\" line counts passed "
+            f"checks ({passed} of {len(tests)}) without their points; its \"Total points: "
+            f"{_points(recorded)}/{_points(total)}\" line is the score that is recorded."
+        )
+    return "\n".join(lines)
+
+
+def _number_or_zero(text) -> float:
+    try:
+        return max(0.0, float(text or 0))
+    except ValueError:
+        return 0.0
+
+
+def _points(value) -> str:
+    rounded = round(float(value), 2)
+    return str(int(rounded)) if rounded == int(rounded) else f"{rounded:g}"
+
+
+def hand_to_reporter(layout: Layout, document: str) -> None:
+    """Print the Classroom result and pass it, base64-encoded, to the grading reporter."""
+    print(classroom_log(document), flush=True)
+    if layout.step_output:
+        encoded = base64.b64encode(document.encode("utf-8")).decode("ascii")
+        with open(layout.step_output, "a", encoding="utf-8") as handle:
+            handle.write(f"result={encoded}\n")
+
+
+# --------------------------------------------------------------------------- main
+
+
+def main(argv: list) -> int:
+    started = time.monotonic()
+    platform = argv[1] if len(argv) > 1 else ""
+    if platform not in PLATFORMS:
+        print(f"usage: {argv[0]} {'|'.join(PLATFORMS)}", file=sys.stderr)
+        return 2
+    layout = Layout(platform, dict(os.environ))
+    bundle_dir = Path(__file__).resolve().parent
+    # What a failure result is out of when bundle.json cannot be read (Classroom's run_grader
+    # passes it: the reporter records nothing for a result out of 0).
+    max_score = _number_or_zero(os.environ.get("BPE_AUTOGRADER_MAX_SCORE"))
+    try:
+        if platform in SECRET_PLATFORMS:
+            protect_bundle(bundle_dir)
+        config = load_config(bundle_dir)
+        max_score = float(config["max_score"])
+        document = grade(layout, config, bundle_dir)
+    except SubmissionProblem as problem:
+        document = failure_results(platform, "Submission file", str(problem), max_score,
+                                   time.monotonic() - started)
+    except GraderFault as fault:
+        print(f"autograder error: {fault}", flush=True)
+        text = f"{GRADER_FAULT_TEXT}\n\nReason: {fault}"
+        document = failure_results(platform, "Autograder error", text, max_score,
+                                   time.monotonic() - started)
+    except Exception as error:  # noqa: BLE001 - whatever happens, the platform gets a result
+        traceback.print_exc(file=sys.stdout)
+        text = f"{GRADER_FAULT_TEXT}\n\nReason: internal error ({type(error).__name__})"
+        document = failure_results(platform, "Autograder error", text, max_score,
+                                   time.monotonic() - started)
+    write_results(layout.results_file, document)
+    print(f"results written to {layout.results_file}", flush=True)
+    if platform == "classroom":
+        hand_to_reporter(layout, document)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

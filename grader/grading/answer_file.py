@@ -1,0 +1,83 @@
+"""Reading a student's answers file safely, in the trusted process: no code runs.
+
+An answers file is YAML written by the student, so it is read with limits: at most the
+exercise's ``max_file_bytes``, UTF-8, no anchors or aliases (no entity expansion), a bounded
+nesting depth, and only strings, integers, lists and mappings. Every plain scalar but an
+integer stays a string: ``no``, ``on``, ``null`` or ``1.5`` are tokens like any other, where a
+stock YAML loader would turn them into booleans, None or floats. A file that cannot be read
+raises :class:`AnswerFileError` with a message saying what to fix.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+MAX_DEPTH = 6
+_INTEGER = re.compile(r"^[-+]?[0-9]+$")
+
+
+class AnswerFileError(ValueError):
+    """The answers file cannot be read; the message says why."""
+
+
+class _AnswerLoader(yaml.SafeLoader):
+    """A safe loader with integers as the only implicit type, and no aliases."""
+
+    def compose_node(self, parent: Any, index: Any) -> Any:  # type: ignore[override]
+        if self.check_event(yaml.AliasEvent):
+            event = self.peek_event()
+            raise AnswerFileError(f"line {event.start_mark.line + 1}: YAML aliases (*name) are not "
+                                  "allowed in an answers file; write the value out")
+        event = self.peek_event()
+        if getattr(event, "anchor", None):
+            raise AnswerFileError(f"line {event.start_mark.line + 1}: YAML anchors (&name) are not "
+                                  "allowed in an answers file")
+        return super().compose_node(parent, index)
+
+
+_AnswerLoader.yaml_implicit_resolvers = {}
+_AnswerLoader.add_implicit_resolver("tag:yaml.org,2002:int", _INTEGER, list("-+0123456789"))
+
+
+def read_answer_file(path: Path, max_bytes: int) -> dict[str, Any]:
+    """The mapping in the answers file at ``path``, or :class:`AnswerFileError`."""
+    size = path.stat().st_size
+    if size > max_bytes:
+        raise AnswerFileError(f"{path.name} is {size} bytes; an answers file may have at most {max_bytes}")
+    with path.open("rb") as handle:
+        raw = handle.read(max_bytes + 1)
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise AnswerFileError(f"{path.name} is not UTF-8 text (byte {error.start})") from None
+    try:
+        data = yaml.load(text, Loader=_AnswerLoader)  # noqa: S506 - a restricted SafeLoader
+    except AnswerFileError:
+        raise
+    except yaml.YAMLError as error:
+        mark = getattr(error, "problem_mark", None)
+        where = f"line {mark.line + 1}: " if mark is not None else ""
+        problem = getattr(error, "problem", None) or str(error).splitlines()[0]
+        raise AnswerFileError(f"{path.name} is not valid YAML: {where}{problem}") from None
+    except RecursionError:
+        raise AnswerFileError(f"{path.name} nests too deeply") from None
+    if not isinstance(data, dict):
+        raise AnswerFileError(f"{path.name} must be a YAML mapping of question: answer, as rendered "
+                              "by grade stub")
+    if _depth(data) > MAX_DEPTH:
+        raise AnswerFileError(f"{path.name} nests deeper than {MAX_DEPTH} levels")
+    return data
+
+
+def _depth(value: Any, level: int = 1) -> int:
+    if level > MAX_DEPTH:
+        return level
+    if isinstance(value, dict):
+        return max((_depth(item, level + 1) for item in value.values()), default=level)
+    if isinstance(value, list):
+        return max((_depth(item, level + 1) for item in value), default=level)
+    return level
