@@ -21,9 +21,13 @@ class Diagnosis:
     id: str
     title: str
     message: str
+    evidence: str = ""  # on how many failing inputs it reproduces the student's output
 
     def to_json(self) -> dict[str, str]:
-        return {"id": self.id, "message": self.message}
+        data = {"id": self.id, "message": self.message}
+        if self.evidence:
+            data["evidence"] = self.evidence
+        return data
 
 
 @dataclass

@@ -32,9 +32,13 @@ GRADER_FAULT_ADVICE = (
               help="Write the report to this file instead of standard output.")
 @click.option("--strict-sandbox", is_flag=True,
               help="Refuse to grade when an isolation layer this host should have is missing.")
+@click.option("--verbose", is_flag=True,
+              help="Text format: list every check, passed ones included.")
+@click.option("--failures-only", is_flag=True,
+              help="Text format: leave passed checks out entirely.")
 def submit(
     submission: Path, exercise_id: Optional[str], fmt: str, output: Optional[Path],
-    strict_sandbox: bool,
+    strict_sandbox: bool, verbose: bool = False, failures_only: bool = False,
 ) -> None:
     """Grade SUBMISSION (a student's .py file) and print per-milestone feedback."""
     if output is not None and not output.parent.is_dir():
@@ -47,7 +51,8 @@ def submit(
         report = grade_submission(submission, exercise, strict_sandbox=strict_sandbox)
         color = fmt == "text" and output is None and sys.stdout.isatty()
         options = {"hidden_visibility": exercise.feedback.hidden_visibility}
-        document = render(report, fmt, color=color, exercise_options=options)
+        document = render(report, fmt, color=color, exercise_options=options, verbose=verbose,
+                          failures_only=failures_only)
     except SandboxUnavailable as error:
         _fail(str(error))
     except GradingSetupError as error:

@@ -18,6 +18,7 @@ from typing import Optional, Union
 
 from grader.grading.checks import CheckContext, check_kind
 from grader.grading.feedback import graded
+from grader.grading.naming import MilestoneObservations
 from grader.grading.scoring import check_points
 from grader.grading.student_calls import StudentCalls
 from grader.result import GradeReport, MilestoneResult
@@ -135,10 +136,13 @@ def grade_milestone(
     """Every check of ``milestone``, its points split by weight; all zero when ``blocked``."""
     result = MilestoneResult(id=milestone.id, title=milestone.title, max_score=milestone.points)
     shares = check_points(milestone.points, [check.weight for check in milestone.checks])
+    observations = MilestoneObservations(calls.exercise, milestone.function)
     for check, share in zip(milestone.checks, shares):
         kind = check_kind(check.kind)
         if blocked:
             result.checks.append(graded(check.kind, kind.title, share, False, message=blocked))
         else:
-            result.checks.extend(kind.run(CheckContext(calls, box, calls.exercise, milestone, check, share)))
+            context = CheckContext(calls, box, calls.exercise, milestone, check, share, observations)
+            result.checks.extend(kind.run(context))
+    observations.settle()
     return result

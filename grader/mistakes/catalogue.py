@@ -573,7 +573,13 @@ SEQUENCE_LENGTH_MISTAKES: tuple[Mistake, ...] = (
     ),
 )
 
-CATALOGUE: tuple[Mistake, ...] = TRAIN_MISTAKES + ENCODE_MISTAKES + SEQUENCE_LENGTH_MISTAKES
+from grader.mistakes.real_code import real_code_mistakes  # noqa: E402 (entries built on the above)
+
+REAL_TRAIN_MISTAKES, REAL_ENCODE_MISTAKES = real_code_mistakes()
+CATALOGUE: tuple[Mistake, ...] = (
+    TRAIN_MISTAKES + REAL_TRAIN_MISTAKES + ENCODE_MISTAKES + REAL_ENCODE_MISTAKES
+    + SEQUENCE_LENGTH_MISTAKES
+)
 
 
 def mistakes_for(role: str) -> tuple[Mistake, ...]:

@@ -53,14 +53,17 @@ def render(
     *,
     color: bool = False,
     exercise_options: Mapping[str, Any] | None = None,
+    verbose: bool = False,
+    failures_only: bool = False,
 ) -> str:
-    """``report`` as a ``fmt`` document. ``color`` applies to ``text`` only."""
+    """``report`` as a ``fmt`` document. ``color``, ``verbose`` (every check listed) and
+    ``failures_only`` (passed checks left out) apply to ``text`` only."""
     if fmt not in _RENDERERS:
         raise UnknownFormatError(f"unknown report format {fmt!r}; choose one of {', '.join(FORMATS)}")
     options = parse_options(exercise_options)
     public = public_view(report)
     if fmt == "text":
-        return render_text(public, options, color=color)
+        return render_text(public, options, color=color, verbose=verbose, failures_only=failures_only)
     return _RENDERERS[fmt](public, options)
 
 

@@ -29,20 +29,21 @@ from grader.grading.feedback import (
 )
 from grader.grading.scoring import split_evenly
 from grader.grading.student_calls import StudentCalls
-from grader.mistakes.diagnosis import name_mistakes
-from grader.result import CheckResult, Diagnosis, Visibility
+from grader.grading.naming import note, observed
+from grader.mistakes.narrowing import Observation
+from grader.result import CheckResult, Visibility
 from grader.spec import Case
 from grader.spec.expected import case_encodings, case_lengths, reference_pairs
 
 
 @dataclass(frozen=True)
 class Verdict:
-    """How one item went; ``diagnose`` is only run for a visible failure."""
+    """How one item went; ``observation`` is what a failing call did, for naming its mistake."""
 
     passed: bool
     message: str = ""
     details: Optional[dict[str, Any]] = None
-    diagnose: Optional[Callable[[], list[Diagnosis]]] = None
+    observation: Optional[Observation] = None
 
 
 @dataclass(frozen=True)
@@ -65,19 +66,19 @@ def run(context: CheckContext) -> list[CheckResult]:
     items = case_items(calls, milestone.function)
     shares = split_evenly(points, len(items))
     return [
-        timed(lambda item=item, share=share: _grade(item, share))
+        timed(lambda item=item, share=share: _grade(context, item, share))
         for item, share in zip(items, shares)
     ]
 
 
-def _grade(item: CaseItem, share: float) -> CheckResult:
+def _grade(context: CheckContext, item: CaseItem, share: float) -> CheckResult:
     verdict = item.judge()
-    show_diagnosis = verdict.diagnose is not None and item.visibility == "visible"
-    return graded(
+    result = graded(
         item.check_id, item.title, share, verdict.passed, visibility=item.visibility,
         message=verdict.message, details=verdict.details,
-        diagnoses=verdict.diagnose() if show_diagnosis else [],
     )
+    seen = [verdict.observation] if verdict.observation is not None else []
+    return note(context, result, context.milestone.function, seen)
 
 
 def case_items(calls: StudentCalls, role: str) -> list[CaseItem]:
@@ -111,16 +112,16 @@ def _judge_train(calls: StudentCalls, case: Case) -> Verdict:
     answer = calls.train(case.corpus, case.num_merges)
     if answer.ok and answer.value == expected:
         return Verdict(True)
+    given = {"corpus": case.corpus, "num_merges": case.num_merges}
     if not answer.ok:
         details = merges_details(case.corpus, case.num_merges, expected, None, None)
-        return Verdict(False, answer.failure or "", details)
+        return Verdict(False, answer.failure or "", details, observed(given, answer))
     difference = first_difference(exercise, case.corpus, case.num_merges, expected, answer.value)
     return Verdict(
         False,
         merges_message(difference, case.num_merges) if difference else "",
         merges_details(case.corpus, case.num_merges, expected, answer.value, difference),
-        partial(name_mistakes, exercise, "train", answer.value,
-                {"corpus": case.corpus, "num_merges": case.num_merges}),
+        observed(given, answer),
     )
 
 
@@ -136,7 +137,7 @@ def _judge_encode(calls: StudentCalls, case: Case, word: str, expected: list[str
         False,
         tokens_message(calls.function_name("encode"), word, expected, answer.value),
         tokens_details(word, expected, answer.value, merges),
-        partial(name_mistakes, exercise, "encode", answer.value, {"word": word, "merges": merges}),
+        observed({"word": word, "merges": merges}, answer),
     )
 
 
@@ -154,8 +155,7 @@ def _judge_lengths(calls: StudentCalls, case: Case) -> Verdict:
         False,
         lengths_message(calls.function_name("sequence_lengths"), sentence, expected, answer.value),
         lengths_details(sentence, expected, answer.value, merges),
-        partial(name_mistakes, exercise, "sequence_lengths", answer.value,
-                {"sentence": sentence, "merges": merges}),
+        observed({"sentence": sentence, "merges": merges}, answer),
     )
 
 

@@ -24,9 +24,10 @@ from grader.grading.feedback import (
 )
 from grader.grading.generated_inputs import Failure, reference_merges, smallest_failure
 from grader.grading.student_calls import StudentCalls
-from grader.mistakes.diagnosis import name_mistakes
-from grader.result import CheckResult, Diagnosis
-from grader.spec import Exercise, Milestone
+from grader.grading.naming import note, observed
+from grader.mistakes.narrowing import Observation
+from grader.result import CheckResult
+from grader.spec import Exercise
 from reference import encode as reference_encode
 from reference.sequence_lengths import sequence_lengths as reference_lengths
 
@@ -36,10 +37,11 @@ TITLE = "Agrees with the reference on generated inputs"
 
 def run(context: CheckContext) -> list[CheckResult]:
     """One result: pass when no generated input tells the student's code from the reference."""
-    return [timed(lambda: _differential(context.calls, context.milestone, context.points))]
+    return [timed(lambda: _differential(context))]
 
 
-def _differential(calls: StudentCalls, milestone: Milestone, points: float) -> CheckResult:
+def _differential(context: CheckContext) -> CheckResult:
+    calls, milestone, points = context.calls, context.milestone, context.points
     role = milestone.function
     exercise = calls.exercise
     examples = exercise.properties.examples
@@ -49,9 +51,25 @@ def _differential(calls: StudentCalls, milestone: Milestone, points: float) -> C
     if failure is None:
         return graded(check_id, title, points, True,
                       message=f"agrees with the reference on {examples} generated inputs")
-    message, details, found = _report(calls, role, failure)
-    return graded(check_id, title, points, False, message=message, details=details,
-                  diagnoses=found)
+    message, details = _report(calls, role, failure)
+    seen = failure_observations(exercise, role, failure)
+    if not failure.answer.ok:
+        # A crash hides any other difference: look for one among the inputs that do not crash.
+        wrong = smallest_failure(exercise, role, _without_crashes(judge(calls)))
+        if wrong is not None:
+            also, _ = _report(calls, role, wrong)
+            message += " On the inputs where it does not crash it also differs. " + also
+            seen += failure_observations(exercise, role, wrong)
+    result = graded(check_id, title, points, False, message=message, details=details)
+    return note(context, result, role, seen)
+
+
+def _without_crashes(judge: Callable[[Any], Optional[Failure]]) -> Callable[[Any], Optional[Failure]]:
+    def judge_values(example: Any) -> Optional[Failure]:
+        failure = judge(example)
+        return failure if failure is None or failure.answer.ok else None
+
+    return judge_values
 
 
 def _train_judge(calls: StudentCalls) -> Callable[[tuple[Any, int]], Optional[Failure]]:
@@ -94,8 +112,8 @@ def _lengths_judge(calls: StudentCalls) -> Callable[[tuple[Any, int, str]], Opti
     return judge
 
 
-def _report(calls: StudentCalls, role: str, failure: Failure) -> tuple[str, dict, list[Diagnosis]]:
-    """Message, counterexample details and diagnoses for the smallest failing input."""
+def _report(calls: StudentCalls, role: str, failure: Failure) -> tuple[str, dict]:
+    """Message and counterexample details for the smallest failing input."""
     exercise = calls.exercise
     answer = failure.answer
     name = calls.function_name(role)
@@ -116,7 +134,8 @@ def _report(calls: StudentCalls, role: str, failure: Failure) -> tuple[str, dict
     if not answer.ok:
         details = counterexample_details("agrees-with-reference", given, expected=expected_json,
                                          explanation=answer.failure or "")
-        return f"{lead}: {answer.failure}", details, []
+        details["cause"] = answer.failure or ""
+        return f"{lead}: {answer.failure}", details
     difference = None
     if role == "train":
         difference = first_difference(exercise, corpus, num_merges, failure.expected, answer.value)
@@ -127,27 +146,26 @@ def _report(calls: StudentCalls, role: str, failure: Failure) -> tuple[str, dict
         actual_json = answer.value
     details = counterexample_details("agrees-with-reference", given, expected=expected_json,
                                      actual=actual_json, difference=difference)
-    return f"{lead}. {what}", details, failure_diagnoses(exercise, role, failure)
+    return f"{lead}. {what}", details
 
 
 _TEXT_KEY = {"encode": "word", "sequence_lengths": "sentence"}
 
 
-def failure_diagnoses(exercise: Exercise, role: str, failure: Failure) -> list[Diagnosis]:
-    """Known mistakes that reproduce the student's output on every failing input seen.
+def failure_observations(exercise: Exercise, role: str, failure: Failure) -> list[Observation]:
+    """What the student's code did on the smallest failing input, the unshrunk one and the
+    other failing generated inputs.
 
     A shrunk input is tiny, and on a tiny input unrelated mistakes often coincide (on
     ``["aa"]`` a wrong tie rule and a missing marker both merge ``(a, a)`` first); the
-    unshrunk input the search started from tells them apart.
+    larger inputs tell them apart, and show a second mistake the smallest one hides.
     """
-    found: Optional[list[Diagnosis]] = None
-    for seen in (failure, failure.first):
-        if seen is None or not seen.answer.ok:
-            continue
-        given = seen.inputs or _diagnosis_input(exercise, role, seen.example)
-        named = name_mistakes(exercise, role, seen.answer.value, given)
-        found = named if found is None else [d for d in found if d.id in {n.id for n in named}]
-    return found or []
+    first = failure.first or failure
+    return [
+        observed(seen.inputs or _diagnosis_input(exercise, role, seen.example), seen.answer)
+        for seen in (failure, failure.first, *first.others)
+        if seen is not None and (seen.answer.ok or seen.answer.kind == "exception")
+    ]
 
 
 def _diagnosis_input(exercise: Exercise, role: str, example: Any) -> dict[str, Any]:

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from typing import Any, Optional
 
 from grader.grading.checks import CheckContext
-from grader.grading.checks.differential import failure_diagnoses
+from grader.grading.checks.differential import failure_observations
 from grader.grading.feedback import (
     counterexample_details,
     graded,
@@ -34,6 +34,7 @@ from grader.grading.feedback import (
     timed,
 )
 from grader.grading.generated_inputs import Failure, reference_merges, smallest_failure
+from grader.grading.naming import note
 from grader.grading.scoring import split_evenly
 from grader.grading.student_calls import StudentAnswer, StudentCalls
 from grader.result import CheckResult
@@ -70,14 +71,27 @@ def run(context: CheckContext) -> list[CheckResult]:
     examples = property_examples(calls.exercise.properties.examples)
     shares = split_evenly(points, len(properties))
     return [
-        timed(lambda prop=prop, share=share: _property(calls, role, prop, share, examples))
+        timed(lambda prop=prop, share=share: _property(context, role, prop, share, examples))
         for prop, share in zip(properties, shares)
     ]
 
 
-def _property(calls: StudentCalls, role: str, prop: Property, share: float, examples: int) -> CheckResult:
+def _property(context: CheckContext, role: str, prop: Property, share: float, examples: int) -> CheckResult:
+    """The property searched among the inputs the code does not crash on; crashes said once."""
+    calls = context.calls
     check_id = f"property:{prop.id}"
-    failure = smallest_failure(calls.exercise, role, prop.judge, judged=examples)
+    crashes: list[Failure] = []
+
+    def judge(example: Any) -> Optional[Failure]:
+        failure = prop.judge(example)
+        if failure is not None and failure.crashed:
+            crashes.append(failure)
+            return None
+        return failure
+
+    failure = smallest_failure(calls.exercise, role, judge, judged=examples)
+    if failure is None and crashes:
+        return _not_checked(context, role, prop, share, crashes, examples)
     if failure is None:
         return graded(check_id, prop.title, share, True,
                       message=f"holds on {examples} generated inputs")
@@ -90,8 +104,30 @@ def _property(calls: StudentCalls, role: str, prop: Property, share: float, exam
         f"Property '{prop.title}' fails; smallest input found: "
         f"{_call_text(role, failure.example, calls)}. {explanation}"
     )
-    return graded(check_id, prop.title, share, False, message=message.strip(), details=details,
-                  diagnoses=failure_diagnoses(calls.exercise, role, failure))
+    result = graded(check_id, prop.title, share, False, message=message.strip(), details=details)
+    return note(context, result, role, failure_observations(calls.exercise, role, failure))
+
+
+def _not_checked(context: CheckContext, role: str, prop: Property, share: float,
+                 crashes: list[Failure], examples: int) -> CheckResult:
+    """The property held wherever the code answered; where it crashed it could not be checked."""
+    calls = context.calls
+    first = min(crashes, key=lambda crash: len(repr(crash.example)))
+    cause = first.answer.failure or first.answer.kind
+    name = calls.function_name(role)
+    inputs = len({repr(crash.example) for crash in crashes})
+    message = (
+        f"not checked: {name} {'crashed' if first.answer.kind == 'exception' else 'gave no answer'} "
+        f"on {inputs} of the {examples} generated inputs "
+        f"(e.g. {_call_text(role, first.example, calls)}), and the property holds on the others. "
+        f"The crash: {cause}"
+    )
+    details = counterexample_details(prop.id, _input_json(role, first.example, calls),
+                                     explanation=cause)
+    details["cause"] = cause
+    result = graded(f"property:{prop.id}", prop.title, share, False, message=message,
+                    details=details)
+    return note(context, result, role, failure_observations(calls.exercise, role, first))
 
 
 # --------------------------------------------------------------------------- per role
@@ -106,7 +142,7 @@ def _properties_for(role: str, calls: StudentCalls) -> list[Property]:
 
 
 def _failed_call(example: Any, answer: StudentAnswer) -> Failure:
-    return Failure(example, answer, explanation=answer.failure or "")
+    return Failure(example, answer, explanation=answer.failure or "", crashed=True)
 
 
 def _train_properties(calls: StudentCalls) -> list[Property]:
