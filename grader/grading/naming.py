@@ -2,7 +2,8 @@
 
 Checks do not name mistakes one input at a time. Each visible failing result notes what the
 student's function did on its input (:meth:`MilestoneObservations.note`); once every check
-of the milestone has run, :meth:`MilestoneObservations.settle` asks
+of the milestone has run (visible calls answered right are noted too: they contradict
+the mistakes that would have got them wrong), :meth:`MilestoneObservations.settle` asks
 :func:`grader.mistakes.narrowing.name_for_milestone` for the mistakes that explain those
 inputs and contradict none, and gives each result the surviving names that explain its own
 inputs, with the evidence. A check run on its own (no collector) is named from its own inputs.
@@ -42,15 +43,21 @@ class MilestoneObservations:
     exercise: Exercise
     role: str
     noted: list[tuple[CheckResult, list[Observation]]] = field(default_factory=list)
+    agreeing: list[Observation] = field(default_factory=list)  # visible calls answered right
 
     def note(self, result: CheckResult, observations: Sequence[Observation]) -> None:
-        if result.visibility == "visible" and not result.passed and observations:
+        if result.visibility != "visible" or not observations:
+            return
+        if result.passed:
+            self.agreeing.extend(o for o in observations if not o.crashed)
+        else:
             self.noted.append((result, list(observations)))
 
     def settle(self) -> list[Named]:
         """Give each noted result the milestone's surviving names that explain its inputs."""
         everything = [o for _, observations in self.noted for o in observations]
-        named = name_for_milestone(self.role, everything, options_for(self.exercise, self.role))
+        named = name_for_milestone(self.role, everything, options_for(self.exercise, self.role),
+                                   agreeing=self.agreeing)
         for result, observations in self.noted:
             mine = {key(o) for o in observations}
             result.diagnoses = [_diagnosis(name) for name in named if name.explained_keys & mine]

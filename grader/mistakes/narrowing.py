@@ -8,7 +8,8 @@ crash), *contradicts* it (another output), or says nothing (it raised, or ran to
 
 :func:`name_for_milestone` keeps the mistakes that explain at least one observation and
 contradict none, ranked by how many they explain, then single mistakes before combinations,
-then catalogue order. Combinations of two mistakes (:mod:`grader.mistakes.compound`) are
+then catalogue order. A call the student got right contradicts the mistakes that would have
+got it wrong. Combinations of two mistakes (:mod:`grader.mistakes.compound`) are
 tried only when no single one survives, and only within a time budget.
 """
 
@@ -97,23 +98,26 @@ def name_for_milestone(
     observations: Sequence[Observation],
     options: Mapping[str, Any],
     *,
+    agreeing: Sequence[Observation] = (),
     budget: float = COMBINATION_BUDGET,
 ) -> list[Named]:
     """The mistakes that explain the observations, best first (see the module docstring).
 
     ``options`` are the exercise's conventions as keyword arguments of the role's ``run``:
-    ``end_of_word``, and ``tie_break`` for training.
+    ``end_of_word``, and ``tie_break`` for training. ``agreeing`` are calls the student got
+    right: a mistake that would have got one of them wrong is contradicted too.
     """
     tie_break = options.get("tie_break")
     kept = _wrong_outputs(role, [o for o in observations if usable(role, o)], options)
     if not kept:
         return []
+    right = [o for o in agreeing if not o.crashed and usable(role, o)]
     singles = [m for m in mistakes_for(role) if m.tie_break is None or m.tie_break != tie_break]
-    named = _survivors(role, singles, kept, options, combined=False, deadline=None)
+    named = _survivors(role, singles, kept, right, options, combined=False, deadline=None)
     if not named:
         deadline = time.perf_counter() + budget
-        named = _survivors(role, combinations(role, tie_break), kept, options, combined=True,
-                           deadline=deadline)
+        named = _survivors(role, combinations(role, tie_break), kept, right, options,
+                           combined=True, deadline=deadline)
     order = {id(named_one): index for index, named_one in enumerate(named)}
     return sorted(named, key=lambda n: (-n.explained, n.combined, order[id(n)]))
 
@@ -135,7 +139,8 @@ def _wrong_outputs(role: str, observations: list[Observation], options: Mapping[
 
 def _survivors(
     role: str, candidates: Sequence[Mistake], observations: list[Observation],
-    options: Mapping[str, Any], *, combined: bool, deadline: Optional[float],
+    agreeing: list[Observation], options: Mapping[str, Any], *, combined: bool,
+    deadline: Optional[float],
 ) -> list[Named]:
     named = []
     for mistake in candidates:
@@ -149,7 +154,10 @@ def _survivors(
             if verdict == EXPLAINS:
                 explains.append(key(observation))
         else:
-            if explains:
+            if explains and not any(
+                _verdict(role, mistake, observation, options) == CONTRADICTS
+                for observation in agreeing
+            ):
                 named.append(Named(mistake, len(explains), len(observations), combined,
                                    frozenset(explains)))
     return named

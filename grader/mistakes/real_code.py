@@ -86,7 +86,6 @@ def real_code_mistakes():
     """The train entries and the encode entries (the catalogue lists them with its own)."""
     # Imported here: the catalogue imports this module at its end to list these entries.
     from grader.mistakes.catalogue import (
-        LESSON_WORD_COUNTS,
         Mistake,
         _encode_input,
         _train_input,

@@ -115,9 +115,21 @@ def passed_summary(passed: list[CheckResult], paint: Painter) -> list[str]:
         label = f"{_checks(len(others))} passed" + (f" ({hidden} hidden)" if hidden else "")
         earned = points(sum(check.score for check in others))
         lines.append(with_points(f"  {paint('✓', 'green')} {label}", earned, len(label) + 4))
+    notes = [c.message for c in others if c.visibility == "visible" and _is_note(c.message)]
+    if notes:
+        more = f" (and {len(notes) - 1} more checks like it)" if len(notes) > 1 else ""
+        lines += wrapped([f"Note: {notes[0]}{more}"], paint)
     for check in timing:
         lines += check_lines(check, paint)
     return lines
+
+
+_ROUTINE = ("passed", "holds on ", "agrees with the reference")
+
+
+def _is_note(message: str) -> bool:
+    """A passed check's message worth reading (not just "passed"): e.g. follow-through."""
+    return bool(message) and not message.startswith(_ROUTINE)
 
 
 def failure_cause(check: CheckResult) -> str:

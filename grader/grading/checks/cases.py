@@ -5,7 +5,10 @@ case's sentence (sequence_lengths); the check's points are split evenly over the
 and sequence lengths use the *reference's* merges for the case, written in the exercise's
 merge form, so a training mistake does not also fail the encode milestone. A failed visible
 item shows its input, expected and actual values, the first difference and every known
-mistake that reproduces the student's output; a hidden item shows pass/fail only.
+mistake that reproduces the student's output; a hidden item shows pass/fail only. Sequence
+lengths are judged against the student's own encoder when it departs from the reference's
+(:mod:`grader.grading.follow_through`), and every input is shown in the form the student's
+function takes.
 """
 
 from __future__ import annotations
@@ -23,12 +26,14 @@ from grader.grading.feedback import (
     lengths_message,
     merges_details,
     merges_message,
+    student_merges,
     timed,
     tokens_details,
     tokens_message,
 )
 from grader.grading.scoring import split_evenly
 from grader.grading.student_calls import StudentCalls
+from grader.grading.follow_through import own_lengths
 from grader.grading.naming import note, observed
 from grader.mistakes.narrowing import Observation
 from grader.result import CheckResult, Visibility
@@ -110,9 +115,9 @@ def _judge_train(calls: StudentCalls, case: Case) -> Verdict:
     exercise = calls.exercise
     expected = reference_pairs(exercise, case)
     answer = calls.train(case.corpus, case.num_merges)
-    if answer.ok and answer.value == expected:
-        return Verdict(True)
     given = {"corpus": case.corpus, "num_merges": case.num_merges}
+    if answer.ok and answer.value == expected:
+        return Verdict(True, observation=observed(given, answer))
     if not answer.ok:
         details = merges_details(case.corpus, case.num_merges, expected, None, None)
         return Verdict(False, answer.failure or "", details, observed(given, answer))
@@ -130,13 +135,15 @@ def _judge_encode(calls: StudentCalls, case: Case, word: str, expected: list[str
     merges = reference_pairs(exercise, case)
     answer = calls.encode(word, merges)
     if answer.ok and answer.value == expected:
-        return Verdict(True)
+        return Verdict(True, observation=observed({"word": word, "merges": merges}, answer))
+    shown = student_merges(exercise, merges)
     if not answer.ok:
-        return Verdict(False, answer.failure or "", tokens_details(word, expected, None, merges))
+        return Verdict(False, answer.failure or "",
+                       tokens_details(word, expected, None, merges, shown_merges=shown))
     return Verdict(
         False,
         tokens_message(calls.function_name("encode"), word, expected, answer.value),
-        tokens_details(word, expected, answer.value, merges),
+        tokens_details(word, expected, answer.value, merges, shown_merges=shown),
         observed({"word": word, "merges": merges}, answer),
     )
 
@@ -145,16 +152,24 @@ def _judge_lengths(calls: StudentCalls, case: Case) -> Verdict:
     exercise = calls.exercise
     sentence = case.sentence or ""
     merges = reference_pairs(exercise, case)
-    expected = case_lengths(exercise, case) or {}
+    reference = case_lengths(exercise, case) or {}
     answer = calls.sequence_lengths(sentence, merges)
-    if answer.ok and answer.value == expected:
-        return Verdict(True)
+    if answer.ok and answer.value == reference:
+        return Verdict(True, observation=observed({"sentence": sentence, "merges": merges}, answer))
+    own = own_lengths(calls, sentence, merges, reference)  # follow-through: their own tokenize
+    expected = own.expected if own else reference
+    if answer.ok and answer.value == expected and own:
+        return Verdict(True, own.passed_note(calls))
+    shown = student_merges(exercise, merges)
     if not answer.ok:
-        return Verdict(False, answer.failure or "", lengths_details(sentence, expected, None, merges))
+        return Verdict(False, answer.failure or "",
+                       lengths_details(sentence, expected, None, merges, shown_merges=shown))
+    note_own = f" {own.failed_note(calls, reference)}" if own else ""
     return Verdict(
         False,
-        lengths_message(calls.function_name("sequence_lengths"), sentence, expected, answer.value),
-        lengths_details(sentence, expected, answer.value, merges),
+        lengths_message(calls.function_name("sequence_lengths"), sentence, expected, answer.value)
+        + note_own,
+        lengths_details(sentence, expected, answer.value, merges, shown_merges=shown),
         observed({"sentence": sentence, "merges": merges}, answer),
     )
 
