@@ -63,6 +63,7 @@ def _differential(context: CheckContext) -> CheckResult:
             also, _ = _report(calls, role, wrong)
             message += (". On the inputs where it does not crash it differs too: "
                         + also.replace(_LEAD, "the smallest found is ", 1))
+            details.pop("cause", None)  # more than the crash: not to be folded into it
             seen += failure_observations(exercise, role, wrong)
     result = graded(check_id, title, points, False, message=message, details=details)
     return note(context, result, role, seen)
