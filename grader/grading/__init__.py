@@ -4,6 +4,8 @@ checks run against the reference, points split and earned.
 Stage 4 of the flow (see docs/architecture.md). ``engine`` is the whole grading behind ``grade
 submit``; ``student_calls`` and ``shapes`` call the student and check what comes back;
 ``generated_inputs`` and ``zipf_corpus`` make inputs; ``checks/`` holds every check kind behind
-one interface; ``feedback`` turns outcomes into messages and evidence; ``scoring`` splits points;
+one interface; ``feedback`` turns outcomes into messages and evidence; ``naming`` names the
+mistakes of a milestone from all its failing inputs; ``follow_through`` judges a function built
+on another against the student's own version of it; ``scoring`` splits points;
 ``audit`` grades the catalogue's mistaken students to show the checks catch each mistake.
 """
