@@ -44,7 +44,7 @@ DECORATIONS = ("capital", "punctuation", "digit", "accent")
 """Ways a generated word departs from the alphabet; draws past these leave it plain."""
 PLAIN_DRAWS = 4
 FAILURES_KEPT = 12
-DRAWS_PER_EXAMPLE = 3
+DRAWS_PER_EXAMPLE = 2
 _EXPENSIVE_KINDS = frozenset({"timeout", "budget", "memory"})
 
 

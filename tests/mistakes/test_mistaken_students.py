@@ -112,7 +112,7 @@ def test_mistakes_left_out_of_an_audit_cannot_happen_in_that_exercise(exercise_i
     """An entry not audited is the exercise's own tie rule or equals the reference there."""
     exercise = EXERCISES[exercise_id]
     conventions = exercise.conventions
-    audited = {m.id for m in applicable_mistakes(exercise)}
+    audited = {m.id for m in applicable_mistakes(exercise) + combined_mistakes(exercise)}
     corpus = data.draw(corpora(conventions.corpus_form))
     num_merges = data.draw(st.integers(min_value=0, max_value=8))
     for mistake_id, entry in catalogue(exercise).items():
