@@ -201,22 +201,28 @@ def targeted_examples(exercise: Exercise, role: str) -> list[Any]:
 
     The corpus ``xxx, xzz x3, yxxz x2`` learns ``(x, z)`` before ``(x, x)``: in ``xxz`` the
     earlier merge wins, while the longest or leftmost token does not; with more merges
-    ``(x, xz)`` competes too. Capitals, punctuation and a digit show code that lowercases,
-    strips or drops characters.
+    ``(x, xz)`` competes too. In ``yxzy x2, xy x3, xyyx`` the leftmost pair, the longest
+    token and the most frequent pair disagree as well, under every tie rule. Capitals,
+    punctuation and a digit show code that lowercases, strips or drops characters.
     """
     letters = (_alphabet(exercise) * 3)[:3]
     x, y, z = letters[0], letters[1 % len(letters)], letters[2 % len(letters)]
-    counts = {x * 3: 1, x + z + z: 3, y + x + x + z: 2}
-    decorated = {x.upper() + x + x: 2, x + z + z + ".": 3, y + x + "7" + z: 2, z + x + ",": 1}
-    corpora = [_in_form(exercise, counts), _in_form(exercise, decorated)]
-    words = [x + x + z, z + x + x + z, x + x + x + z, y + x + x + x + z,
-             x.upper() + x + z, x + x + z + ".", "(" + z + x + x + z + ")"]
+    overlapping = _in_form(exercise, {x * 3: 1, x + z + z: 3, y + x + x + z: 2})
+    competing = _in_form(exercise, {y + x + z + y: 2, x + y: 3, x + y + y + x: 1})
+    decorated = _in_form(exercise, {x.upper() + x + x: 2, x + z + z + ".": 3, y + x + "7" + z: 2,
+                                    z + x + ",": 1})
+    plain = [x + x + z, z + x + x + z, x + x + x + z, y + x + x + x + z, x + x + z + x + z + z]
+    odd = [x.upper() + x + z, x + x + z + ".", "(" + z + x + x + z + ")"]
     if role == "train":
-        return [(corpus, merges) for corpus in corpora for merges in (4, 6)]
+        return [(corpus, merges) for corpus in (overlapping, competing, decorated)
+                for merges in (4, 6)]
     if role == "encode":
-        return [(corpora[0], merges, word) for merges in (4, 6) for word in words]
-    return [(corpora[0], merges, " ".join(words[:3]) + " " + word)
-            for merges in (4, 6) for word in words[4:]]
+        return ([(overlapping, merges, word) for merges in (4, 6) for word in plain]
+                + [(overlapping, 4, word) for word in odd]
+                + [(competing, 4, word) for word in (x + x + y, y + x + y, y + x + y + x)]
+                + [(competing, 6, word) for word in (x + x + y, x + y + y + x + y)])
+    return [(overlapping, merges, " ".join(plain[:3]) + " " + word)
+            for merges in (4, 6) for word in odd + plain[3:]]
 
 
 def _in_form(exercise: Exercise, counts: dict[str, int]) -> Any:
