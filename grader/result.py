@@ -21,9 +21,13 @@ class Diagnosis:
     id: str
     title: str
     message: str
+    evidence: str = ""  # on how many failing inputs it reproduces the student's output
 
     def to_json(self) -> dict[str, str]:
-        return {"id": self.id, "message": self.message}
+        data = {"id": self.id, "message": self.message}
+        if self.evidence:
+            data["evidence"] = self.evidence
+        return data
 
 
 @dataclass
@@ -48,6 +52,9 @@ class CheckResult:
     # Whether this check is work a do-nothing implementation cannot do (a case or generated
     # input whose right answer is not the trivial one). Used for scoring, never rendered.
     real_work: bool = field(default=False, repr=False, compare=False)
+    # passed, but only against what a do-nothing function answers (e.g. counts right for the
+    # student's own do-nothing tokenize): no evidence of a solution
+    trivial_pass: bool = field(default=False, repr=False, compare=False)
 
     @property
     def diagnosis(self) -> Diagnosis | None:

@@ -64,12 +64,16 @@ def _threshold(value: Optional[str], maximum: float) -> Optional[float]:
               help="Secret that picks the generated inputs and the timed corpus; default: "
                    "$GRADE_SEED_SECRET, the file $GRADE_SEED_SECRET_FILE, else a per-user "
                    "secret in the config directory. Pin it to reproduce a report.")
+@click.option("--verbose", is_flag=True,
+              help="Text format: list every check, passed ones included.")
+@click.option("--failures-only", is_flag=True,
+              help="Text format: leave passed checks out entirely.")
 @color_option
 @exercises_dir_option
 def submit(
     submission: Path, exercise_id: Optional[str], fmt: str, output: Optional[Path],
     strict_sandbox: bool, fail_under: Optional[str], quiet: bool, color: Optional[bool],
-    seed_secret: Optional[str],
+    seed_secret: Optional[str], verbose: bool, failures_only: bool,
 ) -> None:
     from grader.grading.engine import (
         GradingSetupError,
@@ -110,7 +114,8 @@ def submit(
             report = grade_submission(submission, exercise, strict_sandbox=strict_sandbox,
                                       seed_secret=seed_secret)
         options = {"hidden_visibility": exercise.feedback.hidden_visibility}
-        document = render(report, fmt, color=colored, exercise_options=options)
+        document = render(report, fmt, color=colored, exercise_options=options, verbose=verbose,
+                          failures_only=failures_only)
     except SandboxUnavailable as error:
         fail("submit", str(error))
     except GradingSetupError as error:

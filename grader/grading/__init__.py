@@ -6,6 +6,8 @@ submit``; ``submission_file`` turns the file students hand in (BOM, CRLF, notebo
 Python the sandbox imports; ``student_calls`` and ``shapes`` call the student and check what
 comes back, ``plain_words`` says what a sandbox failure means;
 ``generated_inputs`` and ``zipf_corpus`` make inputs; ``checks/`` holds every check kind behind
-one interface; ``feedback`` turns outcomes into messages and evidence; ``scoring`` splits points;
+one interface; ``feedback`` turns outcomes into messages and evidence; ``naming`` names the
+mistakes of a milestone from all its failing inputs; ``follow_through`` judges a function built
+on another against the student's own version of it; ``scoring`` splits points;
 ``audit`` grades the catalogue's mistaken students to show the checks catch each mistake.
 """

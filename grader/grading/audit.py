@@ -1,8 +1,10 @@
 """The test-adequacy audit: do an exercise's checks catch every known mistake?
 
-For each catalogued mistake that can happen under the exercise's conventions, a student-style
-submission making exactly that mistake (:mod:`grader.mistakes.students`) is graded through
-the real grading path, sandbox included. A mistake *affects* the milestones that check the
+For each catalogued mistake that can happen under the exercise's conventions, and for each
+combination of two that published code makes (:data:`grader.mistakes.real_students.COMBINED`),
+a student-style submission making exactly that (:mod:`grader.mistakes.students`) is graded
+through the real grading path, sandbox included; a combination is named when the diagnosis
+names both mistakes together. A mistake *affects* the milestones that check the
 function it lives in; it is *caught* when each of them fails at least one check. A milestone
 it passes is a gap in the exercise: its checks cannot tell the mistake from the reference.
 A correct student-style submission must score full marks, or nothing here means anything.
@@ -26,6 +28,7 @@ from typing import Any, Optional
 
 from grader.grading import do_nothing
 from grader.grading.engine import grade_submission
+from grader.mistakes.real_students import combined_mistakes
 from grader.mistakes.students import (
     StudentMistake,
     applicable_mistakes,
@@ -155,6 +158,7 @@ def run_audit(
     ``jobs`` gradings run at once (default: one per core). ``reference_submission`` replaces
     the generated correct submission, e.g. with the exercise's sample in ``examples/``.
     """
+    from grader.mistakes.compound import combination_by_id
     from grader.mistakes.diagnosis import mistakes_for
 
     if exercise.kind == "answers":
@@ -163,6 +167,9 @@ def run_audit(
         return run_answers_audit(exercise, mistake_ids=mistake_ids)
     catalogue = {m.id: m for role in exercise.functions.roles() for m in mistakes_for(role)}
     mistakes = [m for m in applicable_mistakes(exercise) if m.id in catalogue]
+    for combination in combined_mistakes(exercise):  # two mistakes at once, as real code has
+        catalogue[combination.id] = combination_by_id(combination.id)
+        mistakes.append(combination)
     if mistake_ids is not None:
         unknown = sorted(set(mistake_ids) - {m.id for m in mistakes})
         if unknown:

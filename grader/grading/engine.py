@@ -26,6 +26,7 @@ from grader.grading.checks import CheckContext, check_kind
 from grader.grading.evidence import require_evidence
 from grader.grading.feedback import graded
 from grader.grading.output_ledger import OutputLedger
+from grader.grading.naming import MilestoneObservations
 from grader.grading.scoring import check_points
 from grader.grading.secrets import SeedSecretError, resolve_secret
 from grader.grading.student_calls import StudentCalls
@@ -178,10 +179,15 @@ def grade_milestone(
     """Every check of ``milestone``, its points split by weight; all zero when ``blocked``."""
     result = MilestoneResult(id=milestone.id, title=milestone.title, max_score=milestone.points)
     shares = check_points(milestone.points, [check.weight for check in milestone.checks])
+    observations = (MilestoneObservations(calls.exercise, milestone.function)
+                    if calls is not None else None)
     for check, share in zip(milestone.checks, shares):
         kind = check_kind(check.kind)
         if blocked:
             result.checks.append(graded(check.kind, kind.title, share, False, message=blocked))
         else:
-            result.checks.extend(kind.run(CheckContext(calls, box, calls.exercise, milestone, check, share)))
+            context = CheckContext(calls, box, calls.exercise, milestone, check, share, observations)
+            result.checks.extend(kind.run(context))
+    if observations is not None:
+        observations.settle()
     return result

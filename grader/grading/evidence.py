@@ -28,7 +28,7 @@ from __future__ import annotations
 from typing import Any, Optional
 
 from grader.grading import do_nothing
-from grader.result import GradeReport
+from grader.result import CheckResult, GradeReport
 from grader.spec import Exercise
 
 REASONS = {
@@ -99,6 +99,10 @@ def generated_real_work(exercise: Exercise, role: str, seed: Optional[int]) -> b
     return False
 
 
+def _evidence(check: CheckResult) -> bool:
+    return check.real_work and check.passed and not check.trivial_pass
+
+
 def require_evidence(report: GradeReport, exercise: Exercise) -> None:
     """Withhold the points of every milestone that shows no real work (in place)."""
     specs = {milestone.id: milestone for milestone in exercise.milestones}
@@ -107,13 +111,13 @@ def require_evidence(report: GradeReport, exercise: Exercise) -> None:
     for result in report.milestones:
         role = specs[result.id].function
         capable[role] = capable.get(role, False) or any(c.real_work for c in result.checks)
-        shown[role] = shown.get(role, False) or any(c.real_work and c.passed for c in result.checks)
+        shown[role] = shown.get(role, False) or any(_evidence(c) for c in result.checks)
     for result in report.milestones:
         role = specs[result.id].function
         if not capable.get(role):
             continue
         if any(c.real_work for c in result.checks):
-            has_work = any(c.real_work and c.passed for c in result.checks)
+            has_work = any(_evidence(c) for c in result.checks)
         else:
             has_work = shown.get(role, False)
         if has_work:

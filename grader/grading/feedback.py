@@ -16,6 +16,7 @@ from typing import Any, Optional
 from grader.grading.scoring import earned
 from grader.result import CheckResult, Diagnosis, Visibility
 from grader.spec import Exercise
+from grader.spec.expected import to_merge_form
 from reference.corpus import word_counts
 from reference.plain import count_pairs, initial_segmentation, merge_words, train_steps
 from reference.tie_breaks import DESCRIPTIONS, order_tied
@@ -79,6 +80,22 @@ def json_pairs(pairs: Optional[Sequence[Pair]]) -> Optional[list[list[str]]]:
 
 def json_pair(pair: Optional[Pair]) -> Optional[list[str]]:
     return None if pair is None else [pair[0], pair[1]]
+
+
+def student_merges(exercise: Exercise, merges: Sequence[Pair]) -> list[Any]:
+    """Bare pairs as the student's functions take them (the exercise's merge form), as JSON."""
+    return _as_json(to_merge_form(list(merges), exercise.conventions.merge_form))
+
+
+def merges_text(exercise: Exercise, merges: Sequence[Pair]) -> str:
+    """The merges as Python, in the form the student's functions take."""
+    return repr(to_merge_form(list(merges), exercise.conventions.merge_form))
+
+
+def _as_json(value: Any) -> Any:
+    if isinstance(value, (list, tuple)):
+        return [_as_json(item) for item in value]
+    return value
 
 
 def json_corpus(corpus: Any) -> Any:
@@ -215,11 +232,13 @@ def merges_message(difference: dict[str, Any], num_merges: int) -> str:
 
 
 def tokens_details(
-    word: str, expected: list[str], actual: Optional[list[str]], merges: Optional[list[Pair]] = None
+    word: str, expected: list[str], actual: Optional[list[str]], merges: Optional[list[Pair]] = None,
+    *, shown_merges: Optional[list[Any]] = None,
 ) -> dict[str, Any]:
+    """``shown_merges`` (see :func:`student_merges`) replaces the bare pairs as shown."""
     given: dict[str, Any] = {"word": word}
     if merges is not None:
-        given["merges"] = json_pairs(merges)
+        given["merges"] = shown_merges if shown_merges is not None else json_pairs(merges)
     details: dict[str, Any] = {"kind": "tokens", "input": given, "expected": list(expected)}
     if actual is not None:
         details["actual"] = list(actual)
@@ -241,11 +260,13 @@ def _tokens_count(count: int) -> str:
 
 
 def lengths_details(
-    sentence: str, expected: dict[str, int], actual: Optional[dict[str, int]], merges: list[Pair]
+    sentence: str, expected: dict[str, int], actual: Optional[dict[str, int]], merges: list[Pair],
+    *, shown_merges: Optional[list[Any]] = None,
 ) -> dict[str, Any]:
     details: dict[str, Any] = {
         "kind": "lengths",
-        "input": {"sentence": sentence, "merges": json_pairs(merges)},
+        "input": {"sentence": sentence,
+                  "merges": shown_merges if shown_merges is not None else json_pairs(merges)},
         "expected": dict(expected),
     }
     if actual is not None:

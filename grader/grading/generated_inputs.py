@@ -3,8 +3,12 @@
 Hypothesis generates the inputs in the trusted process from an exercise's ``properties``
 settings: small alphabets (each input often restricted to its first one or two letters),
 so repeated symbols and ties are common, and corpora in the exercise's own corpus form.
-Words to encode and sentences to measure are mostly pieces of the corpus's own words, so
-that many merges apply to them. The first inputs of a run are generated once per process
+Real text is more than a few lowercase letters, so some corpora and words are *decorated*:
+a capital, a digit, punctuation or a non-ASCII letter (:data:`DECORATIONS`), which is where
+code that lowercases, strips or assumes ASCII shows. Words to encode are pieces of the
+corpus's words or learned tokens glued together (where a later, longer token overlaps an
+earlier merge, so rank order, longest match and left to right disagree), alone or up to
+four at a time, or fresh words. The first inputs of a run are generated once per process
 and shared by every check.
 
 :func:`smallest_failure` is the search the differential and property checks use. It is
@@ -36,7 +40,12 @@ T = TypeVar("T")
 SHRINK_EVALUATIONS = 120
 WORDS_PER_LINE = 3
 SENTENCE_WORDS = 4
-MAX_GLUED = 3
+MAX_GLUED = 4
+DECORATIONS = ("capital", "punctuation", "digit", "accent")
+"""Ways a generated word departs from the alphabet; draws past these leave it plain."""
+PLAIN_DRAWS = 4
+FAILURES_KEPT = 12
+DRAWS_PER_EXAMPLE = 2
 _EXPENSIVE_KINDS = frozenset({"timeout", "budget", "memory"})
 
 
@@ -93,6 +102,42 @@ def fold_letters(value: Any, alphabet: str, count: int) -> Any:
     return [text.translate(table) for text in value]
 
 
+def decorate(value: Any, how: int) -> Any:
+    """``value`` (a word, a text, a list of texts or word counts) with every other word
+    decorated by ``DECORATIONS[how]``; ``how`` past them leaves it as it is.
+
+    Equal words of a word-count mapping add up their counts, as in :func:`fold_letters`.
+    """
+    if how >= len(DECORATIONS):
+        return value
+    change = _DECORATE[DECORATIONS[how]]
+    if isinstance(value, str):
+        return " ".join(change(word) if index % 2 == 0 else word
+                        for index, word in enumerate(value.split(" ")))
+    if isinstance(value, dict):
+        decorated: dict[str, int] = {}
+        for index, (word, times) in enumerate(value.items()):
+            key = change(word) if index % 2 == 0 else word
+            decorated[key] = decorated.get(key, 0) + times
+        return decorated
+    return [decorate(text, how) for text in value]
+
+
+_DECORATE = {
+    "capital": lambda word: word[:1].upper() + word[1:],
+    "punctuation": lambda word: word + "." if len(word) % 2 else word + ",",
+    "digit": lambda word: word[:-1] + "7" + word[-1:] if len(word) > 1 else word + "7",
+    "accent": lambda word: word.replace(word[:1], "é", 1) if word else word,
+}
+
+
+def decoration_strategy() -> st.SearchStrategy[int]:
+    """Which decoration, if any (index into :data:`DECORATIONS`; past it, none): about half
+    the draws decorate, and shrinking heads for none."""
+    plain = len(DECORATIONS)
+    return st.sampled_from([plain] * PLAIN_DRAWS + list(range(len(DECORATIONS))))
+
+
 def training_strategy(exercise: Exercise) -> st.SearchStrategy[tuple[Any, int]]:
     """``(corpus, num_merges)`` pairs.
 
@@ -104,34 +149,99 @@ def training_strategy(exercise: Exercise) -> st.SearchStrategy[tuple[Any, int]]:
     most = exercise.properties.max_merges
     return st.tuples(
         letter_count_strategy(exercise), corpus_strategy(exercise), st.integers(0, most),
-    ).map(lambda drawn: (fold_letters(drawn[1], alphabet, drawn[0]), most - drawn[2]))
+        decoration_strategy(),
+    ).map(lambda drawn: (decorate(fold_letters(drawn[1], alphabet, drawn[0]), drawn[3]),
+                         most - drawn[2]))
 
 
 def encoding_strategy(exercise: Exercise) -> st.SearchStrategy[tuple[Any, int, str]]:
     """``(corpus, num_merges, word)``: the word is encoded with what training learned.
 
-    Words are mostly pieces of the corpus's words, alone or up to three glued together, so
-    that many merges apply to them and the order they apply in matters; the rest are fresh.
-    ``num_merges`` leans high for the same reason.
+    Words are pieces of the corpus's words or tokens training learned, one to four glued
+    together (tokens also overlapping by a character), so that many merges apply to them and the order they apply in matters, or
+    fresh words; some are decorated. ``num_merges`` leans high for the same reason.
     """
     alphabet = _alphabet(exercise)
     most = exercise.properties.max_merges
     pick = st.integers(0, 10_000)
 
     def build(drawn: tuple) -> tuple[Any, int, str]:
-        count, corpus, fewer, glued, picks, fresh = drawn
-        corpus = fold_letters(corpus, alphabet, count)
-        pieces = word_pieces(corpus)
+        count, corpus, fewer, glued, picks, fresh, source, corpus_look, word_look = drawn
+        corpus = decorate(fold_letters(corpus, alphabet, count), corpus_look)
+        num_merges = most - fewer
+        pieces = word_pieces(corpus) if source == 0 else learned_tokens(exercise, corpus, num_merges)
         if not pieces or glued == MAX_GLUED:
             word = fold_letters(fresh, alphabet, count)
         else:
-            word = "".join(pieces[index % len(pieces)] for index in picks[: glued + 1])
-        return corpus, most - fewer, word
+            chosen = [pieces[index % len(pieces)] for index in picks[: glued + 1]]
+            word = overlapped(chosen) if source == 2 else "".join(chosen)
+        return corpus, num_merges, decorate(word, word_look)
 
     return st.tuples(
         letter_count_strategy(exercise), corpus_strategy(exercise), st.integers(0, most),
         st.integers(0, MAX_GLUED), st.tuples(*[pick] * MAX_GLUED), word_strategy(exercise),
+        st.integers(0, 2), decoration_strategy(), decoration_strategy(),
     ).map(build)
+
+
+def overlapped(pieces: list[str]) -> str:
+    """The pieces joined, each sharing its first character with the end of the one before
+    when they can: two learned tokens that compete for one symbol, as in ``aa`` + ``ac``."""
+    word = pieces[0] if pieces else ""
+    for piece in pieces[1:]:
+        word += piece[1:] if word and piece and word[-1] == piece[0] and len(piece) > 1 else piece
+    return word
+
+
+TARGETED_AT = 5
+"""Where the targeted inputs go among the generated ones: early, so every check judges them."""
+
+
+def targeted_examples(exercise: Exercise, role: str) -> list[Any]:
+    """A few fixed inputs in the exercise's letters where plausible wrong code shows.
+
+    The corpus ``xxx, xzz x3, yxxz x2`` learns ``(x, z)`` before ``(x, x)``: in ``xxz`` the
+    earlier merge wins, while the longest or leftmost token does not; with more merges
+    ``(x, xz)`` competes too. In ``yxzy x2, xy x3, xyyx`` the leftmost pair, the longest
+    token and the most frequent pair disagree as well, under every tie rule. Capitals,
+    punctuation and a digit show code that lowercases, strips or drops characters.
+    """
+    letters = (_alphabet(exercise) * 3)[:3]
+    x, y, z = letters[0], letters[1 % len(letters)], letters[2 % len(letters)]
+    overlapping = _in_form(exercise, {x * 3: 1, x + z + z: 3, y + x + x + z: 2})
+    competing = _in_form(exercise, {y + x + z + y: 2, x + y: 3, x + y + y + x: 1})
+    decorated = _in_form(exercise, {x.upper() + x + x: 2, x + z + z + ".": 3, y + x + "7" + z: 2,
+                                    z + x + ",": 1})
+    plain = [x + x + z, z + x + x + z, x + x + x + z, y + x + x + x + z, x + x + z + x + z + z]
+    odd = [x.upper() + x + z, x + x + z + ".", "(" + z + x + x + z + ")"]
+    if role in CORPUS_ROLES:
+        return [(corpus, merges) for corpus in (overlapping, competing, decorated)
+                for merges in (4, 6)]
+    if role == "encode":
+        return ([(overlapping, merges, word) for merges in (4, 6) for word in plain]
+                + [(overlapping, 4, word) for word in odd]
+                + [(competing, 4, word) for word in (x + x + y, y + x + y, y + x + y + x)]
+                + [(competing, 6, word) for word in (x + x + y, x + y + y + x + y)])
+    return [(overlapping, merges, " ".join(plain[:3]) + " " + word)
+            for merges in (4, 6) for word in odd + plain[3:]]
+
+
+def _in_form(exercise: Exercise, counts: dict[str, int]) -> Any:
+    if exercise.conventions.corpus_form == "word-counts":
+        return dict(counts)
+    return [" ".join(word for word, times in counts.items() for _ in range(times))]
+
+
+def learned_tokens(exercise: Exercise, corpus: Any, num_merges: int) -> list[str]:
+    """The tokens training learns from ``corpus``, latest (longest-built) first, marker cut off."""
+    marker = exercise.conventions.end_of_word
+    tokens = []
+    for first, second in reversed(reference_merges(exercise, corpus, num_merges)):
+        token = first + second
+        token = token[: -len(marker)] if marker and token.endswith(marker) else token
+        if token and token not in tokens:
+            tokens.append(token)
+    return tokens
 
 
 def word_pieces(corpus: Any) -> list[str]:
@@ -184,7 +294,9 @@ class Failure(Generic[T]):
     expected: Any = None
     explanation: str = ""
     first: Optional["Failure[T]"] = None  # the unshrunk failure the search started from
+    others: list["Failure[T]"] = field(default_factory=list)  # later failing generated inputs
     inputs: Optional[dict[str, Any]] = None  # what ``answer`` was computed from, if not the example
+    crashed: bool = False  # the call gave no answer at all, so nothing was checked
 
 
 Judge = Callable[[T], Optional[Failure[T]]]
@@ -250,7 +362,8 @@ def _random(seed: Optional[int]) -> Optional[Random]:
 
 
 def generated_examples(exercise: Exercise, role: str, count: int, seed: Optional[int] = None) -> list[Any]:
-    """The first ``count`` inputs Hypothesis generates for ``role`` under the exercise's settings.
+    """The first ``count`` distinct inputs Hypothesis generates for ``role`` under the
+    exercise's settings (from at most ``DRAWS_PER_EXAMPLE`` times as many draws).
 
     They depend only on those settings and ``seed`` (derived from the grader's seed secret,
     :mod:`grader.grading.secrets`; None means the public derandomized sequence), so they are
@@ -261,19 +374,22 @@ def generated_examples(exercise: Exercise, role: str, count: int, seed: Optional
     key = (role, exercise.conventions.corpus_form, tuple(sorted(props.model_dump().items())), count,
            seed)
     if key not in _GENERATED:
-        seen: list[Any] = []
+        seen: dict[str, Any] = {}
 
-        def record(example: Any) -> bool:
-            seen.append(example)
+        def record(example: Any) -> bool:  # distinct inputs only: a repeat tests nothing new
+            if len(seen) < count:
+                seen.setdefault(repr(example), example)
             return False
 
         try:
             with independent_of_local_source():
-                find(strategy_for(exercise, role), record, settings=search_settings(count),
-                     random=_random(seed))
+                find(strategy_for(exercise, role), record,
+                     settings=search_settings(count * DRAWS_PER_EXAMPLE), random=_random(seed))
         except NoSuchExample:
             pass
-        _GENERATED[key] = tuple(seen)
+        generated = list(seen.values())
+        generated[TARGETED_AT:TARGETED_AT] = targeted_examples(exercise, role)
+        _GENERATED[key] = tuple(generated[:count])
     return list(_GENERATED[key])
 
 
@@ -315,15 +431,25 @@ def smallest_failure(
 
     The exercise's ``properties.examples`` inputs are generated once; the first ``judged``
     of them (default: all) are judged in order, the student's answers being remembered so
-    checks sharing inputs share calls. ``seed`` picks the inputs (see
-    :func:`generated_examples`). Only on a failure does Hypothesis search again, over
-    the same inputs, and shrink it.
+    checks sharing inputs share calls; ``seed`` picks the inputs (see
+    :func:`generated_examples`). Once one fails, the rest are judged too, up to
+    :data:`FAILURES_KEPT` failures (kept in ``first.others``: more evidence for naming the
+    mistake). Only on a failure does Hypothesis search again, over the same inputs, and
+    shrink it.
     """
     examples = exercise.properties.examples
     inputs = generated_examples(exercise, role, examples, seed)[:judged]
-    first = next((failure for example in inputs if (failure := judge(example)) is not None), None)
-    if first is None:
+    failures: list[Failure] = []
+    for example in inputs:
+        failure = judge(example)
+        if failure is not None:
+            failures.append(failure)
+            if failure.answer.kind in _EXPENSIVE_KINDS or len(failures) >= FAILURES_KEPT:
+                break
+    if not failures:
         return None
+    first = failures[0]
+    first.others = failures[1:]
     if first.answer.kind in _EXPENSIVE_KINDS:
         return first
     search = _Shrink(judge)

@@ -59,18 +59,9 @@ from grader.mistakes.wrong_bpe import (
     train_without_marker,
 )
 from reference.corpus import END_OF_WORD
-from reference.plain import (
-    train_bpe,
-)
-from reference.tie_breaks import (
-    CONCATENATED,
-    DESCRIPTIONS,
-    FIRST_SEEN,
-    LEXICOGRAPHIC,
-    REVERSE_LEXICOGRAPHIC,
-    TIE_BREAKS,
-    Pair,
-)
+from reference.plain import train_bpe
+from reference.tie_breaks import CONCATENATED, DESCRIPTIONS, FIRST_SEEN, LEXICOGRAPHIC
+from reference.tie_breaks import REVERSE_LEXICOGRAPHIC, TIE_BREAKS, Pair
 
 Role = Literal["train", "encode", "sequence_lengths"]
 ROLES: tuple[Role, ...] = ("train", "encode", "sequence_lengths")
@@ -573,7 +564,13 @@ SEQUENCE_LENGTH_MISTAKES: tuple[Mistake, ...] = (
     ),
 )
 
-CATALOGUE: tuple[Mistake, ...] = TRAIN_MISTAKES + ENCODE_MISTAKES + SEQUENCE_LENGTH_MISTAKES
+from grader.mistakes.real_code import real_code_mistakes  # noqa: E402 (entries built on the above)
+
+REAL_TRAIN_MISTAKES, REAL_ENCODE_MISTAKES = real_code_mistakes()
+CATALOGUE: tuple[Mistake, ...] = (
+    TRAIN_MISTAKES + REAL_TRAIN_MISTAKES + ENCODE_MISTAKES + REAL_ENCODE_MISTAKES
+    + SEQUENCE_LENGTH_MISTAKES
+)
 
 
 def registered() -> tuple[Mistake, ...]:
@@ -592,7 +589,7 @@ def mistakes_for(role: str) -> tuple[Mistake, ...]:
 
 
 def mistake_by_id(mistake_id: str) -> Mistake:
-    for mistake in registered():
-        if mistake.id == mistake_id:
-            return mistake
-    raise KeyError(f"no catalogued mistake has id {mistake_id!r}")
+    found = next((mistake for mistake in registered() if mistake.id == mistake_id), None)
+    if found is None:
+        raise KeyError(f"no catalogued mistake has id {mistake_id!r}")
+    return found

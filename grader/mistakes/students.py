@@ -22,12 +22,7 @@ from typing import Optional
 
 from grader.mistakes.families import family_for
 from grader.spec import Exercise
-from reference.tie_breaks import (
-    CONCATENATED,
-    FIRST_SEEN,
-    LEXICOGRAPHIC,
-    REVERSE_LEXICOGRAPHIC,
-)
+from reference.tie_breaks import CONCATENATED, FIRST_SEEN, LEXICOGRAPHIC, REVERSE_LEXICOGRAPHIC
 
 # --------------------------------------------------------------------------- correct parts
 
@@ -526,7 +521,7 @@ def student_source(exercise: Exercise, mistake_id: Optional[str] = None) -> str:
     """The source of a submission to ``exercise``: correct, or with mistake ``mistake_id``."""
     if (family := family_for(exercise)) is not None:
         return family.student_source(exercise, mistake_id)
-    mistake = STUDENT_MISTAKES[mistake_id] if mistake_id is not None else None
+    mistake = student_mistake(mistake_id) if mistake_id is not None else None
     if mistake is not None and not mistake.applies(exercise):
         raise ValueError(f"mistake {mistake_id!r} cannot happen under the conventions of {exercise.id!r}")
     parts = _correct_parts(exercise)
@@ -595,3 +590,8 @@ def _settings(exercise: Exercise, mistake: Optional[StudentMistake]) -> dict[str
     for key in CORRECT_LENGTHS:
         settings[key] = Template(settings[key]).substitute(settings)
     return settings
+
+
+from grader.mistakes.real_students import real_code_students, student_mistake  # noqa: E402
+
+STUDENT_MISTAKES.update({mistake.id: mistake for mistake in real_code_students()})

@@ -61,8 +61,11 @@ def render(
     *,
     color: bool = False,
     exercise_options: Mapping[str, Any] | None = None,
+    verbose: bool = False,
+    failures_only: bool = False,
 ) -> str:
-    """``report`` as a ``fmt`` document. ``color`` applies to ``text`` only.
+    """``report`` as a ``fmt`` document. ``color``, ``verbose`` (every check listed) and
+    ``failures_only`` (passed checks left out) apply to ``text`` only.
 
     Raises :class:`RenderFault`, carrying a valid ``fmt`` document that says the grader
     failed, when the renderer fails or the document cannot be brought under the size cap.
@@ -73,7 +76,8 @@ def render(
 
     def write(shown: GradeReport) -> str:
         if fmt == "text":
-            return render_text(shown, options, color=color)
+            return render_text(shown, options, color=color, verbose=verbose,
+                               failures_only=failures_only)
         return _RENDERERS[fmt](shown, options)
 
     public = public_view(report)

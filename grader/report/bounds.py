@@ -101,7 +101,8 @@ def _check(check: CheckResult, message_chars: int, keep_details: bool) -> CheckR
         title=bounded_text(check.title, 500),
         message=bounded_text(check.message, message_chars),
         diagnoses=[Diagnosis(bounded_text(d.id, 200), bounded_text(d.title, 500),
-                             bounded_text(d.message, message_chars)) for d in check.diagnoses],
+                             bounded_text(d.message, message_chars), bounded_text(d.evidence, 500))
+                   for d in check.diagnoses],
         details=bounded_details(check.details) if keep_details else None,
     )
 

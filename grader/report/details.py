@@ -171,10 +171,19 @@ def _is_pair(value: Any) -> bool:
     return isinstance(value, list) and len(value) == 2 and all(isinstance(item, str) for item in value)
 
 
+def _is_pair_with_token(value: Any) -> bool:
+    """``[["a", "b"], "ab"]``: a merge written as ``((a, b), "ab")``."""
+    return isinstance(value, list) and len(value) == 2 and _is_pair(value[0]) and isinstance(value[1], str)
+
+
 def _python_repr(value: Any, pairs: bool) -> str:
     if isinstance(value, list):
         items = [
-            repr(tuple(item)) if pairs and _is_pair(item) else _python_repr(item, pairs) for item in value
+            repr(tuple(item)) if pairs and _is_pair(item)
+            else repr((tuple(item[0]), item[1]))
+            if pairs and _is_pair_with_token(item)
+            else _python_repr(item, pairs)
+            for item in value
         ]
         return "[" + ", ".join(items) + "]"
     if isinstance(value, dict):

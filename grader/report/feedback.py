@@ -21,12 +21,19 @@ def check_feedback(check: CheckResult, *, include_measurements: bool = True) -> 
     return prose + shown_evidence
 
 
-def feedback_parts(check: CheckResult, *, include_measurements: bool = True) -> tuple[list[str], list[str]]:
-    """The explanation as prose lines (free to re-wrap) and evidence lines (aligned columns)."""
+def feedback_parts(
+    check: CheckResult, *, include_measurements: bool = True, with_diagnoses: bool = True
+) -> tuple[list[str], list[str]]:
+    """The explanation as prose lines (free to re-wrap) and evidence lines (aligned columns).
+
+    ``with_diagnoses=False`` leaves the likely mistakes out, for a report that shows them
+    once per milestone.
+    """
     if check.visibility == "hidden":
         return [hidden_message(check.passed)], []
     prose = safe_text(check.message, MESSAGE_LIMIT).splitlines() if check.message else []
-    prose += [diagnosis_line(diagnosis) for diagnosis in check.diagnoses]
+    if with_diagnoses:
+        prose += [diagnosis_line(diagnosis) for diagnosis in check.diagnoses]
     if not shows_evidence(check):
         return prose, []
     return prose, evidence_lines(evidence(check.details, include_measurements=include_measurements))
@@ -38,10 +45,12 @@ def shows_evidence(check: CheckResult) -> bool:
     return not check.passed or is_timing
 
 
-def diagnosis_line(diagnosis: Diagnosis) -> str:
-    title = safe_text(diagnosis.title, 200)
+def diagnosis_line(diagnosis: Diagnosis, *, lead: str = "Likely mistake: ") -> str:
+    title = safe_text(diagnosis.title, 300)
+    if diagnosis.evidence:
+        title += f" ({safe_text(diagnosis.evidence, 200)})"
     hint = safe_text(diagnosis.message, MESSAGE_LIMIT)
-    return f"Likely mistake: {title} — {hint}" if hint else f"Likely mistake: {title}"
+    return f"{lead}{title} — {hint}" if hint else f"{lead}{title}"
 
 
 def evidence_lines(found: Evidence) -> list[str]:

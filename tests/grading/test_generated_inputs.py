@@ -38,14 +38,57 @@ def test_generated_inputs_follow_the_exercise_settings(exercise_id, form):
     props = exercise.properties
     train = generated_examples(exercise, "train", props.examples)
     assert len(train) == props.examples
-    letters = set(props.alphabet)
+    # the alphabet, and what decorations and the targeted inputs add to it
+    letters = set(props.alphabet) | set(props.alphabet.upper()) | set(".,7é()")
     for corpus, num_merges in train:
         assert isinstance(corpus, form)
         assert 0 <= num_merges <= props.max_merges
         words = list(corpus) if form is dict else [w for text in corpus for w in text.split()]
-        assert all(set(word) <= letters and 0 < len(word) <= props.max_word_length for word in words)
+        assert all(set(word) <= letters and 0 < len(word) <= props.max_word_length + 1
+                   for word in words)
     encode = generated_examples(exercise, "encode", props.examples)
     assert all(isinstance(word, str) and set(word) <= letters for _, _, word in encode)
+
+
+@pytest.mark.parametrize("exercise_id", ["bpe-train-encode", "lesson97-bpe"])
+def test_generated_words_are_more_than_lowercase_letters(exercise_id):
+    exercise = load_exercise(exercise_id)
+    for role in ("train", "encode"):
+        examples = generated_examples(exercise, role, exercise.properties.examples)
+        text = repr(examples)
+        for kind, present in {
+            "capital": any(ch.isupper() for ch in text),
+            "punctuation": "." in text or "," in text,
+            "digit": "7" in text,
+            "non-ASCII": "é" in text,
+        }.items():
+            assert present, (role, kind)
+    words = [word for _, _, word in generated_examples(exercise, "encode", 60)]
+    assert any(word[-1] in ".,)" for word in words) and any(word[0].isupper() for word in words)
+
+
+def test_decorating_changes_every_other_word_and_adds_up_counts():
+    assert generated_inputs.decorate("ab ab", 0) == "Ab ab"
+    assert generated_inputs.decorate({"ab": 1, "b": 2, "Ab": 3}, 0) == {"Ab": 4, "b": 2}
+    assert generated_inputs.decorate(["ab"], len(generated_inputs.DECORATIONS)) == ["ab"]
+
+
+def test_targeted_inputs_separate_rank_order_from_longest_and_leftmost_tokens():
+    from grader.mistakes.catalogue import mistake_by_id
+    from reference import encode
+
+    exercise = load_exercise("bpe-train-encode")
+    targeted = generated_inputs.targeted_examples(exercise, "encode")
+    for mistake_id in ("encode-longest-anywhere", "encode-longest-match", "encode-left-to-right",
+                       "encode-lowercased", "encode-stripped"):
+        run = mistake_by_id(mistake_id).run
+        assert any(
+            run(word, merges) != encode(word, merges)
+            for corpus, k, word in targeted
+            for merges in [generated_inputs.reference_merges(exercise, corpus, k)]
+        ), mistake_id
+    generated = generated_examples(exercise, "encode", exercise.properties.examples)
+    assert generated[generated_inputs.TARGETED_AT] == targeted[0]
 
 
 def test_generation_is_deterministic_and_independent_of_earlier_runs():

@@ -28,11 +28,24 @@ from grader.mistakes.diagnosis import (
     diagnoses,
     mistakes_for,
 )
+from grader.mistakes.real_code import NoPairLeft
 from grader.result import Diagnosis
 from reference import END_OF_WORD, TIE_BREAKS, encode, train_bpe
 from reference.sequence_lengths import sequence_lengths
 
 BY_ID = pytest.mark.parametrize("mistake", CATALOGUE, ids=[m.id for m in CATALOGUE])
+
+
+def _answers(mistake: Mistake) -> bool:
+    try:
+        mistake.output_on(mistake.witness)
+    except NoPairLeft:  # the crash entry: its witness is where it crashes (see test_narrowing)
+        return False
+    return True
+
+
+ANSWERING = [m for m in CATALOGUE if _answers(m)]
+BY_ANSWERING_ID = pytest.mark.parametrize("mistake", ANSWERING, ids=[m.id for m in ANSWERING])
 
 REFERENCE = {
     "train": lambda inputs: train_bpe(**inputs),
@@ -41,7 +54,7 @@ REFERENCE = {
 }
 
 
-@BY_ID
+@BY_ANSWERING_ID
 def test_a_mistakes_own_output_on_its_witness_names_it(mistake: Mistake):
     actual = mistake.output_on(mistake.witness)
     named = diagnose(mistake.role, actual, mistake.witness)
@@ -56,7 +69,7 @@ def test_the_references_output_names_nothing(mistake: Mistake):
     assert diagnose(mistake.role, correct, mistake.witness) == []
 
 
-@BY_ID
+@BY_ANSWERING_ID
 def test_results_follow_catalogue_order(mistake: Mistake):
     named = diagnose(mistake.role, mistake.output_on(mistake.witness), mistake.witness)
     assert named == sorted(named, key=CATALOGUE.index)

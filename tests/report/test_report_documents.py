@@ -27,7 +27,7 @@ def test_text_has_no_colour_unless_asked():
 
 
 def test_text_reports_each_milestone_with_its_score_and_the_total():
-    text = render(sample_report(), "text")
+    text = render(sample_report(), "text", verbose=True)  # every check listed
     assert re.search(r"Milestone 1: Learn the merges \[train\] +20/40", text)
     assert re.search(r"Milestone 2: Encode new words \[encode\] +0/40", text)
     assert re.search(r"✓ the lesson's corpus +10/10", text)
@@ -83,7 +83,7 @@ def test_text_caps_the_students_output_under_its_own_heading():
 
 
 def test_text_reduces_hidden_checks_to_pass_or_fail():
-    text = render(sample_report(), "text")
+    text = render(sample_report(), "text", verbose=True)  # every check listed
     assert re.search(r"✓ hidden case 1 \(hidden\) +10/10\n +Hidden check: passed\.", text)
     assert re.search(r"✗ hidden case 2 \(hidden\) +0/10\n +Hidden check: failed\.", text)
 

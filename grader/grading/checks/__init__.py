@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from grader.grading.naming import MilestoneObservations
     from grader.grading.student_calls import SandboxLike, StudentCalls
     from grader.result import CheckResult
     from grader.spec import Check, Exercise, Milestone
@@ -28,6 +29,7 @@ class CheckContext:
     milestone: "Milestone"
     check: "Check"
     points: float
+    observations: "MilestoneObservations | None" = None  # failing inputs, for naming mistakes
 
 
 @dataclass(frozen=True)

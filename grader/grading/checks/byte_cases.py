@@ -72,13 +72,13 @@ def _judge_train(calls: StudentCalls, case: Case) -> Verdict:
                                "expected_merges": show_bytes(merges[:40])}
     if not answer.ok:
         named = (lambda: diagnoses([mistake_by_id("byte-str-tokens")])) if answer.kind == "shape-str" else None
-        return Verdict(False, answer.failure or "", details, named)
+        return Verdict(False, answer.failure or "", details, diagnose=named)
     got_vocab, got_merges = answer.value
     problem = merges_problem(merges, got_merges) or vocab_problem(vocab, got_vocab)
     if problem is None:
         return Verdict(True)
     details["your_merges"] = show_bytes(got_merges[:40])
-    return Verdict(False, problem, details, partial(
+    return Verdict(False, problem, details, diagnose=partial(
         name_mistakes, calls.exercise, "train_byte_bpe", answer.value,
         {"text": case_text(case), "vocab_size": vocab_size(case),
          "special_tokens": list(case.special_tokens)}))
@@ -130,7 +130,7 @@ def _judge_encode(calls: StudentCalls, case: Case, text: str) -> Verdict:
     message = (f"{calls.function_name('encode_byte_bpe')}({_short(text)!r}, ...) returned "
                f"{len(answer.value)} ids, expected {len(expected)}; they first differ at id "
                f"{(index or 0) + 1}.")
-    return Verdict(False, message, details, partial(
+    return Verdict(False, message, details, diagnose=partial(
         name_mistakes, calls.exercise, "encode_byte_bpe", answer.value,
         {"text": text, "vocab": vocab, "merges": merges, "special_tokens": list(case.special_tokens)}))
 
@@ -148,5 +148,5 @@ def _judge_decode(calls: StudentCalls, case: Case, text: str) -> Verdict:
     details["actual"] = answer.value
     message = (f"decoding the ids of {_short(text)!r} gave {_short(answer.value)!r}; a round "
                "trip must give the text back exactly.")
-    return Verdict(False, message, details, partial(
+    return Verdict(False, message, details, diagnose=partial(
         name_mistakes, calls.exercise, "decode_byte_bpe", answer.value, {"ids": ids, "vocab": vocab}))

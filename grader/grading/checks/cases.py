@@ -5,8 +5,12 @@ case's sentence (sequence_lengths); the check's points are split evenly over the
 and sequence lengths use the *reference's* merges for the case, written in the exercise's
 merge form, so a training mistake does not also fail the encode milestone. A failed visible
 item shows its input, expected and actual values, the first difference and every known
-mistake that reproduces the student's output; a hidden item shows pass/fail only. An item
-whose right answer is not a do-nothing one is marked as real work (:mod:`grader.grading.evidence`).
+mistake that reproduces the student's output; a hidden item shows pass/fail only. Sequence
+lengths are judged against the student's own encoder when it departs from the reference's
+(:mod:`grader.grading.follow_through`), and every input is shown in the form the student's
+function takes.
+An item whose right answer is not a do-nothing one is marked as real work
+(:mod:`grader.grading.evidence`).
 """
 
 from __future__ import annotations
@@ -25,13 +29,16 @@ from grader.grading.feedback import (
     lengths_message,
     merges_details,
     merges_message,
+    student_merges,
     timed,
     tokens_details,
     tokens_message,
 )
 from grader.grading.scoring import split_evenly
 from grader.grading.student_calls import StudentCalls
-from grader.mistakes.diagnosis import name_mistakes
+from grader.grading.follow_through import own_lengths
+from grader.grading.naming import note, observed
+from grader.mistakes.narrowing import Observation
 from grader.result import CheckResult, Diagnosis, Visibility
 from grader.spec import Case
 from grader.spec.expected import case_encodings, case_lengths, reference_pairs
@@ -39,12 +46,14 @@ from grader.spec.expected import case_encodings, case_lengths, reference_pairs
 
 @dataclass(frozen=True)
 class Verdict:
-    """How one item went; ``diagnose`` is only run for a visible failure."""
+    """How one item went; ``observation`` is what a failing call did, for naming its mistake."""
 
     passed: bool
     message: str = ""
     details: Optional[dict[str, Any]] = None
-    diagnose: Optional[Callable[[], list[Diagnosis]]] = None
+    observation: Optional[Observation] = None
+    diagnose: Optional[Callable[[], list[Diagnosis]]] = None  # families named item by item
+    trivial: bool = False  # passed only against an answer a do-nothing function gives
 
 
 @dataclass(frozen=True)
@@ -68,25 +77,28 @@ def run(context: CheckContext) -> list[CheckResult]:
     items = case_items(calls, milestone.function)
     shares = split_evenly(points, len(items))
     return [
-        timed(lambda item=item, share=share: _grade(item, share, calls))
+        timed(lambda item=item, share=share: _grade(context, item, share))
         for item, share in zip(items, shares)
     ]
 
 
-def _grade(item: CaseItem, share: float, calls: StudentCalls) -> CheckResult:
+def _grade(context: CheckContext, item: CaseItem, share: float) -> CheckResult:
     if item.visibility == "visible":
-        with calls.output.visible_inputs():
+        with context.calls.output.visible_inputs():
             verdict = item.judge()
     else:
         verdict = item.judge()
-    show_diagnosis = verdict.diagnose is not None and item.visibility == "visible"
+    # Families without milestone-wide naming name the mistake of each failing item.
+    named = (verdict.diagnose() if verdict.diagnose is not None and not verdict.passed
+             and item.visibility == "visible" else [])
     result = graded(
         item.check_id, item.title, share, verdict.passed, visibility=item.visibility,
-        message=verdict.message, details=verdict.details,
-        diagnoses=verdict.diagnose() if show_diagnosis else [],
+        message=verdict.message, details=verdict.details, diagnoses=named,
     )
     result.real_work = item.real_work
-    return result
+    result.trivial_pass = verdict.trivial
+    seen = [verdict.observation] if verdict.observation is not None else []
+    return note(context, result, context.milestone.function, seen)
 
 
 def case_items(calls: StudentCalls, role: str) -> list[CaseItem]:
@@ -131,18 +143,18 @@ def _judge_train(calls: StudentCalls, case: Case) -> Verdict:
     exercise = calls.exercise
     expected = reference_pairs(exercise, case)
     answer = calls.train(case.corpus, case.num_merges)
+    given = {"corpus": case.corpus, "num_merges": case.num_merges}
     if answer.ok and answer.value == expected:
-        return Verdict(True)
+        return Verdict(True, observation=observed(given, answer))
     if not answer.ok:
         details = merges_details(case.corpus, case.num_merges, expected, None, None)
-        return Verdict(False, answer.failure or "", details)
+        return Verdict(False, answer.failure or "", details, observed(given, answer))
     difference = first_difference(exercise, case.corpus, case.num_merges, expected, answer.value)
     return Verdict(
         False,
         merges_message(difference, case.num_merges) if difference else "",
         merges_details(case.corpus, case.num_merges, expected, answer.value, difference),
-        partial(name_mistakes, exercise, "train", answer.value,
-                {"corpus": case.corpus, "num_merges": case.num_merges}),
+        observed(given, answer),
     )
 
 
@@ -151,14 +163,16 @@ def _judge_encode(calls: StudentCalls, case: Case, word: str, expected: list[str
     merges = reference_pairs(exercise, case)
     answer = calls.encode(word, merges)
     if answer.ok and answer.value == expected:
-        return Verdict(True)
+        return Verdict(True, observation=observed({"word": word, "merges": merges}, answer))
+    shown = student_merges(exercise, merges)
     if not answer.ok:
-        return Verdict(False, answer.failure or "", tokens_details(word, expected, None, merges))
+        return Verdict(False, answer.failure or "",
+                       tokens_details(word, expected, None, merges, shown_merges=shown))
     return Verdict(
         False,
         tokens_message(calls.function_name("encode"), word, expected, answer.value),
-        tokens_details(word, expected, answer.value, merges),
-        partial(name_mistakes, exercise, "encode", answer.value, {"word": word, "merges": merges}),
+        tokens_details(word, expected, answer.value, merges, shown_merges=shown),
+        observed({"word": word, "merges": merges}, answer),
     )
 
 
@@ -166,18 +180,27 @@ def _judge_lengths(calls: StudentCalls, case: Case) -> Verdict:
     exercise = calls.exercise
     sentence = case.sentence or ""
     merges = reference_pairs(exercise, case)
-    expected = case_lengths(exercise, case) or {}
+    reference = case_lengths(exercise, case) or {}
     answer = calls.sequence_lengths(sentence, merges)
-    if answer.ok and answer.value == expected:
-        return Verdict(True)
+    if answer.ok and answer.value == reference:
+        return Verdict(True, observation=observed({"sentence": sentence, "merges": merges}, answer))
+    own = own_lengths(calls, sentence, merges, reference)  # follow-through: their own tokenize
+    expected = own.expected if own else reference
+    if answer.ok and answer.value == expected and own:
+        # Right for their own tokenize; no evidence of work when that tokenize does nothing.
+        return Verdict(True, own.passed_note(calls),
+                       trivial=trivial_answer(exercise, "sequence_lengths", (sentence,), expected))
+    shown = student_merges(exercise, merges)
     if not answer.ok:
-        return Verdict(False, answer.failure or "", lengths_details(sentence, expected, None, merges))
+        return Verdict(False, answer.failure or "",
+                       lengths_details(sentence, expected, None, merges, shown_merges=shown))
+    note_own = f" {own.failed_note(calls, reference)}" if own else ""
     return Verdict(
         False,
-        lengths_message(calls.function_name("sequence_lengths"), sentence, expected, answer.value),
-        lengths_details(sentence, expected, answer.value, merges),
-        partial(name_mistakes, exercise, "sequence_lengths", answer.value,
-                {"sentence": sentence, "merges": merges}),
+        lengths_message(calls.function_name("sequence_lengths"), sentence, expected, answer.value)
+        + note_own,
+        lengths_details(sentence, expected, answer.value, merges, shown_merges=shown),
+        observed({"sentence": sentence, "merges": merges}, answer),
     )
 
 

@@ -21,19 +21,23 @@ from grader.grading.feedback import (
     json_corpus,
     json_pairs,
     merges_message,
+    merges_text,
+    student_merges,
     timed,
 )
+from grader.grading.follow_through import own_lengths
 from grader.grading.generated_inputs import (
     CORPUS_ROLES,
     Failure,
     reference_merges,
     smallest_failure,
 )
-from grader.grading.wordpiece_feedback import wordpiece_difference, wordpiece_message
+from grader.grading.naming import note, observed
 from grader.grading.student_calls import StudentCalls
-from grader.mistakes.diagnosis import name_mistakes
-from grader.result import CheckResult, Diagnosis
-from grader.spec import Exercise, Milestone
+from grader.grading.wordpiece_feedback import wordpiece_difference, wordpiece_message
+from grader.mistakes.narrowing import Observation
+from grader.result import CheckResult
+from grader.spec import Exercise
 from grader.spec.expected import divergence, wordpiece_merges
 from reference import encode as reference_encode
 from reference.sequence_lengths import sequence_lengths as reference_lengths
@@ -44,13 +48,14 @@ TITLE = "Agrees with the reference on generated inputs"
 
 def run(context: CheckContext) -> list[CheckResult]:
     """One result: pass when no generated input tells the student's code from the reference."""
-    calls, milestone = context.calls, context.milestone
-    result = timed(lambda: _differential(calls, milestone, context.points))
-    result.real_work = generated_real_work(calls.exercise, milestone.function, calls.seed)
+    result = timed(lambda: _differential(context))
+    result.real_work = generated_real_work(context.exercise, context.milestone.function,
+                                           context.calls.seed)
     return [result]
 
 
-def _differential(calls: StudentCalls, milestone: Milestone, points: float) -> CheckResult:
+def _differential(context: CheckContext) -> CheckResult:
+    calls, milestone, points = context.calls, context.milestone, context.points
     role = milestone.function
     exercise = calls.exercise
     examples = exercise.properties.examples
@@ -62,9 +67,27 @@ def _differential(calls: StudentCalls, milestone: Milestone, points: float) -> C
     if failure is None:
         return graded(check_id, title, points, True,
                       message=f"agrees with the reference on {examples} generated inputs")
-    message, details, found = _report(calls, role, failure)
-    return graded(check_id, title, points, False, message=message, details=details,
-                  diagnoses=found)
+    message, details = _report(calls, role, failure)
+    seen = failure_observations(exercise, role, failure)
+    if not failure.answer.ok:
+        # A crash hides any other difference: look for one among the inputs that do not crash.
+        wrong = smallest_failure(exercise, role, _without_crashes(judge(calls)), seed=calls.seed)
+        if wrong is not None:
+            also, _ = _report(calls, role, wrong)
+            message += (". On the inputs where it does not crash it differs too: "
+                        + also.replace(_LEAD, "the smallest found is ", 1))
+            details.pop("cause", None)  # more than the crash: not to be folded into it
+            seen += failure_observations(exercise, role, wrong)
+    result = graded(check_id, title, points, False, message=message, details=details)
+    return note(context, result, role, seen)
+
+
+def _without_crashes(judge: Callable[[Any], Optional[Failure]]) -> Callable[[Any], Optional[Failure]]:
+    def judge_values(example: Any) -> Optional[Failure]:
+        failure = judge(example)
+        return failure if failure is None or failure.answer.ok else None
+
+    return judge_values
 
 
 def _train_judge(calls: StudentCalls) -> Callable[[tuple[Any, int]], Optional[Failure]]:
@@ -119,13 +142,16 @@ def _lengths_judge(calls: StudentCalls) -> Callable[[tuple[Any, int, str]], Opti
         answer = calls.remembered("sequence_lengths", sentence, merges)
         if answer.ok and answer.value == expected:
             return None
-        return Failure(example, answer, expected)
+        own = own_lengths(calls, sentence, merges, expected)  # right for their own tokenize?
+        if answer.ok and own is not None and answer.value == own.expected:
+            return None
+        return Failure(example, answer, own.expected if own else expected)
 
     return judge
 
 
-def _report(calls: StudentCalls, role: str, failure: Failure) -> tuple[str, dict, list[Diagnosis]]:
-    """Message, counterexample details and diagnoses for the smallest failing input."""
+def _report(calls: StudentCalls, role: str, failure: Failure) -> tuple[str, dict]:
+    """Message and counterexample details for the smallest failing input."""
     exercise = calls.exercise
     answer = failure.answer
     name = calls.function_name(role)
@@ -139,15 +165,16 @@ def _report(calls: StudentCalls, role: str, failure: Failure) -> tuple[str, dict
         corpus, num_merges, text = failure.example
         merges = reference_merges(exercise, corpus, num_merges)
         given = {"corpus": json_corpus(corpus), "num_merges": num_merges,
-                 _TEXT_KEY[role]: text, "merges": json_pairs(merges)}
-        call_text = (f"{name}({text!r}, {merges!r}), the merges learned from {corpus!r} "
-                     f"with num_merges={num_merges}")
+                 _TEXT_KEY[role]: text, "merges": student_merges(exercise, merges)}
+        call_text = (f"{name}({text!r}, {merges_text(exercise, merges)}), the merges learned "
+                     f"from {corpus!r} with num_merges={num_merges}")
         expected_json = failure.expected
-    lead = f"Differs from the reference on generated input; the smallest found is {call_text}"
+    lead = f"{_LEAD}{call_text}"
     if not answer.ok:
         details = counterexample_details("agrees-with-reference", given, expected=expected_json,
                                          explanation=answer.failure or "")
-        return f"{lead}: {answer.failure}", details, []
+        details["cause"] = answer.failure or ""
+        return f"{lead}: {answer.failure}", details
     difference = None
     if role == "train":
         difference = first_difference(exercise, corpus, num_merges, failure.expected, answer.value)
@@ -162,27 +189,27 @@ def _report(calls: StudentCalls, role: str, failure: Failure) -> tuple[str, dict
         actual_json = answer.value
     details = counterexample_details("agrees-with-reference", given, expected=expected_json,
                                      actual=actual_json, difference=difference)
-    return f"{lead}. {what}", details, failure_diagnoses(exercise, role, failure)
+    return f"{lead}. {what}", details
 
 
 _TEXT_KEY = {"encode": "word", "sequence_lengths": "sentence"}
+_LEAD = "Differs from the reference on generated input; the smallest found is "
 
 
-def failure_diagnoses(exercise: Exercise, role: str, failure: Failure) -> list[Diagnosis]:
-    """Known mistakes that reproduce the student's output on every failing input seen.
+def failure_observations(exercise: Exercise, role: str, failure: Failure) -> list[Observation]:
+    """What the student's code did on the smallest failing input, the unshrunk one and the
+    other failing generated inputs.
 
     A shrunk input is tiny, and on a tiny input unrelated mistakes often coincide (on
     ``["aa"]`` a wrong tie rule and a missing marker both merge ``(a, a)`` first); the
-    unshrunk input the search started from tells them apart.
+    larger inputs tell them apart, and show a second mistake the smallest one hides.
     """
-    found: Optional[list[Diagnosis]] = None
-    for seen in (failure, failure.first):
-        if seen is None or not seen.answer.ok:
-            continue
-        given = seen.inputs or _diagnosis_input(exercise, role, seen.example)
-        named = name_mistakes(exercise, role, seen.answer.value, given)
-        found = named if found is None else [d for d in found if d.id in {n.id for n in named}]
-    return found or []
+    first = failure.first or failure
+    return [
+        observed(seen.inputs or _diagnosis_input(exercise, role, seen.example), seen.answer)
+        for seen in (failure, failure.first, *first.others)
+        if seen is not None and (seen.answer.ok or seen.answer.kind == "exception")
+    ]
 
 
 def _diagnosis_input(exercise: Exercise, role: str, example: Any) -> dict[str, Any]:

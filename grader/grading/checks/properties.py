@@ -25,15 +25,19 @@ from dataclasses import dataclass
 from typing import Any, Optional
 
 from grader.grading.checks import CheckContext
-from grader.grading.checks.differential import failure_diagnoses
+from grader.grading.checks.differential import failure_observations
 from grader.grading.feedback import (
     counterexample_details,
     graded,
     json_corpus,
     json_pairs,
+    merges_text,
+    student_merges,
     timed,
 )
 from grader.grading.generated_inputs import Failure, reference_merges, smallest_failure
+from grader.grading.follow_through import own_lengths
+from grader.grading.naming import note
 from grader.grading.scoring import split_evenly
 from grader.grading.student_calls import StudentAnswer, StudentCalls
 from grader.result import CheckResult
@@ -70,14 +74,27 @@ def run(context: CheckContext) -> list[CheckResult]:
     examples = property_examples(calls.exercise.properties.examples)
     shares = split_evenly(points, len(properties))
     return [
-        timed(lambda prop=prop, share=share: _property(calls, role, prop, share, examples))
+        timed(lambda prop=prop, share=share: _property(context, role, prop, share, examples))
         for prop, share in zip(properties, shares)
     ]
 
 
-def _property(calls: StudentCalls, role: str, prop: Property, share: float, examples: int) -> CheckResult:
+def _property(context: CheckContext, role: str, prop: Property, share: float, examples: int) -> CheckResult:
+    """The property searched among the inputs the code does not crash on; crashes said once."""
+    calls = context.calls
     check_id = f"property:{prop.id}"
-    failure = smallest_failure(calls.exercise, role, prop.judge, judged=examples, seed=calls.seed)
+    crashes: list[Failure] = []
+
+    def judge(example: Any) -> Optional[Failure]:
+        failure = prop.judge(example)
+        if failure is not None and failure.crashed:
+            crashes.append(failure)
+            return None
+        return failure
+
+    failure = smallest_failure(calls.exercise, role, judge, judged=examples, seed=calls.seed)
+    if failure is None and crashes:
+        return _not_checked(context, role, prop, share, crashes, examples)
     if failure is None:
         return graded(check_id, prop.title, share, True,
                       message=f"holds on {examples} generated inputs")
@@ -90,8 +107,30 @@ def _property(calls: StudentCalls, role: str, prop: Property, share: float, exam
         f"Property '{prop.title}' fails; smallest input found: "
         f"{_call_text(role, failure.example, calls)}. {explanation}"
     )
-    return graded(check_id, prop.title, share, False, message=message.strip(), details=details,
-                  diagnoses=failure_diagnoses(calls.exercise, role, failure))
+    result = graded(check_id, prop.title, share, False, message=message.strip(), details=details)
+    return note(context, result, role, failure_observations(calls.exercise, role, failure))
+
+
+def _not_checked(context: CheckContext, role: str, prop: Property, share: float,
+                 crashes: list[Failure], examples: int) -> CheckResult:
+    """The property held wherever the code answered; where it crashed it could not be checked."""
+    calls = context.calls
+    first = min(crashes, key=lambda crash: len(repr(crash.example)))
+    cause = first.answer.failure or first.answer.kind
+    name = calls.function_name(role)
+    inputs = len({repr(crash.example) for crash in crashes})
+    message = (
+        f"not checked: {name} {'crashed' if first.answer.kind == 'exception' else 'gave no answer'} "
+        f"on {inputs} of the {examples} generated inputs "
+        f"(e.g. {_call_text(role, first.example, calls)}), and the property holds on the others. "
+        f"The crash: {cause}"
+    )
+    details = counterexample_details(prop.id, _input_json(role, first.example, calls),
+                                     explanation=cause)
+    details["cause"] = cause
+    result = graded(f"property:{prop.id}", prop.title, share, False, message=message,
+                    details=details)
+    return note(context, result, role, failure_observations(calls.exercise, role, first))
 
 
 # --------------------------------------------------------------------------- per role
@@ -106,7 +145,7 @@ def _properties_for(role: str, calls: StudentCalls) -> list[Property]:
 
 
 def _failed_call(example: Any, answer: StudentAnswer) -> Failure:
-    return Failure(example, answer, explanation=answer.failure or "")
+    return Failure(example, answer, explanation=answer.failure or "", crashed=True)
 
 
 def _train_properties(calls: StudentCalls) -> list[Property]:
@@ -211,7 +250,8 @@ def _lengths_properties(calls: StudentCalls) -> list[Property]:
         if not answer.ok:
             return _failed_call(example, answer)
         value = answer.value
-        if value["bpe"] != value["char"]:
+        own = own_lengths(calls, sentence, [], {**value, "bpe": value["char"]})
+        if value["bpe"] != value["char"] and not (own and value == own.expected):
             return Failure(example, answer, inputs={"sentence": sentence, "merges": []}, explanation=(
                 f"with no merges BPE is character-level, so bpe should equal char; got {value!r}"))
         return None
@@ -287,7 +327,8 @@ def _input_json(role: str, example: Any, calls: StudentCalls) -> dict[str, Any]:
     corpus, k, text = example
     key = "word" if role == "encode" else "sentence"
     merges = reference_merges(calls.exercise, corpus, k)
-    return {"corpus": json_corpus(corpus), "num_merges": k, key: text, "merges": json_pairs(merges)}
+    return {"corpus": json_corpus(corpus), "num_merges": k, key: text,
+            "merges": student_merges(calls.exercise, merges)}
 
 
 def _call_text(role: str, example: Any, calls: StudentCalls) -> str:
@@ -296,7 +337,8 @@ def _call_text(role: str, example: Any, calls: StudentCalls) -> str:
         return f"{name}({example[0]!r}, {example[1]})"
     corpus, k, text = example
     merges = reference_merges(calls.exercise, corpus, k)
-    return f"{name}({text!r}, {merges!r}), the merges learned from {corpus!r} with num_merges={k}"
+    return (f"{name}({text!r}, {merges_text(calls.exercise, merges)}), the merges learned from "
+            f"{corpus!r} with num_merges={k}")
 
 
 def _actual_json(failure: Failure) -> Any:

@@ -38,7 +38,7 @@ def judge_train_wordpiece(calls: StudentCalls, case: Case) -> Verdict:
         False,
         wordpiece_message(difference, case.num_merges) if difference else "",
         merges_details(case.corpus, case.num_merges, expected, answer.value, difference),
-        partial(name_mistakes, exercise, "train_wordpiece", answer.value,
+        diagnose=partial(name_mistakes, exercise, "train_wordpiece", answer.value,
                 {"corpus": case.corpus, "num_merges": case.num_merges}),
     )
 
@@ -57,7 +57,7 @@ def judge_first_divergence(calls: StudentCalls, case: Case) -> Verdict:
         divergence_message(calls.function_name("first_divergence"), case.corpus,
                            case.num_merges, expected, answer.value),
         divergence_details(case.corpus, case.num_merges, expected, answer.value, answered=True),
-        partial(name_mistakes, exercise, "first_divergence", answer.value,
+        diagnose=partial(name_mistakes, exercise, "first_divergence", answer.value,
                 {"corpus": case.corpus, "num_merges": case.num_merges}),
     )
 

@@ -1,0 +1,194 @@
+"""Naming a milestone's mistake from all its failing inputs at once, contradicted names dropped.
+
+One failing input often fits several known mistakes by coincidence; all the failing inputs of
+a milestone rarely do. Each :class:`Observation` is one failing call: its inputs and what the
+student's function returned, or that it crashed. Every catalogued mistake of the role is run
+on each observation and gets a verdict there: it *explains* it (same output, or the same
+crash), *contradicts* it (another output), or says nothing (it raised, or ran too long).
+
+:func:`name_for_milestone` keeps the mistakes that explain at least one observation and
+contradict none, ranked by how many they explain, then single mistakes before combinations,
+then catalogue order. A call the student got right contradicts the mistakes that would have
+got it wrong. Combinations of two mistakes (:mod:`grader.mistakes.compound`) are
+tried only when no single one survives, and only within a time budget.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Optional
+
+from grader.mistakes.catalogue import Mistake, mistakes_for
+from grader.mistakes.compound import combinations
+from grader.mistakes.diagnosis import (
+    DEFAULT_TIME_LIMIT,
+    _NOT_COMPARABLE,
+    _canonical_lengths,
+    _canonical_merges,
+    _canonical_tokens,
+    _run_bounded,
+)
+from grader.mistakes.real_code import NoPairLeft, crash_looks_like_no_pair_left
+from reference import encode, train_bpe
+from reference.sequence_lengths import sequence_lengths
+
+COMBINATION_BUDGET = 0.8
+"""Seconds the search over combinations may take for one milestone."""
+
+EXPLAINS, CONTRADICTS, SILENT = "explains", "contradicts", "silent"
+_CRASHED = object()
+
+_REFERENCE: dict[str, Callable[..., Any]] = {
+    "train": train_bpe, "encode": encode, "sequence_lengths": sequence_lengths,
+}
+_CANONICAL: dict[str, Callable[[object], object]] = {
+    "train": _canonical_merges, "encode": _canonical_tokens, "sequence_lengths": _canonical_lengths,
+}
+
+
+@dataclass(frozen=True)
+class Observation:
+    """One failing call: the role's inputs (merges as bare pairs, no options), and either the
+    student's output or, for a crash, the failure message."""
+
+    inputs: Mapping[str, Any]
+    actual: Any = None
+    crash: Optional[str] = None
+
+    @property
+    def crashed(self) -> bool:
+        return self.crash is not None
+
+
+def key(observation: Observation) -> str:
+    """Equal for observations of the same call with the same outcome."""
+    return repr((observation.inputs, observation.actual, observation.crash))
+
+
+@dataclass(frozen=True)
+class Named:
+    """A surviving mistake and how many of the milestone's observations it explains."""
+
+    mistake: Mistake
+    explained: int
+    observed: int
+    combined: bool
+    explained_keys: frozenset[str]  # the :func:`key` of each observation it explains
+
+    def evidence(self) -> str:
+        if self.explained == self.observed:
+            every = {1: "the", 2: "both"}.get(self.observed, f"all {self.observed}")
+            noun = "input" if self.observed == 1 else "inputs"
+            return f"reproduces your output on {every} failing {noun} it was tried on"
+        return (f"reproduces your output on {self.explained} of the {self.observed} failing "
+                "inputs, and contradicts none")
+
+
+def usable(role: str, observation: Observation) -> bool:
+    """Whether an observation can tell mistakes apart: a value, or a no-pair-left crash.
+    Roles of other families (WordPiece, byte-level) are named per input by their checks."""
+    if role not in _CANONICAL:
+        return False
+    if observation.crashed:
+        return role == "train" and crash_looks_like_no_pair_left(observation.crash or "")
+    return _CANONICAL[role](observation.actual) is not _NOT_COMPARABLE
+
+
+def name_for_milestone(
+    role: str,
+    observations: Sequence[Observation],
+    options: Mapping[str, Any],
+    *,
+    agreeing: Sequence[Observation] = (),
+    budget: float = COMBINATION_BUDGET,
+) -> list[Named]:
+    """The mistakes that explain the observations, best first (see the module docstring).
+
+    ``options`` are the exercise's conventions as keyword arguments of the role's ``run``:
+    ``end_of_word``, and ``tie_break`` for training. ``agreeing`` are calls the student got
+    right: a mistake that would have got one of them wrong is contradicted too.
+    """
+    tie_break = options.get("tie_break")
+    kept = _wrong_outputs(role, [o for o in observations if usable(role, o)], options)
+    if not kept:
+        return []
+    right = [o for o in agreeing if not o.crashed and usable(role, o)]
+    singles = [m for m in mistakes_for(role) if m.tie_break is None or m.tie_break != tie_break]
+    named = _survivors(role, singles, kept, right, options, combined=False, deadline=None)
+    if not named:
+        deadline = time.perf_counter() + budget
+        named = _survivors(role, combinations(role, tie_break), kept, right, options,
+                           combined=True, deadline=deadline)
+    order = {id(named_one): index for index, named_one in enumerate(named)}
+    return sorted(named, key=lambda n: (-n.explained, n.combined, order[id(n)]))
+
+
+def _wrong_outputs(role: str, observations: list[Observation], options: Mapping[str, Any]) -> list[Observation]:
+    """The observations whose output is not the reference's (a crash always counts)."""
+    kept, seen = [], set()
+    for observation in observations:
+        if key(observation) in seen:
+            continue
+        seen.add(key(observation))
+        if not observation.crashed:
+            expected = _output(role, _REFERENCE[role], observation.inputs, options)
+            if expected is _NOT_COMPARABLE or expected == _CANONICAL[role](observation.actual):
+                continue
+        kept.append(observation)
+    return kept
+
+
+def _survivors(
+    role: str, candidates: Sequence[Mistake], observations: list[Observation],
+    agreeing: list[Observation], options: Mapping[str, Any], *, combined: bool,
+    deadline: Optional[float],
+) -> list[Named]:
+    named = []
+    for mistake in candidates:
+        if deadline is not None and time.perf_counter() > deadline:
+            break
+        explains: list[str] = []
+        for observation in observations:
+            verdict = _verdict(role, mistake, observation, options)
+            if verdict == CONTRADICTS:
+                break
+            if verdict == EXPLAINS:
+                explains.append(key(observation))
+        else:
+            if explains and not any(
+                _verdict(role, mistake, observation, options) == CONTRADICTS
+                for observation in agreeing
+            ):
+                named.append(Named(mistake, len(explains), len(observations), combined,
+                                   frozenset(explains)))
+    return named
+
+
+def _verdict(role: str, mistake: Mistake, observation: Observation, options: Mapping[str, Any]) -> str:
+    output = _output(role, mistake.run, observation.inputs, options)
+    if output is _CRASHED:
+        return EXPLAINS if observation.crashed else CONTRADICTS
+    if output is _NOT_COMPARABLE:
+        return SILENT
+    if observation.crashed:
+        return CONTRADICTS
+    return EXPLAINS if output == _CANONICAL[role](observation.actual) else CONTRADICTS
+
+
+def _output(role: str, run: Callable[..., Any], inputs: Mapping[str, Any], options: Mapping[str, Any]) -> Any:
+    arguments = {**inputs, **options}
+    if role != "train":
+        arguments.pop("tie_break", None)
+
+    def compute() -> Any:
+        try:
+            return run(**arguments)
+        except NoPairLeft:
+            return _CRASHED
+
+    output = _run_bounded(compute, DEFAULT_TIME_LIMIT)
+    if output is _CRASHED or output is _NOT_COMPARABLE:
+        return output
+    return _CANONICAL[role](output)

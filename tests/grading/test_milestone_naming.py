@@ -1,0 +1,161 @@
+"""Graded for real: inputs that find real students' bugs, one charge per root cause in the text,
+follow-through for a function built on another, and inputs shown as the student's function
+takes them."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from grader.grading.audit import exercise_without_efficiency
+from grader.grading.engine import grade_submission
+from grader.mistakes.students import write_submission
+from grader.report import render
+from grader.spec import load_exercise
+from grader.spec.stubs import render_stub
+
+ROOT = Path(__file__).resolve().parents[2]
+TRAIN_ENCODE = load_exercise("bpe-train-encode")
+LESSON = load_exercise("lesson97-bpe")
+
+
+def graded(exercise, tmp_path, mistake_id=None, source=None):
+    if source is not None:
+        path = tmp_path / "student.py"
+        path.write_text(source, encoding="utf-8")
+    else:
+        path = write_submission(exercise, tmp_path, mistake_id)
+    return grade_submission(path, exercise_without_efficiency(exercise))
+
+
+def milestone(report, milestone_id):
+    return next(m for m in report.milestones if m.id == milestone_id)
+
+
+def test_the_longest_token_encoder_loses_at_least_half_of_encode(tmp_path):
+    report = graded(TRAIN_ENCODE, tmp_path, "encode-longest-anywhere")
+    encode = milestone(report, "encode")
+    assert encode.score <= encode.max_score / 2
+    assert milestone(report, "train").passed
+
+
+def test_the_lowercasing_encoder_fails_generated_and_property_checks(tmp_path):
+    report = graded(TRAIN_ENCODE, tmp_path, "encode-lowercased")
+    encode = milestone(report, "encode")
+    failed = {check.id for check in encode.checks if not check.passed}
+    assert "differential" in failed and "property:round-trip" in failed
+
+
+def test_a_crash_is_charged_once_in_the_text_and_properties_say_not_checked(tmp_path):
+    report = graded(TRAIN_ENCODE, tmp_path, "no-pair-crash")
+    train = milestone(report, "train")
+    properties = [c for c in train.checks if c.id.startswith("property:") and not c.passed]
+    assert properties and all(c.message.startswith("not checked:") for c in properties)
+    assert all("holds on the others" in c.message for c in properties)
+    assert {d.id for c in train.checks for d in c.diagnoses} == {"no-pair-crash"}
+    text = render(report, "text")
+    assert text.count("max() arg is an empty sequence") + text.count("min() arg is an empty sequence") <= 3
+    assert text.count("Likely mistake") == 1
+
+
+def test_a_crash_does_not_hide_the_second_bug_from_the_differential_check(tmp_path):
+    report = graded(TRAIN_ENCODE, tmp_path, "ties-reverse-lexicographic+no-pair-crash")
+    differential = next(c for c in milestone(report, "train").checks if c.id == "differential")
+    assert "it differs too" in differential.message
+    assert [d.id for d in differential.diagnoses] == ["ties-reverse-lexicographic+no-pair-crash"]
+
+
+def test_the_untouched_stub_is_a_short_report(tmp_path):
+    stub = tmp_path / "stub.py"
+    stub.write_text(render_stub(TRAIN_ENCODE), encoding="utf-8")
+    text = render(grade_submission(stub, TRAIN_ENCODE), "text")
+    assert text.count("NotImplementedError") <= 4
+    assert len(text.splitlines()) <= 40
+
+
+def test_a_correct_solution_is_a_few_lines(tmp_path):
+    report = grade_submission(ROOT / "examples" / "bpe-train-encode" / "student_correct.py",
+                              TRAIN_ENCODE)
+    text = render(report, "text")
+    assert report.score == report.max_score
+    assert "passed" not in text.replace("checks passed", "").replace("check passed", "")
+    assert len(text.splitlines()) <= 25
+    assert len(render(report, "text", verbose=True).splitlines()) > 40
+
+
+MARKER_DROPPING_TOKENIZE = '''# exercise: lesson97-bpe
+def train_bpe(corpus, num_merges):
+    words = {tuple(w) + ("</w>",): c for w, c in corpus.items()}
+    merges = []
+    for _ in range(num_merges):
+        pairs = {}
+        for s, c in words.items():
+            for p in zip(s, s[1:]):
+                pairs[p] = pairs.get(p, 0) + c
+        if not pairs:
+            break
+        best = max(pairs, key=pairs.get)
+        merges.append((best, best[0] + best[1]))
+        new = {}
+        for s, c in words.items():
+            out, i = [], 0
+            while i < len(s):
+                if i + 1 < len(s) and (s[i], s[i + 1]) == best:
+                    out.append(s[i] + s[i + 1])
+                    i += 2
+                else:
+                    out.append(s[i])
+                    i += 1
+            new[tuple(out)] = c
+        words = new
+    return merges
+
+
+def tokenize(word, merges):
+    symbols = list(word) + ["</w>"]
+    for (a, b), token in merges:
+        out, i = [], 0
+        while i < len(symbols):
+            if i + 1 < len(symbols) and symbols[i] == a and symbols[i + 1] == b:
+                out.append(token)
+                i += 2
+            else:
+                out.append(symbols[i])
+                i += 1
+        symbols = out
+    return [t for t in symbols if t != "</w>"]
+
+
+def sequence_lengths(sentence, merges):
+    words = sentence.split()
+    return {"char": sum(len(w) + 1 for w in words),
+            "bpe": sum(len(tokenize(w, merges)) for w in words),
+            "word": len(words)}
+'''
+
+
+@pytest.fixture(scope="module")
+def follow_through_report(tmp_path_factory):
+    return graded(LESSON, tmp_path_factory.mktemp("follow"), source=MARKER_DROPPING_TOKENIZE)
+
+
+def test_sequence_lengths_are_judged_against_the_students_own_tokenize(follow_through_report):
+    report = follow_through_report
+    assert not milestone(report, "tokenize").passed
+    lengths = milestone(report, "sequence-lengths")
+    assert lengths.passed, [(c.id, c.message) for c in lengths.checks if not c.passed]
+    notes = [c.message for c in lengths.checks if c.message.startswith("your counts are right")]
+    assert notes and "tokenize itself differs from the reference" in notes[0]
+    assert "Note: your counts are right for your tokenize" in " ".join(render(report, "text").split())
+
+
+def test_inputs_are_shown_in_the_form_the_students_function_takes(follow_through_report):
+    tokenize = milestone(follow_through_report, "tokenize")
+    failing = [c for c in tokenize.checks if not c.passed and c.visibility == "visible"]
+    text = render(follow_through_report, "text")
+    assert "(('e', 's'), 'es')" in text
+    differential = next(c for c in failing if c.id == "differential")
+    assert "[((" in differential.message or "[])" in differential.message
+    names = {d.id for c in failing for d in c.diagnoses}
+    assert names == {"encode-marker-dropped"}
