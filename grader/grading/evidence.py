@@ -32,12 +32,12 @@ from grader.result import CheckResult, GradeReport
 from grader.spec import Exercise
 
 REASONS = {
-    "train": ("no points until {name} learns merges on a corpus that has pairs: pass a case or "
-              "generated input whose right answer is not an empty list"),
-    "encode": ("no points until {name} applies merges: pass a case or generated input whose "
-               "right tokens are not just the word's characters"),
-    "sequence_lengths": ("no points until {name} counts the tokens merges make: pass a case or "
-                         "generated input whose bpe count differs from both char and word"),
+    "train": ("no points until {name} gets right a case or generated input whose right "
+              "merges are not an empty list"),
+    "encode": ("no points until {name} gets right a case or generated input whose right "
+               "tokens are not just the word's characters"),
+    "sequence_lengths": ("no points until {name} gets right a case or generated input whose "
+                         "bpe count differs from both char and word"),
 }
 EVIDENCE_KINDS = frozenset({"cases", "differential"})
 
