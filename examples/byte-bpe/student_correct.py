@@ -1,8 +1,9 @@
 # exercise: byte-bpe
 """Byte-level BPE in CS336's conventions (a correct solution).
 
-GPT-2's pattern needs the regex module; where it cannot be imported, the same pattern
-written for re (equal except on numerals such as '²' that are not decimal digits).
+GPT-2's pattern needs the regex module, which the exercise allows; where it cannot be
+imported (running the file elsewhere), the same pattern written for re (equal except on
+numerals such as '²' that are not decimal digits).
 """
 
 import re

@@ -146,7 +146,8 @@ def grade_submission(
                                  for m in spec.milestones]
             report.seconds = round(time.perf_counter() - started, 4)
             return report
-        box = stack.enter_context(Sandbox(sandboxed, limits=limits, strict=strict_sandbox))
+        box = stack.enter_context(Sandbox(sandboxed, limits=limits, strict=strict_sandbox,
+                                          allowed_imports=spec.allowed_imports))
         report.sandbox_layers = dict(box.layers)
         loaded = box.load()
         ledger = OutputLedger(box)

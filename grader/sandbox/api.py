@@ -29,13 +29,14 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from grader.sandbox import cgroups as sandbox_cgroups
-from grader.sandbox import guarantees
+from grader.sandbox import guarantees, wire
+from grader.sandbox import imports as sandbox_imports
 from grader.sandbox import layers as sandbox_layers
-from grader.sandbox import wire
 from grader.sandbox.layers import (
     IsolationPlan,
     ResourceCaps,
@@ -60,16 +61,38 @@ from grader.sandbox.replies import (
     ENVELOPE_BYTES,
     CallOutcome,
     LoadOutcome,
-    to_json as _json,
-    envelope as _envelope,
-    text_field as _text_field,
-    int_field as _int_field,
-    exception_text as _exception_text,
+)
+from grader.sandbox.replies import (
     clip as _clip,
-    seconds_text as _seconds,
-    signal_name as _signal_name,
+)
+from grader.sandbox.replies import (
+    envelope as _envelope,
+)
+from grader.sandbox.replies import (
+    exception_text as _exception_text,
+)
+from grader.sandbox.replies import (
     failed as _failed,
+)
+from grader.sandbox.replies import (
+    int_field as _int_field,
+)
+from grader.sandbox.replies import (
+    seconds_text as _seconds,
+)
+from grader.sandbox.replies import (
+    signal_name as _signal_name,
+)
+from grader.sandbox.replies import (
+    text_field as _text_field,
+)
+from grader.sandbox.replies import (
     timed_out as _timeout,
+)
+from grader.sandbox.replies import (
+    to_json as _json,
+)
+from grader.sandbox.replies import (
     with_cpu as _with_cpu,
 )
 from grader.sandbox.wire import Opaque, WireError
@@ -134,7 +157,7 @@ class Sandbox:
     """Runs one submission's functions in an isolated worker; see the module docstring."""
 
     def __init__(self, submission: str | os.PathLike, limits: SandboxLimits | None = None,
-                 strict: bool = False) -> None:
+                 strict: bool = False, allowed_imports: Sequence[str] = ()) -> None:
         if os.name != "posix":
             raise SandboxUnavailable("the sandbox needs a POSIX host (Linux or macOS); "
                                      "on Windows, grade inside WSL")
@@ -142,6 +165,10 @@ class Sandbox:
         if not self.submission.is_file():
             raise SandboxError(f"submission not found: {self.submission} (expected a .py file)")
         self.limits = limits or SandboxLimits()
+        try:
+            self._imports = tuple(sandbox_imports.module_files(allowed_imports))
+        except sandbox_imports.ImportNotInstalled as error:
+            raise SandboxError(str(error)) from None
         if not isinstance(self.limits, SandboxLimits):
             raise SandboxError("limits must be a SandboxLimits")
         self.layers = dict(probe_layers())
@@ -399,6 +426,11 @@ class Sandbox:
             shutil.copyfile(self.submission, os.path.join(home, self.file_name))
             shutil.copyfile(WORKER_SCRIPT, os.path.join(self._temp, "worker.py"))
             os.mkdir(os.path.join(self._temp, "root"))
+            for host_file, relative in self._imports:
+                target = os.path.join(self._temp, "imports", relative)
+                os.makedirs(os.path.dirname(target), mode=0o755, exist_ok=True)
+                shutil.copyfile(host_file, target)
+                os.chmod(target, 0o644)
             if self.layers.get("uid-drop"):
                 # The worker's uid may read the submission and write only its scratch directory.
                 os.chmod(self._temp, 0o755)
@@ -496,6 +528,9 @@ class Sandbox:
                 (os.path.join(temp, "worker.py"), INSIDE_WORKER, False),
                 (os.path.join(temp, "home", self.file_name),
                  f"{INSIDE_HOME}/{self.file_name}", False),
+                *((os.path.join(temp, "imports", relative),
+                   os.path.join(os.path.dirname(INSIDE_WORKER), "imports", relative), False)
+                  for _, relative in self._imports),
             ),
             workdir=INSIDE_HOME,
             cgroup_procs=groups.procs_files(),

@@ -64,12 +64,21 @@ def write_stub(exercise: Exercise, path: Path, *, force: bool = False) -> None:
     path.write_text(render_stub(exercise), encoding="utf-8")
 
 
+def imports_line(exercise: Exercise) -> str:
+    """What the student may import: the standard library and the spec's allowed modules."""
+    if exercise.allowed_imports:
+        return (f"Imports: the Python standard library and {', '.join(exercise.allowed_imports)}; "
+                "nothing else is installed where the grader runs your code.")
+    return ("Imports: the Python standard library only (no numpy, no tokenizer libraries); "
+            "nothing else is installed where the grader runs your code.")
+
+
 def convention_lines(exercise: Exercise) -> list[str]:
     """The conventions a student needs, one sentence each."""
     if exercise.functions.train_byte_bpe or exercise.functions.encode_byte_bpe:
         from grader.spec.stub_examples import byte_conventions
 
-        return byte_conventions(exercise)
+        return byte_conventions(exercise) + [imports_line(exercise)]
     conventions = exercise.conventions
     marker = conventions.end_of_word
     lines = [
@@ -104,14 +113,7 @@ def convention_lines(exercise: Exercise) -> list[str]:
         "Stopping: training stops early when no word has two symbols left to pair.",
         "Inputs: do not modify the arguments you receive; return new lists.",
         _time_line(exercise),
-        "Imports: "
-        + (
-            f"the Python standard library and {', '.join(exercise.allowed_imports)}; "
-            "nothing else is installed where the grader runs your code."
-            if exercise.allowed_imports
-            else "the Python standard library only (no numpy, no tokenizer libraries); "
-            "nothing else is installed where the grader runs your code."
-        ),
+        imports_line(exercise),
     ]
     return lines
 
