@@ -65,11 +65,15 @@ def environment_unavailable(name: str) -> str | None:
     if name == "host-nobody":
         if not shutil.which("setpriv"):
             return "host-nobody needs setpriv (util-linux)"
-        done = subprocess.run(_as_nobody([sys.executable, "-I", "-c", "pass"]),
+        # The grader itself must be readable by that user: a checkout in a directory only
+        # root can enter (root's home, a mktemp -d folder) is not, and neither is its venv.
+        grade = os.path.join(os.path.dirname(sys.executable), "grade")
+        done = subprocess.run(_as_nobody([grade, "--version"]),
                               capture_output=True, text=True, timeout=60)
         if done.returncode != 0:
-            return (f"host-nobody: uid {NOBODY} cannot run {sys.executable} "
-                    f"({done.stderr.strip().splitlines()[-1:] or done.returncode})")
+            return (f"host-nobody: uid {NOBODY} cannot run the grader installed at {grade} "
+                    f"({done.stderr.strip().splitlines()[-1:] or done.returncode}); install "
+                    "it where an ordinary user can read it to test that environment")
     return None
 
 
