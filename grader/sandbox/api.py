@@ -165,7 +165,7 @@ class Sandbox:
         if not self.submission.is_file():
             raise SandboxError(f"submission not found: {self.submission} (expected a .py file)")
         self.limits = limits or SandboxLimits()
-        try:
+        try:  # the exercise's allowed third-party modules, copied beside the worker
             self._imports = tuple(sandbox_imports.module_files(allowed_imports))
         except sandbox_imports.ImportNotInstalled as error:
             raise SandboxError(str(error)) from None
@@ -426,11 +426,7 @@ class Sandbox:
             shutil.copyfile(self.submission, os.path.join(home, self.file_name))
             shutil.copyfile(WORKER_SCRIPT, os.path.join(self._temp, "worker.py"))
             os.mkdir(os.path.join(self._temp, "root"))
-            for host_file, relative in self._imports:
-                target = os.path.join(self._temp, "imports", relative)
-                os.makedirs(os.path.dirname(target), mode=0o755, exist_ok=True)
-                shutil.copyfile(host_file, target)
-                os.chmod(target, 0o644)
+            sandbox_imports.copy_files(self._imports, self._temp)
             if self.layers.get("uid-drop"):
                 # The worker's uid may read the submission and write only its scratch directory.
                 os.chmod(self._temp, 0o755)
@@ -528,9 +524,7 @@ class Sandbox:
                 (os.path.join(temp, "worker.py"), INSIDE_WORKER, False),
                 (os.path.join(temp, "home", self.file_name),
                  f"{INSIDE_HOME}/{self.file_name}", False),
-                *((os.path.join(temp, "imports", relative),
-                   os.path.join(os.path.dirname(INSIDE_WORKER), "imports", relative), False)
-                  for _, relative in self._imports),
+                *sandbox_imports.root_copies(self._imports, temp, os.path.dirname(INSIDE_WORKER)),
             ),
             workdir=INSIDE_HOME,
             cgroup_procs=groups.procs_files(),

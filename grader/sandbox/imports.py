@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import importlib.util
 import os
+import shutil
 from collections.abc import Iterable, Iterator
 
 
@@ -30,6 +31,26 @@ def module_files(modules: Iterable[str]) -> Iterator[tuple[str, str]]:
                 yield from _tree(folder, os.path.basename(folder))
         else:
             yield spec.origin, os.path.basename(spec.origin)
+
+
+FOLDER = "imports"  # beside the worker script; the worker puts it on its path
+
+
+def copy_files(files: Iterable[tuple[str, str]], worker_folder: str) -> None:
+    """Copy ``files`` (from :func:`module_files`) beside the worker, readable by any uid."""
+    for host_file, relative in files:
+        target = os.path.join(worker_folder, FOLDER, relative)
+        os.makedirs(os.path.dirname(target), mode=0o755, exist_ok=True)
+        shutil.copyfile(host_file, target)
+        os.chmod(target, 0o644)
+
+
+def root_copies(files: Iterable[tuple[str, str]], worker_folder: str,
+                inside_folder: str) -> tuple[tuple[str, str, bool], ...]:
+    """The files copied by :func:`copy_files`, as copies into a private root whose worker
+    script lives in ``inside_folder``."""
+    return tuple((os.path.join(worker_folder, FOLDER, relative),
+                  os.path.join(inside_folder, FOLDER, relative), False) for _, relative in files)
 
 
 def _tree(folder: str, prefix: str) -> Iterator[tuple[str, str]]:
