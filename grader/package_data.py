@@ -9,8 +9,10 @@ pyproject.toml); a checkout or an editable install keeps them at the repository 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-import jinja2
+if TYPE_CHECKING:
+    import jinja2
 
 _GRADER_DIR = Path(__file__).resolve().parent
 _CHECKOUT_DIR = _GRADER_DIR.parent
@@ -44,6 +46,8 @@ def jinja_environment(*, trim_blocks: bool = False) -> jinja2.Environment:
     """The one Jinja environment every template renders in: undefined names are errors,
     ``*.html.j2`` templates are autoescaped and nothing else is. ``trim_blocks`` also strips
     the whitespace around block tags, for templates laid out for reading (stubs, reports)."""
+    import jinja2  # only rendering needs it: grading and start-up do not
+
     return jinja2.Environment(
         loader=jinja2.FileSystemLoader(str(templates_path())),
         undefined=jinja2.StrictUndefined,

@@ -6,8 +6,8 @@ imported twice. The child sends back plain data over a pipe and exits; only this
 writes results. A child that dies, or outlives its watchdog (the exercise's total time limit
 plus a margin), yields a ``grader-error`` outcome for that submission alone. Before the first
 fork this process does once what every grading would otherwise redo (importing the sandbox
-and the checks, probing the host's isolation layers, generating each exercise's efficiency
-corpus), so the children inherit it. On Ctrl-C
+and the checks, probing the host's isolation layers, generating each exercise's inputs and
+efficiency corpus: :func:`grader.grading.ahead.prepare`), so the children inherit it. On Ctrl-C
 (``KeyboardInterrupt``) no new grading starts, the running ones are stopped, and
 :func:`run_tasks` returns with ``interrupted`` set: every outcome already delivered stands.
 """
@@ -78,7 +78,8 @@ def run_tasks(
     the run was interrupted (Ctrl-C) before all were done."""
     context = multiprocessing.get_context("fork")
     if tasks:
-        warm_up({id(task.exercise): task.exercise for task in tasks}.values())
+        warm_up({id(task.exercise): task.exercise for task in tasks}.values(),
+                tasks[0].options.get("seed_secret"))
     pending = list(reversed(tasks))
     running: dict[int, _Running] = {}
     try:
@@ -95,17 +96,20 @@ def run_tasks(
     return False
 
 
-def warm_up(exercises: Iterable[Exercise]) -> None:
-    """Fill the caches forked children inherit; a failure here only costs speed."""
+def warm_up(exercises: Iterable[Exercise], seed_secret: str | None = None) -> None:
+    """Fill the caches forked children inherit (the generated inputs and the timed corpus
+    under the batch's secret); a failure here only costs speed."""
     try:
         import grader.grading.engine  # noqa: F401
-        from grader.grading.checks import efficiency
+        from grader.grading import ahead
+        from grader.grading.secrets import resolve_secret
         from grader.sandbox.layers import probe_layers
 
         probe_layers()
+        secret = resolve_secret(seed_secret)
         for exercise in exercises:
-            if any(m.check("efficiency") is not None for m in exercise.milestones):
-                efficiency.corpus_for(exercise)
+            if exercise.kind == "code":
+                ahead.prepare(exercise, secret)
     except Exception:  # noqa: BLE001 - each grading will report the problem itself
         pass
 
@@ -190,7 +194,8 @@ def _child(task: Task, writer: Connection) -> None:
     signal.signal(signal.SIGINT, signal.default_int_handler)
     started = time.monotonic()
     try:
-        report = grade_submission(task.path, task.exercise, **dict(task.options))
+        # The batch keeps every core busy already: no helper process per grading.
+        report = grade_submission(task.path, task.exercise, helper=False, **dict(task.options))
         outcome = Outcome(task.key, report=report.to_json(), student_output=report.student_output,
                           seconds=time.monotonic() - started)
     except KeyboardInterrupt:

@@ -26,8 +26,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Optional
 
-from grader.grading import do_nothing
+from grader.grading import ahead, do_nothing
 from grader.grading.engine import grade_submission
+from grader.grading.secrets import SeedSecretError, resolve_secret
 from grader.mistakes.real_students import combined_mistakes
 from grader.mistakes.students import (
     StudentMistake,
@@ -230,6 +231,13 @@ def exercise_without_efficiency(exercise: Exercise) -> Exercise:
 
 def _grade_all(tasks: list[tuple[str, Exercise]], jobs: Optional[int]) -> list[GradeReport]:
     workers = max(1, min(jobs or os.cpu_count() or 1, len(tasks)))
+    try:
+        secret = resolve_secret()
+    except SeedSecretError:
+        pass  # every grading reports it
+    else:
+        for exercise in {id(exercise): exercise for _, exercise in tasks}.values():
+            ahead.prepare(exercise, secret)  # once here rather than in every grading
     if workers == 1:
         return [_grade(task) for task in tasks]
     with ProcessPoolExecutor(max_workers=workers) as pool:
@@ -238,7 +246,7 @@ def _grade_all(tasks: list[tuple[str, Exercise]], jobs: Optional[int]) -> list[G
 
 def _grade(task: tuple[str, Exercise]) -> GradeReport:
     path, exercise = task
-    return grade_submission(path, exercise)
+    return grade_submission(path, exercise, helper=False)
 
 
 # --------------------------------------------------------------------------- judging

@@ -22,6 +22,7 @@ import time
 from pathlib import Path
 from typing import Optional, Union
 
+from grader.grading import ahead
 from grader.grading.checks import CheckContext, check_kind
 from grader.grading.evidence import require_evidence
 from grader.grading.feedback import graded
@@ -107,6 +108,7 @@ def grade_submission(
     *,
     strict_sandbox: bool = False,
     seed_secret: Optional[str] = None,
+    helper: bool = True,
 ) -> GradeReport:
     """Grade the student file at ``path``; raise :class:`GradingSetupError` for bad input.
 
@@ -115,6 +117,9 @@ def grade_submission(
     Raises ``SandboxUnavailable`` (from :mod:`grader.sandbox`) when ``strict_sandbox`` is set
     and the host cannot provide an isolation layer it should. An answers exercise is graded
     without a sandbox (there is no code to run), its variants seeded by ``seed_secret``.
+    With ``helper`` the work that does not depend on the student's code is done in a helper
+    process on another core (:mod:`grader.grading.ahead`); callers that already keep every
+    core busy with gradings pass False.
     """
     from grader.sandbox import Sandbox, SandboxLimits
 
@@ -138,6 +143,8 @@ def grade_submission(
         total_seconds=spec.limits.total_seconds,
     )
     with contextlib.ExitStack() as stack:
+        if helper:  # forked before the sandbox exists, so it holds none of its pipes
+            stack.callback(ahead.stop_helper, ahead.start_helper(spec, secret))
         try:
             sandboxed, _ = stack.enter_context(prepared_submission(path))
         except SubmissionFileError as error:

@@ -26,13 +26,17 @@ from dataclasses import dataclass, field
 from random import Random
 from typing import Any, Generic, Optional, TypeVar
 
-from hypothesis import HealthCheck, Phase, Verbosity, find, settings
-from hypothesis import strategies as st
-from hypothesis.errors import HypothesisException, NoSuchExample
-
+from grader.grading import ahead
+from grader.grading.lazy_module import LazyModule
 from grader.grading.student_calls import StudentAnswer
 from grader.spec import Exercise
 from reference import train_bpe
+
+# Imported on first use: a grading whose inputs come ready from its helper
+# (:mod:`grader.grading.ahead`) needs Hypothesis only to shrink a failure.
+hypothesis = LazyModule("hypothesis")
+st = LazyModule("hypothesis.strategies")
+hypothesis_errors = LazyModule("hypothesis.errors")
 
 Pair = tuple[str, str]
 T = TypeVar("T")
@@ -276,10 +280,22 @@ def sentence_strategy(exercise: Exercise) -> st.SearchStrategy[tuple[Any, int, s
 
 
 def reference_merges(exercise: Exercise, corpus: Any, num_merges: int) -> list[Pair]:
+    """The reference's merges (a fresh list; remembered, as every check asks for the same)."""
+    key = _merges_key(exercise, corpus, num_merges)
+    if key not in _MERGES:
+        conventions = exercise.conventions
+        _MERGES[key] = tuple(train_bpe(
+            corpus, num_merges, tie_break=conventions.tie_break,
+            end_of_word=conventions.end_of_word))
+    return list(_MERGES[key])
+
+
+def _merges_key(exercise: Exercise, corpus: Any, num_merges: int) -> tuple:
     conventions = exercise.conventions
-    return train_bpe(
-        corpus, num_merges, tie_break=conventions.tie_break, end_of_word=conventions.end_of_word
-    )
+    return conventions.tie_break, conventions.end_of_word, repr(corpus), num_merges
+
+
+_MERGES: dict[tuple, tuple] = {}
 
 
 # --------------------------------------------------------------------------- the search
@@ -314,17 +330,22 @@ def strategy_for(exercise: Exercise, role: str) -> st.SearchStrategy[Any]:
     return sentence_strategy(exercise)
 
 
-def search_settings(examples: int) -> settings:
-    return settings(
+def search_settings(examples: int) -> Any:
+    return hypothesis.settings(
         max_examples=examples,
         derandomize=True,
         database=None,
         deadline=None,
-        phases=(Phase.generate, Phase.shrink),
-        suppress_health_check=list(HealthCheck),
-        verbosity=Verbosity.quiet,
+        phases=(hypothesis.Phase.generate, hypothesis.Phase.shrink),
+        suppress_health_check=list(hypothesis.HealthCheck),
+        verbosity=hypothesis.Verbosity.quiet,
         print_blob=False,
     )
+
+
+def generation_settings(examples: int) -> Any:
+    """The search settings without shrinking: generating inputs stops at the first "found"."""
+    return hypothesis.settings(search_settings(examples), phases=(hypothesis.Phase.generate,))
 
 
 @contextmanager
@@ -370,22 +391,23 @@ def generated_examples(exercise: Exercise, role: str, count: int, seed: Optional
     generated once per process and shared by every check and every submission graded in it
     (callers must not mutate them).
     """
-    props = exercise.properties
-    key = (role, exercise.conventions.corpus_form, tuple(sorted(props.model_dump().items())), count,
-           seed)
+    key = _generated_key(exercise, role, count, seed)
+    if key not in _GENERATED and count == exercise.properties.examples:
+        _install(ahead.collect(("generated", role, seed)))
     if key not in _GENERATED:
         seen: dict[str, Any] = {}
 
         def record(example: Any) -> bool:  # distinct inputs only: a repeat tests nothing new
             if len(seen) < count:
                 seen.setdefault(repr(example), example)
-            return False
+            return len(seen) >= count  # "found": enough inputs, so the search stops here
 
         try:
             with independent_of_local_source():
-                find(strategy_for(exercise, role), record,
-                     settings=search_settings(count * DRAWS_PER_EXAMPLE), random=_random(seed))
-        except NoSuchExample:
+                hypothesis.find(strategy_for(exercise, role), record,
+                                settings=generation_settings(count * DRAWS_PER_EXAMPLE),
+                                random=_random(seed))
+        except hypothesis_errors.NoSuchExample:
             pass
         generated = list(seen.values())
         generated[TARGETED_AT:TARGETED_AT] = targeted_examples(exercise, role)
@@ -394,6 +416,32 @@ def generated_examples(exercise: Exercise, role: str, count: int, seed: Optional
 
 
 _GENERATED: dict[tuple, tuple] = {}
+
+
+def _generated_key(exercise: Exercise, role: str, count: int, seed: Optional[int]) -> tuple:
+    props = exercise.properties
+    return (role, exercise.conventions.corpus_form, tuple(sorted(props.model_dump().items())),
+            count, seed)
+
+
+def generated_with_merges(exercise: Exercise, role: str, seed: Optional[int]) -> tuple:
+    """The role's generated inputs and the reference's merges on their corpora, in the form
+    :func:`generated_examples` takes them from a helper (:mod:`grader.grading.ahead`)."""
+    count = exercise.properties.examples
+    examples = generated_examples(exercise, role, count, seed)
+    merges = {}
+    for example in examples:
+        key = _merges_key(exercise, example[0], example[1])
+        reference_merges(exercise, example[0], example[1])
+        merges[key] = _MERGES[key]
+    return _generated_key(exercise, role, count, seed), tuple(examples), merges
+
+
+def _install(delivered: Optional[tuple]) -> None:
+    if delivered is not None:
+        key, examples, merges = delivered
+        _GENERATED.setdefault(key, examples)
+        _MERGES.update(merges)
 
 
 @dataclass
@@ -455,12 +503,12 @@ def smallest_failure(
     search = _Shrink(judge)
     try:
         with independent_of_local_source():
-            found = find(strategy_for(exercise, role), search.fails,
-                         settings=search_settings(examples), random=_random(seed))
+            found = hypothesis.find(strategy_for(exercise, role), search.fails,
+                                    settings=search_settings(examples), random=_random(seed))
         smallest = search.memo.get(repr(found)) or search.smallest
-    except NoSuchExample:
+    except hypothesis_errors.NoSuchExample:
         smallest = None
-    except HypothesisException:  # e.g. code that answers differently on a replay
+    except hypothesis_errors.HypothesisException:  # e.g. code that answers differently on a replay
         smallest = search.smallest
     if smallest is None or repr(smallest.example) == repr(first.example):
         return first

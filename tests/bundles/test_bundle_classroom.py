@@ -26,6 +26,7 @@ from grader.bundles.classroom import (
 from grader.cli import main
 from grader.spec import load_exercise
 from support.container import container_available, container_command
+from support.host import host_environment
 
 pytestmark = pytest.mark.slow
 
@@ -181,7 +182,7 @@ def run_steps(repository: Path, scratch: Path, submission: Path | None, *, in_co
     runner_temp.mkdir()
     output = scratch / "github-output"
     output.write_text("")
-    environment = dict(os.environ, GITHUB_WORKSPACE=str(workspace), RUNNER_TEMP=str(runner_temp),
+    environment = dict(host_environment(), GITHUB_WORKSPACE=str(workspace), RUNNER_TEMP=str(runner_temp),
                        GITHUB_OUTPUT=str(output), BPE_AUTOGRADER_PYTHON=sys.executable, **NO_NETWORK)
     environment.pop("BPE_AUTOGRADER_VENV", None)
     wrap = container_command if in_container else list

@@ -22,6 +22,7 @@ import pytest
 from grader.bundles.common import write_grading_files
 from grader.spec import load_exercise
 from grader.package_data import templates_path
+from support.host import host_environment
 
 SCHEMAS = Path(__file__).parents[1] / "schemas"
 SUBMISSIONS = Path(__file__).parents[1] / "submissions"
@@ -118,7 +119,7 @@ def make_host(tmp_path: Path, platform: str, submissions: dict, *, sandbox: str 
 
 def run_entrypoint(platform: str, root: Path, bundle_dir: Path, python: str = sys.executable):
     variable = "AUTOGRADER_ROOT" if platform == "gradescope" else "GRADE_ROOT"
-    environment = dict(os.environ, **{variable: str(root)})
+    environment = dict(host_environment(), **{variable: str(root)})
     finished = subprocess.run([python, str(bundle_dir / "entrypoint.py"), platform], env=environment,
                               capture_output=True, text=True, timeout=300)
     assert finished.returncode == 0, finished.stderr
@@ -265,7 +266,7 @@ def run_classroom(tmp_path: Path, files: dict, *, config_text: str | None = None
     for name, source in files.items():
         shutil.copy(source, workspace / name)
     output = tmp_path / "github-output"
-    environment = dict(os.environ, GITHUB_WORKSPACE=str(workspace), RUNNER_TEMP=str(tmp_path),
+    environment = dict(host_environment(), GITHUB_WORKSPACE=str(workspace), RUNNER_TEMP=str(tmp_path),
                        GITHUB_OUTPUT=str(output), **(extra_env or {}))
     finished = subprocess.run([sys.executable, str(bundle_dir / "entrypoint.py"), "classroom"],
                               env=environment, capture_output=True, text=True, timeout=300)

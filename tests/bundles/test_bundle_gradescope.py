@@ -29,6 +29,7 @@ from grader.bundles.common import BundleError
 from grader.cli import main
 from grader.spec import load_exercise
 from grader.package_data import templates_path
+from support.host import host_environment
 
 pytestmark = pytest.mark.slow
 
@@ -76,7 +77,7 @@ def installed_root(bundle_zip, tmp_path_factory) -> Path:
     for name in ("setup.sh", "run_autograder", "entrypoint.py"):
         path = root / "source" / name
         path.chmod(path.stat().st_mode | stat.S_IXUSR)  # extractall drops modes; unzip keeps them
-    environment = dict(os.environ, AUTOGRADER_ROOT=str(root), BPE_AUTOGRADER_PYTHON=sys.executable,
+    environment = dict(host_environment(), AUTOGRADER_ROOT=str(root), BPE_AUTOGRADER_PYTHON=sys.executable,
                        **NO_NETWORK)
     finished = subprocess.run(["bash", str(root / "source" / "setup.sh")], env=environment,
                               capture_output=True, text=True, timeout=600, cwd=root / "source")
@@ -94,7 +95,7 @@ def run_autograder(root: Path, files: dict) -> dict:
         shutil.copy(source, submission / name)
     results_file = root / "results" / "results.json"
     results_file.unlink(missing_ok=True)
-    environment = dict(os.environ, AUTOGRADER_ROOT=str(root), **NO_NETWORK)
+    environment = dict(host_environment(), AUTOGRADER_ROOT=str(root), **NO_NETWORK)
     finished = subprocess.run(["bash", str(root / "run_autograder")], env=environment,
                               capture_output=True, text=True, timeout=600)
     assert finished.returncode == 0, finished.stdout + finished.stderr
@@ -149,7 +150,11 @@ def test_a_single_file_of_another_name_is_graded(installed_root):
 
 
 def test_without_its_environment_the_bundle_reports_an_autograder_error(installed_root, tmp_path):
-    environment = dict(os.environ, AUTOGRADER_ROOT=str(installed_root),
+    submission = installed_root / "submission"
+    shutil.rmtree(submission, ignore_errors=True)
+    submission.mkdir()
+    shutil.copy(SUBMISSIONS / "correct_counter.py", submission / "student.py")
+    environment = dict(host_environment(), AUTOGRADER_ROOT=str(installed_root),
                        BPE_AUTOGRADER_VENV=str(tmp_path / "missing"), **NO_NETWORK)
     finished = subprocess.run(["bash", str(installed_root / "run_autograder")], env=environment,
                               capture_output=True, text=True, timeout=120)

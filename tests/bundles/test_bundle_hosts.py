@@ -29,6 +29,7 @@ from grader.bundles.wheels import WheelError, WheelTarget
 from grader.bundles.common import BundleError
 from grader.spec import load_exercise
 from support.container import container_available, container_command
+from support.host import host_environment
 
 pytestmark = pytest.mark.slow
 
@@ -103,7 +104,7 @@ def gradescope_root():
         (best_effort / "bundle.json").write_text(json.dumps(dict(config, strict_sandbox=False)))
         spec = root / "source" / config["exercise_file"]
         assert readable_by_nobody(spec), "before set-up the spec is readable: the check below is real"
-        environment = dict(os.environ, AUTOGRADER_ROOT=str(root), BPE_AUTOGRADER_PYTHON=sys.executable,
+        environment = dict(host_environment(), AUTOGRADER_ROOT=str(root), BPE_AUTOGRADER_PYTHON=sys.executable,
                            **NO_NETWORK)
         done = subprocess.run(container_command(["bash", str(root / "source" / "setup.sh")]),
                               env=environment, capture_output=True, text=True, timeout=600)
@@ -123,7 +124,7 @@ def run_autograder(root: Path, files: dict, *, sandbox: str = "strict", venv: st
     results_file = root / "results" / "results.json"
     results_file.unlink(missing_ok=True)
     source = root / ("source" if sandbox == "strict" else "source-best-effort")
-    environment = dict(os.environ, AUTOGRADER_ROOT=str(root), BPE_AUTOGRADER_SOURCE=str(source),
+    environment = dict(host_environment(), AUTOGRADER_ROOT=str(root), BPE_AUTOGRADER_SOURCE=str(source),
                        **NO_NETWORK)
     environment.pop("BPE_AUTOGRADER_VENV", None)
     if venv:
@@ -200,7 +201,7 @@ def grade_on_root(question: Path, submission: Path | None, *, sandbox: str = "st
         (root / "student").mkdir()
         if submission is not None:
             shutil.copy(submission, root / "student" / "student.py")
-        environment = dict(os.environ, GRADE_ROOT=str(root), BPE_AUTOGRADER_VENV=venv)
+        environment = dict(host_environment(), GRADE_ROOT=str(root), BPE_AUTOGRADER_VENV=venv)
         done = subprocess.run(container_command(["bash", str(root / "tests" / "run_grader")]),
                               env=environment, capture_output=True, text=True, timeout=600)
         assert done.returncode == 0, done.stdout + done.stderr

@@ -21,6 +21,7 @@ from grader.cli import main
 from grader.spec import load_exercise
 from grader.spec.stubs import render_stub
 from grader.package_data import templates_path
+from support.host import host_environment
 
 SCHEMAS = Path(__file__).parents[1] / "schemas"
 SUBMISSIONS = Path(__file__).parents[1] / "submissions"
@@ -129,7 +130,7 @@ def grade_on_root(question: Path, tmp_path: Path, submission: Path) -> Path:
     (root / "student").mkdir(parents=True)
     (root / "student" / "student.py").write_bytes(submission.read_bytes())
     os.symlink(question / "tests", root / "tests")
-    environment = dict(os.environ, GRADE_ROOT=str(root), BPE_AUTOGRADER_VENV=sys.prefix)
+    environment = dict(host_environment(), GRADE_ROOT=str(root), BPE_AUTOGRADER_VENV=sys.prefix)
     finished = subprocess.run(["bash", str(root / "tests" / "run_grader")], env=environment,
                               capture_output=True, text=True, timeout=300)
     assert finished.returncode == 0, finished.stdout + finished.stderr

@@ -1,0 +1,169 @@
+"""Work of a grading that does not depend on the student's code, done ahead of the checks.
+
+The generated inputs of the differential and property checks, the reference's merges on them,
+and the efficiency check's corpus with the reference's timing on it depend only on the
+exercise and the seed secret. :func:`prepare` computes the inputs and the corpus into the
+caches the checks read (``grade batch`` calls it once, before forking its gradings).
+:func:`start_helper` computes all of it in a process forked at the start of one grading, so
+that it runs on another core while the sandbox runs the student's code; a check takes each
+result when it first needs it (:func:`collect`, waiting if it is not ready yet) and computes
+it itself when the helper has none. Only the grader's own code runs in the helper, before
+any sandbox exists, and the values are the ones the checks would compute: a report does not
+depend on whether a helper ran (its durations aside).
+
+The reference's timing stays per grading: measured in the helper, it is taken on the same
+machine at the same time as the student's code runs, as CPU time (which another core's work
+does not add to). A helper is started only where two cores are free for the grading.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Optional
+
+from grader.spec import Exercise
+
+WAIT_SECONDS = 300.0
+"""How long a check waits for the helper before computing a value itself."""
+GENERATING_CHECKS = frozenset({"differential", "properties"})
+GENERATED_ROLES = frozenset({"train", "encode", "sequence_lengths", "train_wordpiece",
+                             "first_divergence"})
+
+Key = tuple
+
+
+def generated_roles(exercise: Exercise) -> list[str]:
+    """The roles whose checks search generated inputs, in the order the milestones need them."""
+    if exercise.properties is None:
+        return []
+    roles = [milestone.function for milestone in exercise.milestones
+             if milestone.function in GENERATED_ROLES
+             and any(check.kind in GENERATING_CHECKS for check in milestone.checks)]
+    return list(dict.fromkeys(roles))
+
+
+def timed_corpus_wanted(exercise: Exercise) -> bool:
+    return (exercise.efficiency is not None
+            and any(milestone.function == "train" and milestone.check("efficiency") is not None
+                    for milestone in exercise.milestones))
+
+
+def work(exercise: Exercise, secret: Optional[str], *, time_reference: bool) -> Iterator[tuple[Key, Callable[[], Any]]]:
+    """Each piece of work as ``(key, compute)``, in the order a grading needs them."""
+    from grader.grading import generated_inputs
+    from grader.grading.checks import efficiency
+    from grader.grading.secrets import inputs_seed
+
+    seed = None if secret is None else inputs_seed(secret, exercise.id)
+    for role in generated_roles(exercise):
+        yield (("generated", role, seed),
+               lambda role=role: generated_inputs.generated_with_merges(exercise, role, seed))
+    if timed_corpus_wanted(exercise):
+        if time_reference:
+            yield (("efficiency", exercise.id, secret),
+                   lambda: efficiency.prepared_run(exercise, secret))
+        else:
+            yield (("corpus", exercise.id, secret), lambda: efficiency.corpus_for(exercise, secret))
+
+
+def prepare(exercise: Exercise, secret: Optional[str]) -> None:
+    """Fill this process's caches with the exercise's generated inputs and timed corpus."""
+    for _, compute in work(exercise, secret, time_reference=False):
+        compute()
+
+
+# --------------------------------------------------------------------------- the helper
+
+
+@dataclass
+class Helper:
+    """The parent's end of a helper process: what it will deliver, and what it has."""
+
+    process: Any
+    reader: Any
+    pending: set = field(default_factory=set)
+    received: dict = field(default_factory=dict)
+
+    def collect(self, key: Key) -> Optional[Any]:
+        if key in self.received:
+            return self.received.pop(key)
+        while key in self.pending:
+            try:
+                if not self.reader.poll(WAIT_SECONDS):
+                    raise EOFError
+                done, value = self.reader.recv()
+            except (EOFError, OSError):
+                self.pending.clear()  # the helper is gone: every check computes its own
+                return None
+            self.pending.discard(done)
+            if done == key:
+                return value
+            self.received[done] = value
+        return None
+
+    def stop(self) -> None:
+        if self.process.is_alive():
+            self.process.kill()
+        self.process.join()
+        self.reader.close()
+
+
+_HELPER: list[Optional[Helper]] = [None]
+
+
+def collect(key: Key) -> Optional[Any]:
+    """The helper's value for ``key``, waiting for it; None when no helper computes it."""
+    helper = _HELPER[0]
+    return helper.collect(key) if helper is not None else None
+
+
+def start_helper(exercise: Exercise, secret: Optional[str]) -> Optional[Helper]:
+    """Fork a helper computing the grading's work, unless there is none or no second core."""
+    pieces = list(work(exercise, secret, time_reference=True))
+    if not pieces or free_cores() < 2:
+        return None
+    context = multiprocessing.get_context("fork")
+    reader, writer = context.Pipe(duplex=False)
+    process = context.Process(target=_helper_main, args=(pieces, writer), daemon=True)
+    process.start()
+    writer.close()
+    helper = Helper(process, reader, pending={key for key, _ in pieces})
+    _HELPER[0] = helper
+    return helper
+
+
+def stop_helper(helper: Optional[Helper]) -> None:
+    if helper is None:
+        return
+    if _HELPER[0] is helper:
+        _HELPER[0] = None
+    helper.stop()
+
+
+def _helper_main(pieces: list[tuple[Key, Callable[[], Any]]], writer: Any) -> None:
+    for key, compute in pieces:
+        try:
+            value = compute()
+        except Exception:  # noqa: BLE001 - the check computes it again and reports the problem
+            value = None
+        writer.send((key, value))
+    writer.close()
+
+
+def free_cores() -> int:
+    """Cores this process may run on, as far as its affinity and a cgroup v2 quota allow."""
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        cores = os.cpu_count() or 1
+    try:
+        quota, period = Path("/sys/fs/cgroup/cpu.max").read_text().split()[:2]
+        if quota != "max":
+            cores = min(cores, int(int(quota) / int(period)))
+    except (OSError, ValueError):
+        pass
+    return cores

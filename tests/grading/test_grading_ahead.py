@@ -1,0 +1,95 @@
+"""Work done ahead of the checks (``grader.grading.ahead``): same report, with or without it."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from grader.grading import ahead, generated_inputs
+from grader.grading.engine import grade_submission
+from grader.grading.secrets import inputs_seed
+from grader.spec import load_exercise
+
+ROOT = Path(__file__).resolve().parents[2]
+CORRECT = ROOT / "examples" / "bpe-train-encode" / "student_correct.py"
+WRONG = ROOT / "tests" / "submissions" / "wrong_tie_first_seen.py"
+SECRET = "ahead-test-secret"
+
+
+def without_durations(value):
+    if isinstance(value, dict):
+        return {k: without_durations(v) for k, v in value.items()
+                if k != "seconds" and not k.endswith("_seconds")}
+    if isinstance(value, list):
+        return [without_durations(item) for item in value]
+    return value
+
+
+def fresh_caches(monkeypatch) -> None:
+    """As in a new process: nothing generated yet."""
+    monkeypatch.setattr(generated_inputs, "_GENERATED", {})
+    monkeypatch.setattr(generated_inputs, "_MERGES", {})
+
+
+@pytest.mark.parametrize("submission", [CORRECT, WRONG], ids=["correct", "wrong"])
+def test_a_helper_changes_nothing_in_the_report(monkeypatch, submission):
+    fresh_caches(monkeypatch)
+    alone = grade_submission(submission, seed_secret=SECRET, helper=False).to_json()
+    fresh_caches(monkeypatch)
+    monkeypatch.setattr(ahead, "free_cores", lambda: 2)
+    helped = grade_submission(submission, seed_secret=SECRET, helper=True).to_json()
+    assert without_durations(helped) == without_durations(alone)
+    assert ahead._HELPER[0] is None, "the helper outlived its grading"
+
+
+def test_the_work_follows_the_milestones():
+    exercise = load_exercise("bpe-train-encode")
+    keys = [key for key, _ in ahead.work(exercise, SECRET, time_reference=True)]
+    assert [key[:2] for key in keys] == [("generated", "train"), ("generated", "encode"),
+                                          ("efficiency", "bpe-train-encode")]
+    keys = [key for key, _ in ahead.work(exercise, SECRET, time_reference=False)]
+    assert keys[-1][0] == "corpus", "a batch times the reference in each grading, not ahead"
+
+
+def test_a_helper_that_fails_leaves_the_checks_to_compute_it(monkeypatch):
+    fresh_caches(monkeypatch)
+    exercise = load_exercise("bpe-train-encode")
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("helper broke")
+
+    monkeypatch.setattr(generated_inputs, "generated_with_merges", broken)
+    monkeypatch.setattr(ahead, "free_cores", lambda: 2)
+    helper = ahead.start_helper(exercise, SECRET)
+    try:
+        assert helper is not None
+        assert ahead.collect(helper_key(exercise, "train")) is None
+    finally:
+        ahead.stop_helper(helper)
+    monkeypatch.undo()
+    seed = inputs_seed(SECRET, exercise.id)
+    assert len(generated_inputs.generated_examples(exercise, "train",
+                                                   exercise.properties.examples, seed)) > 0
+
+
+def helper_key(exercise, role):
+    return ("generated", role, inputs_seed(SECRET, exercise.id))
+
+
+def test_no_helper_without_a_second_core(monkeypatch):
+    monkeypatch.setattr(ahead, "free_cores", lambda: 1)
+    assert ahead.start_helper(load_exercise("bpe-train-encode"), SECRET) is None
+
+
+def test_a_passing_grading_with_a_helper_does_not_import_hypothesis():
+    if ahead.free_cores() < 2:
+        pytest.skip("no second core: the grading generates its inputs itself")
+    code = ("import sys; from grader.grading.engine import grade_submission; "
+            f"report = grade_submission({str(CORRECT)!r}, seed_secret={SECRET!r}); "
+            "print(report.score == report.max_score, 'hypothesis' in sys.modules)")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=120, cwd=ROOT)
+    assert done.stdout.split() == ["True", "False"], done.stderr[-2000:]
