@@ -171,15 +171,21 @@ def build_repository_forced(directory: Path) -> None:
 def run_steps(repository: Path, scratch: Path, submission: Path | None, *, in_container: bool = False,
               install: bool = True) -> tuple[dict, str]:
     """The workflow's install and grading steps on a copy of ``repository``, as the runner
-    runs them; returns the result handed to the reporter (decoded) and the job log."""
+    runs them; returns the result handed to the reporter (decoded) and the job log.
+
+    The install step runs once per repository and environment: later runs reuse the runner's
+    temporary directory it installed into (it depends on neither the submission nor the
+    workspace copy)."""
     workspace = scratch / "workspace"
     shutil.copytree(repository, workspace, symlinks=True)
     student = workspace / "student.py"
     student.unlink(missing_ok=True)
     if submission is not None:
         shutil.copy(submission, student)
-    runner_temp = scratch / "runner-temp"
-    runner_temp.mkdir()
+    installed_key = (repository, in_container)
+    runner_temp = _INSTALLED[installed_key][0] if install and installed_key in _INSTALLED \
+        else scratch / "runner-temp"
+    runner_temp.mkdir(exist_ok=True)
     output = scratch / "github-output"
     output.write_text("")
     environment = dict(host_environment(), GITHUB_WORKSPACE=str(workspace), RUNNER_TEMP=str(runner_temp),
@@ -187,12 +193,15 @@ def run_steps(repository: Path, scratch: Path, submission: Path | None, *, in_co
     environment.pop("BPE_AUTOGRADER_VENV", None)
     wrap = container_command if in_container else list
     log = ""
-    if install:
+    if install and installed_key in _INSTALLED:
+        log += _INSTALLED[installed_key][1]
+    elif install:
         installed = subprocess.run(wrap(["bash", str(workspace / BUNDLE_DIR / "install.sh")]),
                                    env=environment, capture_output=True, text=True, timeout=600,
                                    cwd=workspace)
         assert installed.returncode == 0, installed.stdout + installed.stderr
         log += installed.stdout
+        _INSTALLED[installed_key] = (runner_temp, installed.stdout)
     graded = subprocess.run(wrap(["bash", str(workspace / BUNDLE_DIR / "run_grader")]),
                             env=environment, capture_output=True, text=True, timeout=600, cwd=workspace)
     assert graded.returncode == 0, graded.stdout + graded.stderr
@@ -202,6 +211,9 @@ def run_steps(repository: Path, scratch: Path, submission: Path | None, *, in_co
     result = json.loads(base64.b64decode(lines[0].removeprefix("result=")))
     jsonschema.Draft202012Validator(SCHEMA).validate(result)
     return result, log
+
+
+_INSTALLED: dict[tuple[Path, bool], tuple[Path, str]] = {}
 
 
 def recorded(result: dict) -> float:

@@ -32,7 +32,7 @@ CORRECT = REPOSITORY / "examples" / "bpe-train-encode" / "student_correct.py"
 GRADE = str(Path(sys.executable).with_name("grade"))
 # Containment is per call, so a few generated inputs exercise each hostile file enough.
 QUICK_SPEC = (REPOSITORY / "tests" / "specs" / "valid-minimal.yaml").read_text() + (
-    "limits:\n  call_seconds: 0.5\n  memory_mib: 192\n  total_seconds: 4\n"
+    "limits:\n  call_seconds: 0.5\n  memory_mib: 192\n  total_seconds: 2\n"
     "properties:\n  examples: 4\n")
 PR_SET_CHILD_SUBREAPER = 36
 NOBODY = 65534
