@@ -19,3 +19,14 @@ settings.register_profile(
     suppress_health_check=[HealthCheck.too_slow],
 )
 settings.load_profile("deterministic")
+
+
+LONGEST_FIRST = (
+    "tests/mistakes/test_mistaken_students.py",  # one module fixture audits every exercise
+)
+
+
+def pytest_collection_modifyitems(session, config, items):
+    """Tests behind the longest fixtures run first, so parallel workers do not end the run
+    with one of them still working alone (the order is the same in every worker)."""
+    items.sort(key=lambda item: not item.nodeid.startswith(LONGEST_FIRST))
