@@ -42,8 +42,11 @@ def test_an_interrupted_batch_keeps_its_gradings_and_a_rerun_grades_the_rest(tmp
     folder = lesson_class(tmp_path / "class", 4)
     out = tmp_path / "out"
     command = GRADE + ["batch", str(folder), "-o", str(out), "--jobs", "1"]
+    # As from a terminal: Ctrl-C not ignored, even when this run inherited it ignored (a
+    # background job of a script does).
     process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                               text=True, start_new_session=True)
+                               text=True, start_new_session=True,
+                               preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     deadline = time.monotonic() + 60
     while not graded_students(out) and time.monotonic() < deadline:
         time.sleep(0.02)
