@@ -14,6 +14,7 @@ efficiency corpus: :func:`grader.grading.ahead.prepare`), so the children inheri
 
 from __future__ import annotations
 
+import gc
 import multiprocessing
 import os
 import signal
@@ -80,6 +81,9 @@ def run_tasks(
     if tasks:
         warm_up({id(task.exercise): task.exercise for task in tasks}.values(),
                 tasks[0].options.get("seed_secret"))
+    # What the children inherit stays out of their garbage collector's scans: a scan would
+    # touch, and so copy, every inherited page in every child.
+    gc.freeze()
     pending = list(reversed(tasks))
     running: dict[int, _Running] = {}
     try:
@@ -93,6 +97,8 @@ def run_tasks(
     except KeyboardInterrupt:
         _stop_all(running, on_done)
         return True
+    finally:
+        gc.unfreeze()
     return False
 
 

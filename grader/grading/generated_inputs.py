@@ -444,9 +444,20 @@ def _install(delivered: Optional[tuple]) -> None:
         _MERGES.update(merges)
 
 
+class _EvaluationsSpent(BaseException):
+    """Ends Hypothesis's search once its evaluations are spent: nothing it would try next is
+    judged any more, so nothing it would try can change the result. (Not an ``Exception``,
+    which Hypothesis would take for a failure of the condition and shrink.)"""
+
+
+def _size(example: Any) -> tuple[int, str]:
+    return len(repr(example)), repr(example)
+
+
 @dataclass
 class _Shrink(Generic[T]):
-    """Hypothesis's condition while shrinking: memoised, and bounded in evaluations."""
+    """Hypothesis's condition while shrinking: memoised, and bounded in evaluations; keeps
+    the smallest failure judged (shortest as printed)."""
 
     judge: Judge
     memo: dict[str, Optional[Failure]] = field(default_factory=dict)
@@ -459,14 +470,15 @@ class _Shrink(Generic[T]):
         if key in self.memo:  # Hypothesis replays its final example: answer it the same way
             return self.memo[key] is not None
         if self.stopped:
-            return False
+            raise _EvaluationsSpent
         if self.smallest is not None:
             self.evaluations_after_failure += 1
             self.stopped = self.evaluations_after_failure >= SHRINK_EVALUATIONS
         failure = self.judge(example)
         self.memo[key] = failure
         if failure is not None:
-            self.smallest = failure
+            if self.smallest is None or _size(example) < _size(self.smallest.example):
+                self.smallest = failure
             self.stopped = self.stopped or failure.answer.kind in _EXPENSIVE_KINDS
         return failure is not None
 
@@ -506,6 +518,8 @@ def smallest_failure(
             found = hypothesis.find(strategy_for(exercise, role), search.fails,
                                     settings=search_settings(examples), random=_random(seed))
         smallest = search.memo.get(repr(found)) or search.smallest
+    except _EvaluationsSpent:
+        smallest = search.smallest
     except hypothesis_errors.NoSuchExample:
         smallest = None
     except hypothesis_errors.HypothesisException:  # e.g. code that answers differently on a replay
