@@ -131,3 +131,26 @@ def test_a_sequence_lengths_mistake_fails_its_milestone_only_and_is_named():
     ordered = next(c for c in lengths.checks if c.id == "property:ordered")
     assert not ordered.passed and "char >= bpe >= word" in ordered.message
     assert any(d.id == "lengths-char-letters-only" for d in ordered.diagnoses)
+
+
+def test_the_search_for_a_smaller_failure_stops_when_its_evaluations_are_spent(monkeypatch):
+    exercise = load_exercise("bpe-train-encode")
+    monkeypatch.setattr(generated_inputs, "SHRINK_EVALUATIONS", 3)
+    judged: list[object] = []
+
+    def judge(example):  # every input fails: Hypothesis would shrink on and on
+        judged.append(example)
+        return generated_inputs.Failure(example, answer=_wrong_answer())
+
+    failure = generated_inputs.smallest_failure(exercise, "train", judge)
+    kept = generated_inputs.FAILURES_KEPT
+    assert kept < len(judged) <= kept + 1 + 3, "judged: the first failures, then 1 + 3 more"
+    searched = judged[kept:]
+    shortest = min(searched, key=lambda example: (len(repr(example)), repr(example)))
+    assert failure is not None and repr(failure.example) == repr(shortest)
+
+
+def _wrong_answer():
+    from grader.grading.student_calls import StudentAnswer
+
+    return StudentAnswer(value=[("x", "y")])
