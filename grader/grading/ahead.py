@@ -20,6 +20,8 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import signal
+import sys
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -127,9 +129,12 @@ def start_helper(exercise: Exercise, secret: Optional[str]) -> Optional[Helper]:
     if not pieces or free_cores() < 2:
         return None
     context = multiprocessing.get_context("fork")
-    reader, writer = context.Pipe(duplex=False)
-    process = context.Process(target=_helper_main, args=(pieces, writer), daemon=True)
-    process.start()
+    try:
+        reader, writer = context.Pipe(duplex=False)
+        process = context.Process(target=_helper_main, args=(pieces, writer), daemon=True)
+        process.start()
+    except OSError:  # no process to spare (a process cap): the checks compute it all
+        return None
     writer.close()
     helper = Helper(process, reader, pending={key for key, _ in pieces})
     _HELPER[0] = helper
@@ -145,13 +150,22 @@ def stop_helper(helper: Optional[Helper]) -> None:
 
 
 def _helper_main(pieces: list[tuple[Key, Callable[[], Any]]], writer: Any) -> None:
-    for key, compute in pieces:
-        try:
-            value = compute()
-        except Exception:  # noqa: BLE001 - the check computes it again and reports the problem
-            value = None
-        writer.send((key, value))
-    writer.close()
+    """The helper's whole life: it never writes to the terminal (not even what the grading
+    process had buffered when it forked), leaves Ctrl-C to the grading process, which stops
+    it, and ends quietly when that process is gone."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    sys.stdout = sys.stderr = open(os.devnull, "w")
+    try:
+        for key, compute in pieces:
+            try:
+                value = compute()
+            except Exception:  # noqa: BLE001 - the check computes it again and reports why
+                value = None
+            writer.send((key, value))
+        writer.close()
+    except OSError:
+        pass
+    os._exit(0)
 
 
 def free_cores() -> int:
