@@ -1,19 +1,19 @@
 """Work of a grading that does not depend on the student's code, done ahead of the checks.
 
 The generated inputs of the differential and property checks, the reference's merges on them,
-and the efficiency check's corpus with the reference's timing on it depend only on the
-exercise and the seed secret. :func:`prepare` computes the inputs and the corpus into the
-caches the checks read (``grade batch`` calls it once, before forking its gradings).
-:func:`start_helper` computes all of it in a process forked at the start of one grading, so
-that it runs on another core while the sandbox runs the student's code; a check takes each
-result when it first needs it (:func:`collect`, waiting if it is not ready yet) and computes
-it itself when the helper has none. Only the grader's own code runs in the helper, before
-any sandbox exists, and the values are the ones the checks would compute: a report does not
-depend on whether a helper ran (its durations aside).
+and the efficiency check's corpus depend only on the exercise and the seed secret.
+:func:`prepare` computes them into the caches the checks read (``grade batch`` and ``grade
+audit`` call it once, before forking their gradings). :func:`start_helper` computes them in a
+process forked at the start of one grading, so that it runs on another core while the sandbox
+runs the student's code; a check takes each result when it first needs it (:func:`collect`,
+waiting if it is not ready yet) and computes it itself when the helper has none. Only the
+grader's own code runs in the helper, before any sandbox exists, and the values are the ones
+the checks would compute: a report does not depend on whether a helper ran (its durations
+aside).
 
-The reference's timing stays per grading: measured in the helper, it is taken on the same
-machine at the same time as the student's code runs, as CPU time (which another core's work
-does not add to). A helper is started only where two cores are free for the grading.
+The reference's time on the corpus is measured per grading, never ahead: the helper times it
+only when the efficiency check says go (:func:`go`), right as the student's trainer starts on
+the other core, so both CPU times are taken side by side under the same load.
 """
 
 from __future__ import annotations
@@ -65,11 +65,15 @@ def work(exercise: Exercise, secret: Optional[str], *, time_reference: bool) -> 
         yield (("generated", role, seed),
                lambda role=role: generated_inputs.generated_with_merges(exercise, role, seed))
     if timed_corpus_wanted(exercise):
+        yield (("corpus", exercise.id, secret), lambda: efficiency.corpus_for(exercise, secret))
         if time_reference:
-            yield (("efficiency", exercise.id, secret),
-                   lambda: efficiency.prepared_run(exercise, secret))
-        else:
-            yield (("corpus", exercise.id, secret), lambda: efficiency.corpus_for(exercise, secret))
+            yield (timing_key(exercise, secret), lambda: efficiency.time_reference(
+                efficiency.corpus_for(exercise, secret), exercise))
+
+
+def timing_key(exercise: Exercise, secret: Optional[str]) -> Key:
+    """The key of the reference's timing: computed only once the check says go."""
+    return "timing", exercise.id, secret
 
 
 def prepare(exercise: Exercise, secret: Optional[str]) -> None:
@@ -89,6 +93,16 @@ class Helper:
     reader: Any
     pending: set = field(default_factory=set)
     received: dict = field(default_factory=dict)
+
+    def go(self, key: Key) -> bool:
+        if key not in self.pending:
+            return False
+        try:
+            self.reader.send(key)
+        except OSError:
+            self.pending.clear()
+            return False
+        return True
 
     def collect(self, key: Key) -> Optional[Any]:
         if key in self.received:
@@ -123,6 +137,12 @@ def collect(key: Key) -> Optional[Any]:
     return helper.collect(key) if helper is not None else None
 
 
+def go(key: Key) -> bool:
+    """Tell the helper to compute ``key`` now; False when no helper will."""
+    helper = _HELPER[0]
+    return helper.go(key) if helper is not None else False
+
+
 def start_helper(exercise: Exercise, secret: Optional[str]) -> Optional[Helper]:
     """Fork a helper computing the grading's work, unless there is none or no second core."""
     pieces = list(work(exercise, secret, time_reference=True))
@@ -130,7 +150,7 @@ def start_helper(exercise: Exercise, secret: Optional[str]) -> Optional[Helper]:
         return None
     context = multiprocessing.get_context("fork")
     try:
-        reader, writer = context.Pipe(duplex=False)
+        reader, writer = context.Pipe(duplex=True)
         process = context.Process(target=_helper_main, args=(pieces, writer), daemon=True)
         process.start()
     except OSError:  # no process to spare (a process cap): the checks compute it all
@@ -157,13 +177,15 @@ def _helper_main(pieces: list[tuple[Key, Callable[[], Any]]], writer: Any) -> No
     sys.stdout = sys.stderr = open(os.devnull, "w")
     try:
         for key, compute in pieces:
+            if key[0] == "timing" and writer.recv() != key:  # wait for the check's go
+                break
             try:
                 value = compute()
             except Exception:  # noqa: BLE001 - the check computes it again and reports why
                 value = None
             writer.send((key, value))
         writer.close()
-    except OSError:
+    except (OSError, EOFError):
         pass
     os._exit(0)
 

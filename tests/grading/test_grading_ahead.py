@@ -49,9 +49,26 @@ def test_the_work_follows_the_milestones():
     exercise = load_exercise("bpe-train-encode")
     keys = [key for key, _ in ahead.work(exercise, SECRET, time_reference=True)]
     assert [key[:2] for key in keys] == [("generated", "train"), ("generated", "encode"),
-                                          ("efficiency", "bpe-train-encode")]
+                                          ("corpus", "bpe-train-encode"),
+                                          ("timing", "bpe-train-encode")]
     keys = [key for key, _ in ahead.work(exercise, SECRET, time_reference=False)]
     assert keys[-1][0] == "corpus", "a batch times the reference in each grading, not ahead"
+
+
+def test_the_reference_is_timed_only_once_the_check_says_go(monkeypatch):
+    exercise = load_exercise("bpe-train-encode")
+    monkeypatch.setattr(ahead, "free_cores", lambda: 2)
+    helper = ahead.start_helper(exercise, SECRET)
+    try:
+        assert helper is not None
+        timing = ahead.timing_key(exercise, SECRET)
+        assert ahead.collect(("corpus", exercise.id, SECRET)) is not None
+        assert not helper.reader.poll(1.0), "the helper timed the reference before the go"
+        assert ahead.go(timing)
+        seconds, merges = ahead.collect(timing)
+        assert seconds > 0 and len(merges) == exercise.efficiency.num_merges
+    finally:
+        ahead.stop_helper(helper)
 
 
 def test_a_helper_that_fails_leaves_the_checks_to_compute_it(monkeypatch):

@@ -80,14 +80,16 @@ def _timed_run(box: SandboxLike, exercise: Exercise, share: float,
                secret: Optional[str]) -> CheckResult:
     settings = exercise.efficiency
     try:
-        corpus, reference_seconds, expected = (ahead.collect(("efficiency", exercise.id, secret))
-                                               or prepared_run(exercise, secret))
+        corpus = ahead.collect(("corpus", exercise.id, secret)) or corpus_for(exercise, secret)
     except zipf_corpus.CorpusSettingsError as error:
         return graded(CHECK_ID, TITLE, share, False, message=(
             f"the exercise's efficiency settings cannot be used: {error}; fix the "
             "efficiency: block of the exercise"))
     name = exercise.function("train").name
+    timing = ahead.timing_key(exercise, secret)
+    beside = ahead.go(timing)  # the helper times the reference while the student's code runs
     outcome = box.call(name, [corpus, settings.num_merges], timeout=wall_timeout(settings))
+    reference_seconds, expected = (beside and ahead.collect(timing)) or time_reference(corpus, exercise)
     student_seconds = _cpu_or_wall(outcome) if outcome.ok else None
     passed, message = judge(box, exercise, outcome, expected, student_seconds, reference_seconds,
                             corpus=corpus)
@@ -172,12 +174,6 @@ def corpus_for(exercise: Exercise, secret: Optional[str] = None) -> zipf_corpus.
     if secret is not None:
         spec = replace(spec, seed=corpus_seed(secret, exercise.id, spec.seed))
     return zipf_corpus.generate(spec, exercise.conventions.corpus_form)
-
-
-def prepared_run(exercise: Exercise, secret: Optional[str]) -> tuple[zipf_corpus.Corpus, float, list[Pair]]:
-    """The timed corpus, the reference's best CPU time on it, and its merges."""
-    corpus = corpus_for(exercise, secret)
-    return (corpus, *time_reference(corpus, exercise))
 
 
 def describe_workload(settings: EfficiencySettings) -> str:
