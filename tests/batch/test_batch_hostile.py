@@ -15,7 +15,7 @@ HOSTILE_FILES = ["infinite_loop", "fork_bomb", "output_flood", "segfault", "exit
 
 
 def test_hostile_students_get_reports_and_the_rest_are_graded(tmp_path: Path) -> None:
-    exercise = quick_exercise(total_seconds=6.0)
+    exercise = quick_exercise(total_seconds=3.0)
     folder = tmp_path / "class"
     copy(CORRECT, folder / "good_before.py")
     copy(CORRECT, folder / "good_after.py")
