@@ -30,6 +30,7 @@ from grader.cli import main
 from grader.spec import load_exercise
 from grader.package_data import templates_path
 from support.host import host_environment
+from support.wheels import shared_wheels  # noqa: F401 - the fixture, applied to every test here
 
 pytestmark = pytest.mark.slow
 

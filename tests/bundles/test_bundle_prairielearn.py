@@ -22,6 +22,7 @@ from grader.spec import load_exercise
 from grader.spec.stubs import render_stub
 from grader.package_data import templates_path
 from support.host import host_environment
+from support.wheels import shared_wheels  # noqa: F401 - the fixture, applied to every test here
 
 SCHEMAS = Path(__file__).parents[1] / "schemas"
 SUBMISSIONS = Path(__file__).parents[1] / "submissions"

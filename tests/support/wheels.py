@@ -1,5 +1,8 @@
 """Bundle tests share the wheels they build: one real ``collect_wheels`` per target and sources.
 
+A test module that builds bundles imports the fixture (``from support.wheels import
+shared_wheels``); it applies itself to the module's tests.
+
 Building the project's wheel and downloading its dependencies costs each bundle about ten
 seconds, and every bundle of one test run gets the same wheels. The first bundle of a test
 process builds them for real (``tests/bundles/test_bundle_wheels.py`` tests the function
@@ -20,16 +23,17 @@ from grader.bundles.wheels import WheelSet, collect_wheels
 BUNDLE_MODULES = (classroom, gradescope, prairielearn)
 
 
+_BUILT: dict[tuple, WheelSet] = {}  # shared by every module that imports the fixture
+
+
 @pytest.fixture(scope="session", autouse=True)
 def shared_wheels(tmp_path_factory):
-    built: dict[tuple, WheelSet] = {}
-
     def collect_once(directory: Path, target, sources) -> WheelSet:
         key = (repr(target), repr(sources))
-        if key not in built:
+        if key not in _BUILT:
             store = tmp_path_factory.mktemp("shared-wheels")
-            built[key] = collect_wheels(store, target, sources)
-        first = built[key]
+            _BUILT[key] = collect_wheels(store, target, sources)
+        first = _BUILT[key]
         directory.mkdir(parents=True, exist_ok=True)
         copies = [Path(shutil.copy2(wheel, directory / wheel.name)) for wheel in first.wheels]
         return WheelSet(directory=directory, project_wheel=directory / first.project_wheel.name,
