@@ -2,8 +2,10 @@
 in a default Docker container and in one on a cgroup-v2-only host (``tests/support``).
 
 Every hostile submission under ``tests/hostile/`` is graded in a subprocess in each
-environment: the run must exit 0 with a report, and leave no process (this test process is a
-subreaper, so anything orphaned by the run becomes its child) and no file behind. Strict mode
+environment but the host as root, where ``test_sandbox_hostile`` runs each of them against the
+same sandbox and every other command-line test runs as well: the run must exit 0 with a
+report, and leave no process (this test process is a subreaper, so anything orphaned by the
+run becomes its child) and no file behind. Strict mode
 must grade the correct example to full marks wherever its guarantees hold, and refuse, with
 one line naming the guarantee, where one really does not.
 """
@@ -23,7 +25,7 @@ from pathlib import Path
 
 import pytest
 
-from support.fixtures import platform_env  # noqa: F401 - the fixture
+from support.fixtures import PLATFORM_ENVS, platform_env  # noqa: F401 - the fixture
 
 REPOSITORY = Path(__file__).resolve().parents[2]
 HOSTILE = REPOSITORY / "tests" / "hostile"
@@ -125,6 +127,8 @@ def _reap_all() -> None:
             return
 
 
+@pytest.mark.parametrize("platform_env", [name for name in PLATFORM_ENVS if name != "host-root"],
+                         indirect=True)
 @pytest.mark.parametrize("case", HOSTILE_CASES)
 def test_hostile_submission_is_contained_everywhere(platform_env, place, case):  # noqa: F811
     spec = place / "valid-minimal.yaml"  # the id must match the file name
