@@ -2,8 +2,10 @@
 
 A Zipf-distributed corpus is generated from the exercise's ``efficiency`` settings, its seed
 mixed with the grader's seed secret (:mod:`grader.grading.secrets`) so that no submission can
-carry its merges in a table. The fast reference trains on it in the trusted process (CPU
-time, best of three, garbage collector kept out of the measurement); the student's
+carry its merges in a table. The fast reference trains on it in a trusted process (CPU
+time, best of three, garbage collector kept out of the measurement): the grading's helper,
+started as the student's run starts (:mod:`grader.grading.ahead`), or the grading process
+itself after it; the student's
 ``train_bpe`` trains on it once in the sandbox, whose trusted side measures the call's CPU
 time. The check passes when the answer is an honest BPE run (at least as many ``(a, b)``
 string pairs as the reference learned, at most the number asked for, each occurring in the
