@@ -11,7 +11,6 @@ not enough.
 from __future__ import annotations
 
 import json
-import os
 import shutil
 import stat
 import subprocess
