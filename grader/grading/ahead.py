@@ -32,14 +32,14 @@ from grader.spec import Exercise
 WAIT_SECONDS = 300.0
 """How long a check waits for the helper before computing a value itself."""
 GENERATING_CHECKS = frozenset({"differential", "properties"})
-GENERATED_ROLES = frozenset({"train", "encode", "sequence_lengths", "train_wordpiece",
-                             "first_divergence"})
 
 Key = tuple
 
 
 def generated_roles(exercise: Exercise) -> list[str]:
     """The roles whose checks search generated inputs, in the order the milestones need them."""
+    from grader.grading.generated_inputs import GENERATED_ROLES
+
     if exercise.properties is None:
         return []
     roles = [milestone.function for milestone in exercise.milestones
@@ -62,13 +62,21 @@ def work(exercise: Exercise, secret: Optional[str], *, time_reference: bool) -> 
 
     seed = None if secret is None else inputs_seed(secret, exercise.id)
     for role in generated_roles(exercise):
-        yield (("generated", role, seed),
+        yield (generated_key(role, seed),
                lambda role=role: generated_inputs.generated_with_merges(exercise, role, seed))
     if timed_corpus_wanted(exercise):
-        yield (("corpus", exercise.id, secret), lambda: efficiency.corpus_for(exercise, secret))
+        yield corpus_key(exercise, secret), lambda: efficiency.corpus_for(exercise, secret)
         if time_reference:
             yield (timing_key(exercise, secret), lambda: efficiency.time_reference(
                 efficiency.corpus_for(exercise, secret), exercise))
+
+
+def generated_key(role: str, seed: Optional[int]) -> Key:
+    return "generated", role, seed
+
+
+def corpus_key(exercise: Exercise, secret: Optional[str]) -> Key:
+    return "corpus", exercise.id, secret
 
 
 def timing_key(exercise: Exercise, secret: Optional[str]) -> Key:

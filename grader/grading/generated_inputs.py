@@ -320,6 +320,8 @@ Judge = Callable[[T], Optional[Failure[T]]]
 
 CORPUS_ROLES = frozenset({"train", "train_wordpiece", "first_divergence"})
 """Roles whose input is a corpus and a number of merges."""
+GENERATED_ROLES = CORPUS_ROLES | {"encode", "sequence_lengths"}
+"""Roles :func:`strategy_for` generates inputs for."""
 
 
 def strategy_for(exercise: Exercise, role: str) -> st.SearchStrategy[Any]:
@@ -393,7 +395,7 @@ def generated_examples(exercise: Exercise, role: str, count: int, seed: Optional
     """
     key = _generated_key(exercise, role, count, seed)
     if key not in _GENERATED and count == exercise.properties.examples:
-        _install(ahead.collect(("generated", role, seed)))
+        _install(ahead.collect(ahead.generated_key(role, seed)))
     if key not in _GENERATED:
         seen: dict[str, Any] = {}
 

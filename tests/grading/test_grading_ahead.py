@@ -12,20 +12,12 @@ from grader.grading import ahead, generated_inputs
 from grader.grading.engine import grade_submission
 from grader.grading.secrets import inputs_seed
 from grader.spec import load_exercise
+from support.reports import without_durations
 
 ROOT = Path(__file__).resolve().parents[2]
 CORRECT = ROOT / "examples" / "bpe-train-encode" / "student_correct.py"
 WRONG = ROOT / "tests" / "submissions" / "wrong_tie_first_seen.py"
 SECRET = "ahead-test-secret"
-
-
-def without_durations(value):
-    if isinstance(value, dict):
-        return {k: without_durations(v) for k, v in value.items()
-                if k != "seconds" and not k.endswith("_seconds")}
-    if isinstance(value, list):
-        return [without_durations(item) for item in value]
-    return value
 
 
 def fresh_caches(monkeypatch) -> None:
@@ -62,7 +54,7 @@ def test_the_reference_is_timed_only_once_the_check_says_go(monkeypatch):
     try:
         assert helper is not None
         timing = ahead.timing_key(exercise, SECRET)
-        assert ahead.collect(("corpus", exercise.id, SECRET)) is not None
+        assert ahead.collect(ahead.corpus_key(exercise, SECRET)) is not None
         assert not helper.reader.poll(1.0), "the helper timed the reference before the go"
         assert ahead.go(timing)
         seconds, merges = ahead.collect(timing)
@@ -93,7 +85,7 @@ def test_a_helper_that_fails_leaves_the_checks_to_compute_it(monkeypatch):
 
 
 def helper_key(exercise, role):
-    return ("generated", role, inputs_seed(SECRET, exercise.id))
+    return ahead.generated_key(role, inputs_seed(SECRET, exercise.id))
 
 
 def test_no_helper_without_a_second_core(monkeypatch):

@@ -20,6 +20,7 @@ from grader.grading.engine import (
 )
 from grader.result import GradeReport
 from grader.spec import Exercise, load_exercise
+from support.reports import without_durations
 
 SUBMISSIONS = Path(__file__).parents[1] / "submissions"
 
@@ -97,25 +98,13 @@ def test_hidden_and_visible_cases_all_count_and_points_add_up(train_encode):
     assert all(check.details is None and check.message == "passed" for check in hidden)
 
 
-def strip_durations(value):
-    if isinstance(value, dict):
-        return {
-            key: strip_durations(item)
-            for key, item in value.items()
-            if key != "seconds" and not key.endswith("_seconds")
-        }
-    if isinstance(value, list):
-        return [strip_durations(item) for item in value]
-    return value
-
-
 @pytest.mark.parametrize("name", ["correct_counter", "wrong_tie_first_seen"])
 def test_grading_twice_gives_identical_json_apart_from_durations(name, train_encode):
     first = grade_submission(SUBMISSIONS / f"{name}.py", train_encode).to_json()
     second = grade_submission(SUBMISSIONS / f"{name}.py", train_encode).to_json()
     assert "seconds" in first  # the total duration is measured...
-    assert strip_durations(first) == strip_durations(second)  # ...and is all that differs
-    assert json.dumps(strip_durations(first)) == json.dumps(strip_durations(second))
+    assert without_durations(first) == without_durations(second)  # ...and is all that differs
+    assert json.dumps(without_durations(first)) == json.dumps(without_durations(second))
 
 
 def test_full_exercise_includes_the_efficiency_milestone_when_asked():

@@ -17,6 +17,7 @@ from grader.grading.generated_inputs import generated_examples
 from grader.spec import load_exercise
 
 from exercise_variants import quick
+from support.reports import without_durations
 
 SUBMISSIONS = Path(__file__).parents[1] / "submissions"
 
@@ -65,15 +66,6 @@ def test_seeds_depend_on_the_secret_and_the_use():
     other = generated_examples(exercise, "train", 20, secrets.inputs_seed("b", exercise.id))
     public = generated_examples(exercise, "train", 20)
     assert one == again and one != other and one != public
-
-
-def without_durations(value):
-    if isinstance(value, dict):
-        return {k: without_durations(v) for k, v in value.items()
-                if k != "seconds" and not k.endswith("_seconds")}
-    if isinstance(value, list):
-        return [without_durations(item) for item in value]
-    return value
 
 
 def test_one_secret_gives_one_report_and_the_cli_takes_it(tmp_path):

@@ -82,7 +82,7 @@ def _timed_run(box: SandboxLike, exercise: Exercise, share: float,
                secret: Optional[str]) -> CheckResult:
     settings = exercise.efficiency
     try:
-        corpus = ahead.collect(("corpus", exercise.id, secret)) or corpus_for(exercise, secret)
+        corpus = ahead.collect(ahead.corpus_key(exercise, secret)) or corpus_for(exercise, secret)
     except zipf_corpus.CorpusSettingsError as error:
         return graded(CHECK_ID, TITLE, share, False, message=(
             f"the exercise's efficiency settings cannot be used: {error}; fix the "
