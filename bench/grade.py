@@ -12,6 +12,13 @@ cold, as in the command): importing the grader, starting the sandbox (worker sta
 loading the submission), each milestone's checks, and rendering the report; the rest of the
 command's time is interpreter start-up and the command line layer.
 
+By default the grader runs as pip installs it, from compiled bytecode (one run first writes
+the ``__pycache__`` files of an editable install; ``PYTHONDONTWRITEBYTECODE`` is lifted for
+it). ``--no-bytecode-cache`` measures the other case, an editable install where bytecode is
+never written (``PYTHONDONTWRITEBYTECODE=1``, as many Docker images set): the grader's own
+modules are then compiled from source on every run (their ``__pycache__`` folders are
+removed first).
+
 ``--startup`` prints the median CPU time (user + system, of the child process) of
 ``grade --version`` and ``grade --help``, which must not import the grading machinery.
 ``--audit`` prints the wall and CPU time of ``grade audit EXERCISE`` (its gradings run in
@@ -27,6 +34,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shutil
 import statistics
 import subprocess
 import sys
@@ -50,16 +58,32 @@ RESCANS_TEXTS = ROOT / "tests" / "submissions" / "slow_rawtext.py"
 LOWER_BOUND_MERGES = 10
 
 
+OWN_PACKAGES = ("grader", "reference")
+
+
+def grader_environment(bytecode_cache: bool) -> dict[str, str]:
+    """The environment of the measured runs, with or without the grader's bytecode cached."""
+    environment = dict(os.environ)
+    if bytecode_cache:
+        environment.pop("PYTHONDONTWRITEBYTECODE", None)
+        return environment
+    environment["PYTHONDONTWRITEBYTECODE"] = "1"
+    for package in OWN_PACKAGES:
+        for cache in (ROOT / package).rglob("__pycache__"):
+            shutil.rmtree(cache, ignore_errors=True)
+    return environment
+
+
 def grade_command() -> list[str]:
     grade = Path(sys.executable).with_name("grade")
     return [str(grade)] if grade.exists() else [sys.executable, "-m", "grader.cli"]
 
 
-def command_seconds(submission: Path) -> float:
+def command_seconds(submission: Path, environment: dict[str, str]) -> float:
     started = time.perf_counter()
     done = subprocess.run(
         grade_command() + ["submit", str(submission), "--format", "json"],
-        capture_output=True, text=True, check=False,
+        capture_output=True, text=True, check=False, env=environment,
     )
     seconds = time.perf_counter() - started
     if done.returncode != 0:
@@ -114,23 +138,29 @@ def split_once(submission: Path) -> dict[str, float]:
     return dict(timers.seconds)
 
 
-def cold_split(submission: Path) -> dict[str, float]:
+def cold_split(submission: Path, environment: dict[str, str]) -> dict[str, float]:
     """:func:`split_once` in a fresh interpreter, with its import time."""
     done = subprocess.run(
         [sys.executable, __file__, str(submission), "--split-once"],
-        capture_output=True, text=True, check=False,
+        capture_output=True, text=True, check=False, env=environment,
     )
     if done.returncode != 0:
         raise SystemExit(f"the timed grading failed: {done.stderr.strip()}")
     return json.loads(done.stdout.splitlines()[-1])
 
 
-def bench_grading(submission: Path, runs: int) -> None:
+def bench_grading(submission: Path, runs: int, bytecode_cache: bool) -> None:
     print(f"grade submit {submission.relative_to(ROOT) if submission.is_relative_to(ROOT) else submission}")
-    walls = [command_seconds(submission) for _ in range(runs)]
+    environment = grader_environment(bytecode_cache)
+    if bytecode_cache:
+        command_seconds(submission, environment)  # writes the bytecode, as an install does
+        print("  the grader runs from compiled bytecode, as installed by pip")
+    else:
+        print("  the grader's own modules are compiled from source on every run")
+    walls = [command_seconds(submission, environment) for _ in range(runs)]
     print(f"  command wall time, median of {runs}: {statistics.median(walls):.3f} s "
           f"(min {min(walls):.3f}, max {max(walls):.3f})")
-    splits = [cold_split(submission) for _ in range(runs)]
+    splits = [cold_split(submission, environment) for _ in range(runs)]
     keys = list(dict.fromkeys(key for split in splits for key in split))
     print(f"  split of a grading in a fresh process, median of {runs}:")
     for key in keys:
@@ -233,6 +263,8 @@ def main() -> None:
     parser.add_argument("--efficiency", action="store_true", help="measure the efficiency margins")
     parser.add_argument("--startup", action="store_true", help="CPU of grade --version and --help")
     parser.add_argument("--audit", metavar="EXERCISE", help="time grade audit EXERCISE")
+    parser.add_argument("--no-bytecode-cache", action="store_true",
+                        help="compile the grader's modules from source on every run")
     parser.add_argument("--split-once", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.split_once:
@@ -244,7 +276,7 @@ def main() -> None:
     elif args.audit:
         bench_audit(args.audit, args.runs or 1)
     else:
-        bench_grading(args.submission.resolve(), args.runs or 10)
+        bench_grading(args.submission.resolve(), args.runs or 10, not args.no_bytecode_cache)
 
 
 if __name__ == "__main__":

@@ -75,6 +75,9 @@ def submit(
     strict_sandbox: bool, fail_under: Optional[str], quiet: bool, color: Optional[bool],
     seed_secret: Optional[str], verbose: bool, failures_only: bool,
 ) -> None:
+    from grader.sandbox.layers import start_probe
+
+    start_probe()  # finds this host's isolation layers on another core while the grader loads
     from grader.grading.engine import (
         GradingSetupError,
         grade_submission,

@@ -6,7 +6,9 @@ and the efficiency check's corpus depend only on the exercise and the seed secre
 audit`` call it once, before forking their gradings). :func:`start_helper` computes them in a
 process forked at the start of one grading, so that it runs on another core while the sandbox
 runs the student's code; a check takes each result when it first needs it (:func:`collect`,
-waiting if it is not ready yet) and computes it itself when the helper has none. Only the
+waiting if it is not ready yet) and computes it itself when the helper has none. Generated
+inputs also arrive one by one, as the helper finds them (:func:`arriving`), so the checks
+judge the first ones while the rest are generated. Only the
 grader's own code runs in the helper, before any sandbox exists, and the values are the ones
 the checks would compute: a report does not depend on whether a helper ran (its durations
 aside).
@@ -54,20 +56,22 @@ def timed_corpus_wanted(exercise: Exercise) -> bool:
                     for milestone in exercise.milestones))
 
 
-def work(exercise: Exercise, secret: Optional[str], *, time_reference: bool) -> Iterator[tuple[Key, Callable[[], Any]]]:
-    """Each piece of work as ``(key, compute)``, in the order a grading needs them."""
+def work(exercise: Exercise, secret: Optional[str], *, time_reference: bool) -> Iterator[tuple[Key, Callable[..., Any]]]:
+    """Each piece of work as ``(key, compute)``, in the order a grading needs them;
+    ``compute(progress)`` may give ``progress`` parts of its value before returning it."""
     from grader.grading import generated_inputs
     from grader.grading.checks import efficiency
     from grader.grading.secrets import inputs_seed
 
     seed = None if secret is None else inputs_seed(secret, exercise.id)
     for role in generated_roles(exercise):
-        yield (generated_key(role, seed),
-               lambda role=role: generated_inputs.generated_with_merges(exercise, role, seed))
+        yield (generated_key(role, seed), lambda progress=None, role=role:
+               generated_inputs.generated_with_merges(exercise, role, seed, progress))
     if timed_corpus_wanted(exercise):
-        yield corpus_key(exercise, secret), lambda: efficiency.corpus_for(exercise, secret)
+        yield (corpus_key(exercise, secret),
+               lambda progress=None: efficiency.corpus_for(exercise, secret))
         if time_reference:
-            yield (timing_key(exercise, secret), lambda: efficiency.time_reference(
+            yield (timing_key(exercise, secret), lambda progress=None: efficiency.time_reference(
                 efficiency.corpus_for(exercise, secret), exercise))
 
 
@@ -101,6 +105,7 @@ class Helper:
     reader: Any
     pending: set = field(default_factory=set)
     received: dict = field(default_factory=dict)
+    parts: dict = field(default_factory=dict)
 
     def go(self, key: Key) -> bool:
         if key not in self.pending:
@@ -113,21 +118,40 @@ class Helper:
         return True
 
     def collect(self, key: Key) -> Optional[Any]:
-        if key in self.received:
-            return self.received.pop(key)
-        while key in self.pending:
-            try:
-                if not self.reader.poll(WAIT_SECONDS):
-                    raise EOFError
-                done, value = self.reader.recv()
-            except (EOFError, OSError):
-                self.pending.clear()  # the helper is gone: every check computes its own
-                return None
-            self.pending.discard(done)
-            if done == key:
-                return value
-            self.received[done] = value
-        return None
+        while key not in self.received and key in self.pending:
+            if not self._receive():
+                break
+        self.parts.pop(key, None)
+        return self.received.pop(key, None)
+
+    def arriving(self, key: Key) -> Iterator[Any]:
+        """The parts of ``key``'s value as they arrive, until the value is complete (or the
+        helper is gone); :meth:`collect` then gives the value itself."""
+        index = 0
+        while True:
+            parts = self.parts.get(key, ())
+            if index < len(parts):
+                index += 1
+                yield parts[index - 1]
+            elif key in self.received or key not in self.pending or not self._receive():
+                return
+
+    def _receive(self) -> bool:
+        """Take one message from the helper; False when it is gone (every check then
+        computes its own values)."""
+        try:
+            if not self.reader.poll(WAIT_SECONDS):
+                raise EOFError
+            key, value, complete = self.reader.recv()
+        except (EOFError, OSError):
+            self.pending.clear()
+            return False
+        if complete:
+            self.pending.discard(key)
+            self.received[key] = value
+        else:
+            self.parts.setdefault(key, []).append(value)
+        return True
 
     def stop(self) -> None:
         if self.process.is_alive():
@@ -143,6 +167,12 @@ def collect(key: Key) -> Optional[Any]:
     """The helper's value for ``key``, waiting for it; None when no helper computes it."""
     helper = _HELPER[0]
     return helper.collect(key) if helper is not None else None
+
+
+def arriving(key: Key) -> Iterator[Any]:
+    """The helper's parts of ``key`` as they arrive; none when no helper computes it."""
+    helper = _HELPER[0]
+    return helper.arriving(key) if helper is not None else iter(())
 
 
 def go(key: Key) -> bool:
@@ -188,14 +218,26 @@ def _helper_main(pieces: list[tuple[Key, Callable[[], Any]]], writer: Any) -> No
             if key[0] == "timing" and writer.recv() != key:  # wait for the check's go
                 break
             try:
-                value = compute()
+                value = compute(_part_sender(writer, key))
             except Exception:  # noqa: BLE001 - the check computes it again and reports why
                 value = None
-            writer.send((key, value))
+            writer.send((key, value, True))
         writer.close()
     except (OSError, EOFError):
         pass
     os._exit(0)
+
+
+def _part_sender(writer: Any, key: Key) -> Callable[[Any], None]:
+    """Sends one part of ``key``'s value; a grading process that is gone is noticed when
+    the value itself is sent."""
+    def send(part: Any) -> None:
+        try:
+            writer.send((key, part, False))
+        except (OSError, ValueError):
+            pass
+
+    return send
 
 
 def free_cores() -> int:

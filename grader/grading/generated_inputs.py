@@ -384,24 +384,30 @@ def _random(seed: Optional[int]) -> Optional[Random]:
     return None if seed is None else Random(seed)
 
 
-def generated_examples(exercise: Exercise, role: str, count: int, seed: Optional[int] = None) -> list[Any]:
+def generated_examples(exercise: Exercise, role: str, count: int, seed: Optional[int] = None,
+                       on_settled: Optional[Callable[[Any], None]] = None) -> list[Any]:
     """The first ``count`` distinct inputs Hypothesis generates for ``role`` under the
-    exercise's settings (from at most ``DRAWS_PER_EXAMPLE`` times as many draws).
+    exercise's settings (from at most ``DRAWS_PER_EXAMPLE`` times as many draws), with the
+    targeted inputs among them (:func:`in_judged_order`).
 
     They depend only on those settings and ``seed`` (derived from the grader's seed secret,
     :mod:`grader.grading.secrets`; None means the public derandomized sequence), so they are
     generated once per process and shared by every check and every submission graded in it
-    (callers must not mutate them).
+    (callers must not mutate them). While they are generated, ``on_settled`` is given each
+    input, in order, as soon as its place in the list is certain.
     """
     key = _generated_key(exercise, role, count, seed)
     if key not in _GENERATED and count == exercise.properties.examples:
         _install(ahead.collect(ahead.generated_key(role, seed)))
     if key not in _GENERATED:
         seen: dict[str, Any] = {}
+        targeted = targeted_examples(exercise, role)
+        settled = _Settled(targeted, count, on_settled)
 
         def record(example: Any) -> bool:  # distinct inputs only: a repeat tests nothing new
-            if len(seen) < count:
-                seen.setdefault(repr(example), example)
+            if len(seen) < count and repr(example) not in seen:
+                seen[repr(example)] = example
+                settled.update(list(seen.values()), finished=False)
             return len(seen) >= count  # "found": enough inputs, so the search stops here
 
         try:
@@ -411,10 +417,52 @@ def generated_examples(exercise: Exercise, role: str, count: int, seed: Optional
                                 random=_random(seed))
         except hypothesis_errors.NoSuchExample:
             pass
-        generated = list(seen.values())
-        generated[TARGETED_AT:TARGETED_AT] = targeted_examples(exercise, role)
-        _GENERATED[key] = tuple(generated[:count])
+        _GENERATED[key] = tuple(settled.update(list(seen.values()), finished=True))
     return list(_GENERATED[key])
+
+
+def in_judged_order(generated: list[Any], targeted: list[Any], count: int) -> list[Any]:
+    """The inputs as checks judge them: the targeted ones at ``TARGETED_AT`` among the
+    generated ones, ``count`` in all."""
+    return (generated[:TARGETED_AT] + targeted + generated[TARGETED_AT:])[:count]
+
+
+@dataclass
+class _Settled:
+    """Passes each input to ``report`` once its place in the judged order is certain: the
+    generated ones before ``TARGETED_AT`` as they come, the rest once the targeted inputs
+    are placed (or generating ends)."""
+
+    targeted: list[Any]
+    count: int
+    report: Optional[Callable[[Any], None]]
+    reported: int = 0
+
+    def update(self, generated: list[Any], finished: bool) -> list[Any]:
+        order = in_judged_order(generated, self.targeted, self.count)
+        certain = order if finished or len(generated) >= TARGETED_AT else generated
+        if self.report is not None:
+            for example in certain[self.reported:]:
+                self.report(example)
+        self.reported = max(self.reported, len(certain))
+        return order
+
+
+def arriving_examples(exercise: Exercise, role: str, count: int, seed: Optional[int],
+                      judged: Optional[int] = None) -> Iterator[Any]:
+    """The first ``judged`` (default: all) of :func:`generated_examples`, each as soon as it
+    is known: while a helper still generates them, as it finds them; so a check can judge
+    the first inputs while the later ones are being generated."""
+    delivered = 0
+    key = _generated_key(exercise, role, count, seed)
+    if key not in _GENERATED and count == exercise.properties.examples:
+        for example, merges in ahead.arriving(ahead.generated_key(role, seed)):
+            if judged is not None and delivered >= judged:
+                return
+            _MERGES.update(merges)
+            delivered += 1
+            yield example
+    yield from generated_examples(exercise, role, count, seed)[delivered:judged]
 
 
 _GENERATED: dict[tuple, tuple] = {}
@@ -426,16 +474,24 @@ def _generated_key(exercise: Exercise, role: str, count: int, seed: Optional[int
             count, seed)
 
 
-def generated_with_merges(exercise: Exercise, role: str, seed: Optional[int]) -> tuple:
+def generated_with_merges(exercise: Exercise, role: str, seed: Optional[int],
+                          progress: Optional[Callable[[Any], None]] = None) -> tuple:
     """The role's generated inputs and the reference's merges on their corpora, in the form
-    :func:`generated_examples` takes them from a helper (:mod:`grader.grading.ahead`)."""
+    :func:`generated_examples` takes them from a helper (:mod:`grader.grading.ahead`).
+    ``progress`` is given ``(input, merges)`` for each input as soon as it is settled, the
+    form :func:`arriving_examples` takes."""
     count = exercise.properties.examples
-    examples = generated_examples(exercise, role, count, seed)
-    merges = {}
-    for example in examples:
+
+    def merges_of(example: Any) -> dict:
         key = _merges_key(exercise, example[0], example[1])
         reference_merges(exercise, example[0], example[1])
-        merges[key] = _MERGES[key]
+        return {key: _MERGES[key]}
+
+    on_settled = None if progress is None else (lambda example: progress((example, merges_of(example))))
+    examples = generated_examples(exercise, role, count, seed, on_settled=on_settled)
+    merges: dict = {}
+    for example in examples:
+        merges.update(merges_of(example))
     return _generated_key(exercise, role, count, seed), tuple(examples), merges
 
 
@@ -500,9 +556,8 @@ def smallest_failure(
     shrink it.
     """
     examples = exercise.properties.examples
-    inputs = generated_examples(exercise, role, examples, seed)[:judged]
     failures: list[Failure] = []
-    for example in inputs:
+    for example in arriving_examples(exercise, role, examples, seed, judged):
         failure = judge(example)
         if failure is not None:
             failures.append(failure)

@@ -9,8 +9,7 @@ Markdown-escaping filters for ``*.md.j2``). Templates are found by
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-
-from jinja2 import Environment
+from typing import TYPE_CHECKING
 
 from grader.package_data import jinja_environment
 from grader.report.details import Evidence, evidence
@@ -30,6 +29,9 @@ from grader.result import (
     MilestoneResult,
     display_error,
 )
+
+if TYPE_CHECKING:  # Jinja2 is imported only when a template is rendered
+    from jinja2 import Environment
 
 
 @dataclass(frozen=True)

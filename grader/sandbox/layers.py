@@ -27,11 +27,13 @@ Layers (each independent, each used when the host supports it):
   can be made (it counts every task of that uid, so one grading per uid at a time).
 
 The probe runs once per grader process in a throw-away fork and never claims a layer it did
-not see work.
+not see work. :func:`start_probe` forks it early, so that it runs on another core while the
+grader imports and reads the exercise; the first :func:`probe_layers` collects its answer.
 """
 
 from __future__ import annotations
 
+import atexit
 import ctypes
 import functools
 import os
@@ -176,12 +178,59 @@ def tasks_of_uid(uid: int) -> int:
     return count
 
 
-def _probe_in_child() -> set[str]:
-    read_fd, write_fd = os.pipe()
-    scratch = tempfile.mkdtemp(prefix="bpe-sandbox-probe-")
-    groups = sandbox_cgroups.CgroupSet.create(pids_max=8, memory_bytes=64 << 20)
+def start_probe() -> None:
+    """Fork the probe now, unless it has run or is running; :func:`probe_layers` collects it.
+
+    Forking may fail here (no process to spare): the probe then runs when it is needed."""
+    if os.name != "posix" or _working_steps.cache_info().currsize or _STARTED:
+        return
     try:
-        pid = os.fork()
+        _STARTED.append(_Probe.start())
+    except OSError:
+        return
+    atexit.register(_collect_started)  # a command that ends before grading still cleans up
+
+
+def _probe_in_child() -> set[str]:
+    started = _collect_started()
+    return started if started is not None else _Probe.start().collect()
+
+
+def _collect_started() -> set[str] | None:
+    """The started probe's answer (None without one), its processes and files cleaned up."""
+    while _STARTED:
+        probe = _STARTED.pop()
+        if probe.parent == os.getpid():  # a forked copy of this process does not own it
+            return probe.collect()
+    return None
+
+
+@dataclass
+class _Probe:
+    """A probe child under way: its pid, the pipe it answers on, and what to clean up."""
+
+    pid: int
+    read_fd: int
+    scratch: str
+    groups: sandbox_cgroups.CgroupSet
+    parent: int
+
+    @classmethod
+    def start(cls) -> _Probe:
+        scratch = tempfile.mkdtemp(prefix="bpe-sandbox-probe-")
+        groups = sandbox_cgroups.CgroupSet.create(pids_max=8, memory_bytes=64 << 20)
+        try:
+            read_fd, write_fd = os.pipe()
+            try:
+                pid = os.fork()
+            except OSError:
+                os.close(read_fd)
+                os.close(write_fd)
+                raise
+        except OSError:
+            groups.remove()
+            shutil.rmtree(scratch, ignore_errors=True)
+            raise
         if pid == 0:  # pragma: no cover - runs in the probe child, which must never return
             try:
                 os.close(read_fd)
@@ -190,15 +239,25 @@ def _probe_in_child() -> set[str]:
             finally:
                 os._exit(0)
         os.close(write_fd)
+        return cls(pid, read_fd, scratch, groups, os.getpid())
+
+    def collect(self) -> set[str]:
         data = b""
-        while chunk := os.read(read_fd, 4096):
-            data += chunk
-        os.waitpid(pid, 0)
-    finally:
-        os.close(read_fd)
-        groups.remove()
-        shutil.rmtree(scratch, ignore_errors=True)
-    return set(data.decode().split(",")) - {""}
+        try:
+            while chunk := os.read(self.read_fd, 4096):
+                data += chunk
+            try:
+                os.waitpid(self.pid, 0)
+            except ChildProcessError:
+                pass
+        finally:
+            os.close(self.read_fd)
+            self.groups.remove()
+            shutil.rmtree(self.scratch, ignore_errors=True)
+        return set(data.decode().split(",")) - {""}
+
+
+_STARTED: list[_Probe] = []
 
 
 def _try_layers(scratch: str, groups: sandbox_cgroups.CgroupSet) -> dict[str, bool]:

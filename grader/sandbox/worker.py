@@ -406,6 +406,9 @@ def build_ruleset(scratch):
     abi = lib.syscall(SYS_LANDLOCK_CREATE_RULESET, None, 0, LANDLOCK_CREATE_RULESET_VERSION)
     if abi < 1:
         return None
+    # Restricting itself needs no_new_privs: set once here, every call child inherits it.
+    if lib.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0:
+        return None
     handled = {1: (1 << 13) - 1, 2: (1 << 14) - 1, 3: (1 << 15) - 1, 4: (1 << 15) - 1}
     fs_rights = handled.get(abi, (1 << 16) - 1)
     net = NET_BIND_TCP | NET_CONNECT_TCP if abi >= 4 else 0
@@ -438,10 +441,8 @@ def build_ruleset(scratch):
 
 
 def restrict_self(ruleset):
-    lib = libc()
-    if lib.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0:
-        raise OSError("no_new_privs could not be set")
-    if lib.syscall(SYS_LANDLOCK_RESTRICT_SELF, ruleset, 0) != 0:
+    """Apply the ruleset to this child (no_new_privs is inherited from the server)."""
+    if libc().syscall(SYS_LANDLOCK_RESTRICT_SELF, ruleset, 0) != 0:
         raise OSError("landlock_restrict_self failed")
     _close(ruleset)
 
@@ -624,7 +625,7 @@ def fork_child(request, reply_fd, channel_fds, submission):
     finally:
         _close(read_fd)
         answer.close()
-        empty_directory(CONFIG["scratch"])
+        clear_scratch(workdir)
 
 
 def send_call_reply(reply_fd, request, how, status, cpu, answer):
@@ -711,6 +712,15 @@ def reap(pid, is_init):
             continue
         cpu += usage.ru_utime + usage.ru_stime
     return status, cpu
+
+
+def clear_scratch(workdir):
+    """Remove the call's directory and anything else the call left in the scratch directory."""
+    try:
+        os.rmdir(workdir)  # the common case, a call that left nothing: one system call
+    except OSError:
+        pass
+    empty_directory(CONFIG["scratch"])
 
 
 def empty_directory(path):

@@ -102,3 +102,96 @@ def test_a_passing_grading_with_a_helper_does_not_import_hypothesis():
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           timeout=120, cwd=ROOT)
     assert done.stdout.split() == ["True", "False"], done.stderr[-2000:]
+
+
+@pytest.mark.parametrize("count", [4, 8, 60])
+@pytest.mark.parametrize("role", ["train", "encode"])
+def test_inputs_are_settled_in_the_order_the_checks_judge_them(monkeypatch, role, count):
+    fresh_caches(monkeypatch)
+    exercise = load_exercise("bpe-train-encode")
+    settled = []
+    examples = generated_inputs.generated_examples(exercise, role, count, seed=7,
+                                                   on_settled=settled.append)
+    assert settled == examples
+    assert len(examples) == count
+
+
+def test_an_input_is_settled_only_once_its_place_is_certain():
+    reported = []
+    settled = generated_inputs._Settled(["t1", "t2"], count=9, report=reported.append)
+    settled.update(["g1", "g2"], finished=False)
+    assert reported == ["g1", "g2"], "before TARGETED_AT, a generated input's place is certain"
+    generated = [f"g{i}" for i in range(1, generated_inputs.TARGETED_AT + 1)]
+    settled.update(generated, finished=False)
+    assert reported == generated + ["t1", "t2"]
+    assert settled.update(generated + ["g6", "g7", "g8"], finished=True) == reported
+    assert reported == generated + ["t1", "t2", "g6", "g7"]
+
+
+def test_short_generation_places_the_targeted_inputs_at_the_end():
+    reported = []
+    settled = generated_inputs._Settled(["t1"], count=9, report=reported.append)
+    settled.update(["g1", "g2"], finished=False)
+    assert settled.update(["g1", "g2"], finished=True) == ["g1", "g2", "t1"] == reported
+
+
+def test_a_helper_streams_each_input_before_the_whole_list(monkeypatch):
+    fresh_caches(monkeypatch)
+    exercise = load_exercise("bpe-train-encode")
+    monkeypatch.setattr(ahead, "free_cores", lambda: 2)
+    helper = ahead.start_helper(exercise, SECRET)
+    try:
+        assert helper is not None
+        key = helper_key(exercise, "train")
+        parts = list(ahead.arriving(key))
+        _, examples, merges = ahead.collect(key)
+    finally:
+        ahead.stop_helper(helper)
+    assert [example for example, _ in parts] == list(examples)
+    assert {k: v for _, part in parts for k, v in part.items()} == merges
+
+
+def test_checks_get_every_input_when_the_helper_fails_half_way(monkeypatch):
+    fresh_caches(monkeypatch)
+    exercise = load_exercise("bpe-train-encode")
+    seed = inputs_seed(SECRET, exercise.id)
+    count = exercise.properties.examples
+    real = generated_inputs.generated_with_merges
+
+    def fails_after_three(exercise, role, seed, progress=None):
+        sent = []
+
+        def three_then_fail(part):
+            if len(sent) == 3:
+                raise RuntimeError("helper broke half way")
+            sent.append(part)
+            progress(part)
+
+        return real(exercise, role, seed, three_then_fail)
+
+    monkeypatch.setattr(generated_inputs, "generated_with_merges", fails_after_three)
+    monkeypatch.setattr(ahead, "free_cores", lambda: 2)
+    helper = ahead.start_helper(exercise, SECRET)
+    try:
+        assert helper is not None
+        arrived = list(generated_inputs.arriving_examples(exercise, "train", count, seed))
+        assert helper.received == {} and helper_key(exercise, "train") not in helper.pending
+    finally:
+        ahead.stop_helper(helper)
+    fresh_caches(monkeypatch)
+    assert arrived == generated_inputs.generated_examples(exercise, "train", count, seed)
+
+
+def test_judging_stops_at_the_inputs_asked_for(monkeypatch):
+    fresh_caches(monkeypatch)
+    exercise = load_exercise("bpe-train-encode")
+    seed = inputs_seed(SECRET, exercise.id)
+    count = exercise.properties.examples
+    monkeypatch.setattr(ahead, "free_cores", lambda: 2)
+    helper = ahead.start_helper(exercise, SECRET)
+    try:
+        first = list(generated_inputs.arriving_examples(exercise, "train", count, seed, judged=7))
+        everything = generated_inputs.generated_examples(exercise, "train", count, seed)
+    finally:
+        ahead.stop_helper(helper)
+    assert first == everything[:7]

@@ -418,3 +418,34 @@ def _running(pid: int) -> bool:
             return handle.read().rsplit(")", 1)[1].split()[0] != "Z"
     except OSError:
         return False
+
+
+PROBE_SCRIPT = """
+import os, sys
+from grader.sandbox import layers
+layers.start_probe()
+print(os.getpid())
+if sys.argv[1] == "probe":
+    early = layers.probe_layers()
+    layers._working_steps.cache_clear()
+    print(early == layers.probe_layers())
+"""
+
+
+def _probe_leftovers(tmp_path: Path, pid: int) -> list[str]:
+    parents = {sandbox_cgroups._own_group_dir(name) for name in sandbox_cgroups.CONTROLLERS}
+    groups = [os.path.join(parent, name) for parent in parents - {None}
+              for name in os.listdir(parent)
+              if name.startswith(f"{sandbox_cgroups.PREFIX}{pid}-")]
+    return [str(path) for path in tmp_path.iterdir()] + groups
+
+
+@pytest.mark.parametrize("then", ["probe", "exit"])
+def test_a_probe_started_early_answers_like_one_started_late_and_leaves_nothing(tmp_path, then):
+    done = subprocess.run([sys.executable, "-c", PROBE_SCRIPT, then], capture_output=True,
+                          text=True, timeout=60, env={**os.environ, "TMPDIR": str(tmp_path)})
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.split()
+    if then == "probe":
+        assert lines[1] == "True", "the early probe found other layers"
+    assert _probe_leftovers(tmp_path, int(lines[0])) == [], "the probe left files or cgroups"
