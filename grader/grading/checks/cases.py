@@ -103,8 +103,6 @@ def _grade(context: CheckContext, item: CaseItem, share: float) -> CheckResult:
 
 def case_items(calls: StudentCalls, role: str) -> list[CaseItem]:
     """The graded items of every case serving ``role``, hidden ones numbered exercise-wide."""
-    from grader.grading.checks import byte_cases, wordpiece_cases
-
     exercise = calls.exercise
     hidden_numbers = {id(case): number for number, case in enumerate(exercise.hidden_cases, 1)}
     items: list[CaseItem] = []
@@ -129,14 +127,24 @@ def case_items(calls: StudentCalls, role: str) -> list[CaseItem]:
             work = not trivial_answer(exercise, role, (case.sentence or "",), case_lengths(exercise, case))
             items.append(CaseItem(f"cases:{label}", title, visibility,
                                   partial(_judge_lengths, calls, case), work))
-        elif role in byte_cases.ROLES:
-            items.extend(byte_cases.case_items(calls, case, role, name, label, visibility))
-        elif role in wordpiece_cases.JUDGES:
-            title = f"{name}: {wordpiece_cases.TITLES[role](case)}" if case.public else name
-            items.append(CaseItem(f"cases:{label}", title, visibility,
-                                  partial(wordpiece_cases.JUDGES[role], calls, case),
-                                  wordpiece_cases.real_work(exercise, role, case)))
+        else:
+            items.extend(_other_family_items(calls, case, role, name, label, visibility))
     return items
+
+
+def _other_family_items(calls: StudentCalls, case: Case, role: str, name: str, label: str,
+                        visibility: Visibility) -> list[CaseItem]:
+    """The items of a byte-level or WordPiece case (their modules load only when needed)."""
+    from grader.grading.checks import byte_cases, wordpiece_cases
+
+    if role in byte_cases.ROLES:
+        return byte_cases.case_items(calls, case, role, name, label, visibility)
+    if role in wordpiece_cases.JUDGES:
+        title = f"{name}: {wordpiece_cases.TITLES[role](case)}" if case.public else name
+        return [CaseItem(f"cases:{label}", title, visibility,
+                         partial(wordpiece_cases.JUDGES[role], calls, case),
+                         wordpiece_cases.real_work(calls.exercise, role, case))]
+    return []
 
 
 def _judge_train(calls: StudentCalls, case: Case) -> Verdict:
