@@ -27,8 +27,23 @@ class Document:
         return None
 
 
+FAST_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+"""libyaml's parser where PyYAML has it: the same documents, an order of magnitude faster."""
+
+
 def parse_yaml(text: str) -> tuple[Any, Document]:
-    loader = yaml.SafeLoader(text)
+    """The document's data and lines. A document that does not parse is read again by the
+    pure-Python loader, whose error messages are the ones spec errors explain."""
+    if FAST_LOADER is not yaml.SafeLoader:
+        try:
+            return _parse(text, FAST_LOADER)
+        except Exception:  # noqa: BLE001 - whatever it was, the pure-Python loader says it
+            pass
+    return _parse(text, yaml.SafeLoader)
+
+
+def _parse(text: str, loader_class: type) -> tuple[Any, Document]:
+    loader = loader_class(text)
     try:
         node = loader.get_single_node()
         document = Document()
@@ -40,7 +55,7 @@ def parse_yaml(text: str) -> tuple[Any, Document]:
         loader.dispose()
 
 
-def _build(loader: yaml.SafeLoader, node: yaml.Node, loc: Loc, document: Document) -> Any:
+def _build(loader: Any, node: yaml.Node, loc: Loc, document: Document) -> Any:
     if isinstance(node, yaml.MappingNode):
         loader.flatten_mapping(node)  # resolves YAML merge keys (<<)
         result: dict[Any, Any] = {}

@@ -155,3 +155,34 @@ def test_a_case_no_milestone_uses_is_an_error():
         ("cases[2]", text.splitlines().index("  - id: third") + 1),
     ]
     assert all("used by no milestone" in p.message for p in raised.value.problems)
+
+
+SHIPPED_AND_FIXTURES = sorted(exercises_dir().glob("*.yaml")) + sorted(SPECS.glob("*.yaml"))
+
+
+@pytest.mark.parametrize("path", SHIPPED_AND_FIXTURES, ids=lambda path: path.name)
+def test_libyaml_reads_every_spec_as_the_pure_python_loader_does(path):
+    import yaml
+
+    from grader.spec import yaml_lines
+
+    if yaml_lines.FAST_LOADER is yaml.SafeLoader:
+        pytest.skip("PyYAML is built without libyaml here")
+    text = path.read_text(encoding="utf-8")
+
+    def read(loader):
+        try:
+            data, document = yaml_lines._parse(text, loader)
+        except yaml.YAMLError as error:
+            return "error", str(error)
+        return data, document.lines, document.duplicates
+
+    fast, plain = read(yaml_lines.FAST_LOADER), read(yaml.SafeLoader)
+    if plain[0] == "error":
+        assert fast[0] == "error", "libyaml accepted a document the pure-Python loader refuses"
+        with pytest.raises(yaml.YAMLError) as raised:
+            yaml_lines.parse_yaml(text)
+        assert str(raised.value) == plain[1], "the error is not the pure-Python loader's"
+    else:
+        assert fast == plain
+        assert yaml_lines.parse_yaml(text) is not None
