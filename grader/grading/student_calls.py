@@ -42,7 +42,7 @@ class CallOutcomeLike(Protocol):
 
 class SandboxLike(Protocol):
     def call(self, name: str, args: list, timeout: Optional[float] = None, *,
-             echo_args: bool = False) -> CallOutcomeLike: ...
+             echo_args: bool = False, measure_cpu: bool = True) -> CallOutcomeLike: ...
 
 
 @dataclass(frozen=True)
@@ -210,7 +210,7 @@ class StudentCalls:
     def _call(self, name: str, args: list, arg_names: tuple[str, ...]) -> StudentAnswer:
         self.calls += 1
         with self.output.call():
-            outcome = self.box.call(name, args, echo_args=True)
+            outcome = self.box.call(name, args, echo_args=True, measure_cpu=False)
         if outcome.ok:
             after = getattr(outcome, "args_after", None)
             return StudentAnswer(value=outcome.value, modified=modification(name, arg_names, args, after))

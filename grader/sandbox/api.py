@@ -120,7 +120,6 @@ INSIDE_HOME = "/home/student"
 INSIDE_SCRATCH = "/tmp"  # a tmpfs of its own, the only writable place in the private root
 
 
-
 class SandboxError(ValueError):
     """A usage error: bad limits, a missing submission, a value that cannot be sent."""
 
@@ -285,11 +284,12 @@ class Sandbox:
     # calling -----------------------------------------------------------------------------------
 
     def call(self, function: str, args: list | tuple = (), timeout: float | None = None,
-             *, echo_args: bool = False) -> CallOutcome:
+             *, echo_args: bool = False, measure_cpu: bool = True) -> CallOutcome:
         """Run ``function(*args)`` in a fresh child of the worker and return its outcome.
 
-        With ``echo_args`` an ``ok`` outcome also carries the arguments as the function left
-        them (``args_after``), so a caller can check that they were not modified."""
+        ``echo_args``: an ``ok`` outcome also carries the arguments as the function left them
+        (``args_after``, to tell a modified one). ``measure_cpu=False``: no ``cpu_seconds``, so
+        without a cgroup the answer need not wait for the call's processes to be reaped."""
         if type(function) is not str or not function.isidentifier():
             raise SandboxError(f"function name must be an identifier, got {function!r}")
         if timeout is not None and (isinstance(timeout, bool) or not timeout > 0):
@@ -312,10 +312,10 @@ class Sandbox:
         limit = timeout if timeout is not None else self.limits.call_seconds
         if self.seconds_left <= 0:
             return _failed("budget", "the submission's time budget ran out")
-        return self._call(function, tagged_args, limit, echo_args)
+        return self._call(function, tagged_args, limit, echo_args, measure_cpu)
 
-    def _call(self, function: str, tagged_args: list, limit: float, echo_args: bool = False
-              ) -> CallOutcome:
+    def _call(self, function: str, tagged_args: list, limit: float, echo_args: bool,
+              measure_cpu: bool) -> CallOutcome:
         budget_bound = self.seconds_left < limit
         allowed = min(limit, self.seconds_left)
         worker = self._worker
@@ -324,8 +324,8 @@ class Sandbox:
         request = {"op": "call", "id": self._next_id(), "function": function,
                    "timeout": allowed, "max_bytes": self.limits.max_answer_bytes,
                    "max_items": 2_000_000, "echo_args": echo_args,
-                   "early_reply": worker.groups.cpuacct is not None}
-        cpu_before = worker.groups.cpu_seconds()
+                   "early_reply": worker.groups.cpuacct is not None or not measure_cpu}
+        cpu_before = worker.groups.cpu_seconds() if measure_cpu else None
         oom_before = worker.groups.oom_kills()
         started = time.monotonic()
         try:
@@ -356,7 +356,7 @@ class Sandbox:
             outcome = _failed("memory", self._memory_text(), seconds)
         if self._worker is not None and not self.layers.get("pid-namespace"):
             self._worker.sweep_strays()
-        cpu_after = worker.groups.cpu_seconds()
+        cpu_after = worker.groups.cpu_seconds() if measure_cpu else None
         if cpu_before is not None and cpu_after is not None:
             outcome = _with_cpu(outcome, cpu_after - cpu_before)
         return outcome

@@ -605,8 +605,9 @@ def fork_child(request, reply_fd, channel_fds, submission):
         if how == "answer":
             kill_group(pid)
             if request is not None and request.get("early_reply") is True:
-                # The grader measures CPU time in a cgroup: answer now, reap afterwards (the
-                # next request is read only once every process of this call is gone).
+                # The grader measures CPU time in a cgroup, or does not need it: answer now,
+                # reap afterwards (the next request is read only once every process of this
+                # call is gone).
                 kill_strays(SERVER["is_init"])
                 send_call_reply(reply_fd, request, how, None, None, answer)
                 reap(pid, SERVER["is_init"])

@@ -195,6 +195,13 @@ def test_timeout_and_its_override(box):
     assert (allowed.kind, allowed.value) == ("ok", 1.3)
 
 
+def test_a_call_made_without_measuring_cpu_reports_none(box):
+    measured = box.call("spin", [0.05])
+    unmeasured = box.call("spin", [0.05], measure_cpu=False)
+    assert measured.ok and unmeasured.ok
+    assert measured.cpu_seconds is not None and unmeasured.cpu_seconds is None
+
+
 def test_cpu_seconds_measure_work_not_waiting(box):
     busy = box.call("spin", [0.3], timeout=5)
     idle = box.call("sleep", [0.3], timeout=5)
