@@ -47,6 +47,7 @@ from dataclasses import dataclass, field
 from grader.sandbox import cgroups as sandbox_cgroups
 from grader.sandbox import landlock as sandbox_landlock
 from grader.sandbox import seccomp as sandbox_seccomp
+from grader.sandbox.leftovers import TEMP_PREFIX
 
 LAYER_NAMES = (
     "process",
@@ -217,7 +218,8 @@ class _Probe:
 
     @classmethod
     def start(cls) -> _Probe:
-        scratch = tempfile.mkdtemp(prefix="bpe-sandbox-probe-")
+        # Named after this process, so the next grader removes it if this one is killed.
+        scratch = tempfile.mkdtemp(prefix=f"{TEMP_PREFIX}{os.getpid()}-probe-")
         groups = sandbox_cgroups.CgroupSet.create(pids_max=8, memory_bytes=64 << 20)
         try:
             read_fd, write_fd = os.pipe()

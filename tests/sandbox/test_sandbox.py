@@ -8,6 +8,7 @@ import os
 import signal
 import subprocess
 import sys
+import tempfile
 import textwrap
 import time
 from pathlib import Path
@@ -417,6 +418,24 @@ def test_no_process_outlives_a_grader_that_is_killed_mid_call(submission):
     remove_leftovers()
     assert not os.path.exists(directory)
     assert [path for path in sandbox_cgroups.stale_groups() if f"-{grader.pid}-" in path] == []
+
+
+def test_what_a_probe_of_a_killed_grader_leaves_is_removed_by_the_next(tmp_path):
+    script = ("import os, time; from grader.sandbox import layers; layers.start_probe(); "
+              "print(os.getpid(), flush=True); time.sleep(60)")
+    grader = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE,
+                              cwd=Path(__file__).parents[2])
+    try:
+        pid = int(grader.stdout.readline())
+        pattern = f"{sandbox_module.TEMP_PREFIX}{pid}-probe-*"
+        assert list(Path(tempfile.gettempdir()).glob(pattern)), "the probe made no directory"
+    finally:
+        grader.kill()
+        grader.wait()
+    time.sleep(0.2)  # the probe child, orphaned, ends on its own
+    remove_leftovers()
+    assert list(Path(tempfile.gettempdir()).glob(pattern)) == []
+    assert [path for path in sandbox_cgroups.stale_groups() if f"-{pid}-" in path] == []
 
 
 def _running(pid: int) -> bool:
