@@ -405,8 +405,9 @@ def generated_examples(exercise: Exercise, role: str, count: int, seed: Optional
         settled = _Settled(targeted, count, on_settled)
 
         def record(example: Any) -> bool:  # distinct inputs only: a repeat tests nothing new
-            if len(seen) < count and repr(example) not in seen:
-                seen[repr(example)] = example
+            key = repr(example)
+            if len(seen) < count and key not in seen:
+                seen[key] = example
                 settled.update(list(seen.values()), finished=False)
             return len(seen) >= count  # "found": enough inputs, so the search stops here
 
