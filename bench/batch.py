@@ -33,9 +33,8 @@ sys.path.insert(0, str(ROOT))
 
 from grader.batch.gradebook import Gradebook  # noqa: E402
 from grader.batch.stored import report_from_json  # noqa: E402
-from grader.mistakes.students import applicable_mistakes, student_source  # noqa: E402
 from grader.report.class_report import ClassEntry, class_view  # noqa: E402
-from grader.spec import load_exercise  # noqa: E402
+from grader.spec import family_of, load_exercise  # noqa: E402
 
 SUBMISSIONS = ROOT / "tests" / "submissions"
 EXAMPLES = ROOT / "examples"
@@ -53,7 +52,8 @@ SLOW = SUBMISSIONS / "slow_rawtext.py"
 def sources() -> list[str]:
     """One source per kind of student, in the proportions the class is built with."""
     exercise = load_exercise("bpe-train-encode")
-    mistaken = [student_source(exercise, m.id) for m in applicable_mistakes(exercise)]
+    students = family_of(exercise).students
+    mistaken = [students.source(exercise, m.id) for m in students.applicable(exercise)]
     texts = [p.read_text() for p in CORRECT] * 4            # 20 correct, several styles
     texts += [p.read_text() for p in WRONG] * 2              # 10 hand-written wrong ones
     texts += mistaken                                        # every catalogue mistake once
@@ -104,7 +104,7 @@ def main() -> None:
     if out.exists():
         shutil.rmtree(out)
     grade = Path(sys.executable).with_name("grade")
-    command = ([str(grade)] if grade.exists() else [sys.executable, "-m", "grader.cli"]) + [
+    command = ([str(grade)] if grade.exists() else [sys.executable, "-m", "grader.commands.cli"]) + [
         "batch", str(folder), "-o", str(out), "--jobs", str(args.jobs), "--no-progress"]
 
     busy0, total0 = cpu_ticks()

@@ -76,7 +76,7 @@ def grader_environment(bytecode_cache: bool) -> dict[str, str]:
 
 def grade_command() -> list[str]:
     grade = Path(sys.executable).with_name("grade")
-    return [str(grade)] if grade.exists() else [sys.executable, "-m", "grader.cli"]
+    return [str(grade)] if grade.exists() else [sys.executable, "-m", "grader.commands.cli"]
 
 
 def command_seconds(submission: Path, environment: dict[str, str]) -> float:
@@ -197,9 +197,9 @@ def bench_audit(exercise: str, runs: int) -> None:
 
 
 def bench_efficiency(runs: int) -> None:
+    from grader.families.bpe.efficiency import run as run_efficiency
     from grader.grading.checks import CheckContext
-    from grader.grading.checks.efficiency import run as run_efficiency
-    from grader.grading.checks.efficiency import wall_timeout
+    from grader.grading.timing import wall_timeout
     from grader.spec import load_exercise
 
     exercise = load_exercise("bpe-train-encode")
@@ -242,7 +242,7 @@ def lower_bound(submission: Path, exercise, reference_seconds: float) -> str:
     Training fewer merges never takes longer, so the time of the first ``LOWER_BOUND_MERGES``
     merges bounds the time of all of them from below.
     """
-    from grader.grading.checks.efficiency import corpus_for
+    from grader.families.bpe.efficiency import corpus_for
 
     with Sandbox(submission) as box:
         box.load()

@@ -42,14 +42,15 @@ def templates_path() -> Path:
     return data_dir("templates")
 
 
-def jinja_environment(*, trim_blocks: bool = False) -> jinja2.Environment:
+def jinja_environment(*, trim_blocks: bool = False, folder: Path | None = None) -> jinja2.Environment:
     """The one Jinja environment every template renders in: undefined names are errors,
     ``*.html.j2`` templates are autoescaped and nothing else is. ``trim_blocks`` also strips
-    the whitespace around block tags, for templates laid out for reading (stubs, reports)."""
+    the whitespace around block tags, for templates laid out for reading (stubs, reports).
+    ``folder`` holds the templates when they are not the shipped ones (a family's own)."""
     import jinja2  # only rendering needs it: grading and start-up do not
 
     return jinja2.Environment(
-        loader=jinja2.FileSystemLoader(str(templates_path())),
+        loader=jinja2.FileSystemLoader(str(folder or templates_path())),
         undefined=jinja2.StrictUndefined,
         autoescape=jinja2.select_autoescape(enabled_extensions=("html.j2", "html"),
                                             default_for_string=False),

@@ -10,15 +10,13 @@ that cannot be graded is in ``BatchSummary.unusable`` with the reason.
 
 from __future__ import annotations
 
-from grader.grading.submission_file import SubmissionFileError, read_submission
-
 import os
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Mapping, Sequence, Union
 
-from grader.batch.discovery import Discovered, Submission, Unusable, discover
+from grader.batch.discovery import Accepts, Discovered, Submission, Unusable, discover
 from grader.batch.fingerprints import content_hash, grader_version, settings_hash, spec_hash
 from grader.batch.gradebook import Fingerprint, Gradebook, Grading
 from grader.batch.outputs import OutputSettings, Written, write_outputs
@@ -26,6 +24,8 @@ from grader.batch.progress import Progress
 from grader.batch.runner import Outcome, Task, run_tasks
 from grader.batch.sharding import Shard
 from grader.grading.engine import GradingSetupError, exercise_header, resolve_exercise
+from grader.grading.submission_file import SubmissionFileError, read_submission
+from grader.grading.submissions import submission_kind
 from grader.spec import Exercise
 
 GRADEBOOK = "gradebook.sqlite"
@@ -87,13 +87,13 @@ def run_batch(submissions: Path, out: Path, options: BatchOptions | None = None)
     ``GradingSetupError`` (a bad ``--exercise``) for unusable arguments."""
     options = options or BatchOptions()
     started = time.monotonic()
-    found = discover(Path(submissions), exclude=(Path(out),))
+    fixed = _fixed_exercise(options.exercise, submissions)
+    found = discover(Path(submissions), exclude=(Path(out),), accepts=accepts(fixed))
     if options.shard is not None:
         found = _shard(found, options.shard)
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     summary = BatchSummary(out=out, layout=found.layout, unusable=list(found.unusable))
-    fixed = _fixed_exercise(options.exercise, submissions)
     settings_digest = settings_hash(options.grading_options)
     with Gradebook(out / GRADEBOOK) as book:
         prepared = _prepare(found.submissions, fixed, settings_digest,
@@ -128,6 +128,15 @@ def run_batch(submissions: Path, out: Path, options: BatchOptions | None = None)
     summary.unusable.sort(key=lambda u: (u.entry, u.student))
     summary.seconds = time.monotonic() - started
     return summary
+
+
+def accepts(exercise: Exercise | None) -> Accepts:
+    """The files that are submissions: those of ``exercise``'s kind of submission; without an
+    exercise (each file names its own), Python files and notebooks."""
+    if exercise is None:
+        return Accepts()
+    kind = submission_kind(exercise)
+    return Accepts(tuple(kind.suffixes), exercise.student_file, kind.noun)
 
 
 def _fixed_exercise(exercise: ExerciseArg, submissions: Path) -> Exercise | None:

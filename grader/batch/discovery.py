@@ -8,6 +8,9 @@ Three layouts are understood, detected from what the folder holds:
 - **folders**: one sub-folder per student (the folder name is the student id) holding one
   ``.py`` or ``.ipynb`` file, possibly further down; when it holds several, the one named
   ``student.py`` is taken if there is exactly one such file;
+
+(those are the suffixes and name of code exercises: an exercise whose students hand in
+another kind of file, an answers file say, has its own, :class:`Accepts`);
 - **gradescope**: Gradescope's *Export Submissions* folder, recognised by its
   ``submission_metadata.yml``: one ``submission_NNN`` folder per submission, the students
   (id, name, e-mail) read from the metadata. A group submission counts for each submitter.
@@ -27,14 +30,32 @@ from pathlib import Path
 
 import yaml
 
-SUFFIXES = (".py", ".ipynb")
-PREFERRED_NAME = "student.py"
 METADATA_FILE = "submission_metadata.yml"
 IGNORED_NAMES = {"__MACOSX", "__pycache__", ".ipynb_checkpoints"}
 
 
 class DiscoveryError(ValueError):
     """The submissions argument itself is unusable (missing, not a folder, unreadable)."""
+
+
+@dataclass(frozen=True)
+class Accepts:
+    """What a submission file of the exercise is: its suffixes, the name to prefer when a
+    folder holds several, and what to call it in messages."""
+
+    suffixes: tuple[str, ...] = (".py", ".ipynb")
+    preferred: str = "student.py"
+    noun: str = "a Python file or notebook"
+
+    @property
+    def listed(self) -> str:
+        return " or ".join(self.suffixes)
+
+    def examples(self) -> str:
+        return " or ".join(f"STUDENT{suffix}" for suffix in self.suffixes)
+
+
+CODE = Accepts()
 
 
 @dataclass(frozen=True)
@@ -72,9 +93,10 @@ class Discovered:
     unusable: list[Unusable] = field(default_factory=list)
 
 
-def discover(folder: Path, exclude: tuple[Path, ...] = ()) -> Discovered:
+def discover(folder: Path, exclude: tuple[Path, ...] = (), accepts: Accepts = CODE) -> Discovered:
     """Every submission under ``folder`` and every unusable entry, sorted by student id.
-    Entries in ``exclude`` (the output folder, when it is inside) are not looked at."""
+    Entries in ``exclude`` (the output folder, when it is inside) are not looked at;
+    ``accepts`` says which files are submissions (the exercise's kind of submission)."""
     folder = Path(folder)
     if not folder.exists():
         raise DiscoveryError(f"no such folder: {folder}")
@@ -88,15 +110,15 @@ def discover(folder: Path, exclude: tuple[Path, ...] = ()) -> Discovered:
     except OSError as error:
         raise DiscoveryError(f"cannot list {folder}: {error.strerror}") from None
     if (folder / METADATA_FILE).is_file():
-        found = _gradescope(folder, entries)
+        found = _gradescope(folder, entries, accepts)
     else:
-        found = _files_and_folders(folder, entries)
+        found = _files_and_folders(folder, entries, accepts)
     found.submissions, duplicates = _without_duplicates(found.submissions)
     found.unusable.extend(duplicates)
     found.submissions.sort(key=lambda s: s.student)
     found.unusable.sort(key=lambda u: (u.entry, u.student))
     if not found.submissions and not found.unusable:
-        found.unusable.append(Unusable(".", "the folder holds no submissions (.py or .ipynb "
+        found.unusable.append(Unusable(".", f"the folder holds no submissions ({accepts.listed} "
                                             "files, or one folder per student)"))
     return found
 
@@ -105,40 +127,40 @@ def _ignored(name: str) -> bool:
     return name.startswith(".") or name in IGNORED_NAMES
 
 
-def _files_and_folders(folder: Path, entries: list[Path]) -> Discovered:
+def _files_and_folders(folder: Path, entries: list[Path], accepts: Accepts) -> Discovered:
     kinds = {"file" if p.is_file() else "folder" for p in entries}
     found = Discovered(layout="+".join(sorted(kinds)) or "empty")
     for path in entries:
         entry = path.name
         if path.is_dir():
-            chosen = _one_submission(path, folder)
+            chosen = _one_submission(path, folder, accepts)
             if isinstance(chosen, str):
                 found.unusable.append(Unusable(entry, chosen, student=entry))
             else:
                 found.submissions.append(Submission(entry, chosen, _relative(chosen, folder)))
-        elif path.suffix.lower() in SUFFIXES and path.is_file():
+        elif path.suffix.lower() in accepts.suffixes and path.is_file():
             found.submissions.append(Submission(path.stem, path, entry))
         else:
-            found.unusable.append(Unusable(entry, _not_a_submission(path)))
+            found.unusable.append(Unusable(entry, _not_a_submission(path, accepts)))
     return found
 
 
-def _not_a_submission(path: Path) -> str:
+def _not_a_submission(path: Path, accepts: Accepts) -> str:
     if path.is_symlink() and not path.exists():
         return "a broken symbolic link"
     if not path.is_file():
         return "neither a file nor a folder"
     suffix = path.suffix or "no suffix"
-    return f"not a Python file or notebook ({suffix}); submit STUDENT.py or STUDENT.ipynb"
+    return f"not {accepts.noun} ({suffix}); submit {accepts.examples()}"
 
 
-def _one_submission(directory: Path, root: Path) -> Path | str:
+def _one_submission(directory: Path, root: Path, accepts: Accepts) -> Path | str:
     """The single submission file under ``directory``, or why there is none."""
     candidates, others = [], []
     for path in sorted(directory.rglob("*")):
         if any(_ignored(part) for part in path.relative_to(directory).parts):
             continue
-        if path.is_file() and path.suffix.lower() in SUFFIXES:
+        if path.is_file() and path.suffix.lower() in accepts.suffixes:
             candidates.append(path)
         elif path.is_file():
             others.append(path.name)
@@ -146,15 +168,15 @@ def _one_submission(directory: Path, root: Path) -> Path | str:
         return candidates[0]
     if not candidates:
         if not others:
-            return "an empty folder: no .py or .ipynb file in it"
+            return f"an empty folder: no {accepts.listed} file in it"
         shown = ", ".join(others[:5]) + (", ..." if len(others) > 5 else "")
-        return f"no .py or .ipynb file in it (found {shown})"
-    preferred = [p for p in candidates if p.name == PREFERRED_NAME]
+        return f"no {accepts.listed} file in it (found {shown})"
+    preferred = [p for p in candidates if p.name == accepts.preferred]
     if len(preferred) == 1:
         return preferred[0]
     names = ", ".join(_relative(p, directory) for p in candidates[:5])
     return (f"{len(candidates)} submission files ({names}); keep exactly one, "
-            f"or name the one to grade {PREFERRED_NAME}")
+            f"or name the one to grade {accepts.preferred}")
 
 
 def _relative(path: Path, root: Path) -> str:
@@ -181,7 +203,7 @@ def _without_duplicates(submissions: list[Submission]) -> tuple[list[Submission]
 # --------------------------------------------------------------------------- Gradescope
 
 
-def _gradescope(folder: Path, entries: list[Path]) -> Discovered:
+def _gradescope(folder: Path, entries: list[Path], accepts: Accepts) -> Discovered:
     found = Discovered(layout="gradescope")
     try:
         metadata = yaml.safe_load((folder / METADATA_FILE).read_text(encoding="utf-8"))
@@ -200,7 +222,7 @@ def _gradescope(folder: Path, entries: list[Path]) -> Discovered:
             found.unusable.append(Unusable(entry, f"listed in {METADATA_FILE} but its folder "
                                                   "is missing from the export"))
             continue
-        chosen = _one_submission(directory, folder)
+        chosen = _one_submission(directory, folder, accepts)
         if not submitters:
             submitters = [{"sid": entry, "name": "", "email": ""}]
         for person in submitters:

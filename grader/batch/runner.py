@@ -107,15 +107,14 @@ def warm_up(exercises: Iterable[Exercise], seed_secret: str | None = None) -> No
     under the batch's secret); a failure here only costs speed."""
     try:
         import grader.grading.engine  # noqa: F401
-        from grader.grading import ahead
+        from grader.grading import prepared
         from grader.grading.secrets import resolve_secret
         from grader.sandbox.layers import probe_layers
 
         probe_layers()
         secret = resolve_secret(seed_secret)
         for exercise in exercises:
-            if exercise.kind == "code":
-                ahead.prepare(exercise, secret)
+            prepared.prepare(exercise, secret)
     except Exception:  # noqa: BLE001 - each grading will report the problem itself
         pass
 

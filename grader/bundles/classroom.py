@@ -30,7 +30,7 @@ from grader.bundles.common import (
 )
 from grader.bundles.wheels import WheelSet, WheelSources, WheelTarget, collect_wheels, wheel_version
 from grader.spec import Exercise
-from grader.spec.stubs import render_stub
+from grader.spec.stubs import starting_file
 
 BUNDLE_DIR = ".github/bpe-autograder"
 WORKFLOW_FILE = ".github/workflows/classroom.yml"
@@ -103,7 +103,7 @@ def write_classroom_bundle(
     stub = directory / exercise.student_file
     wrote_stub = not stub.exists()
     if wrote_stub:
-        stub.write_text(render_stub(exercise), encoding="utf-8")
+        stub.write_text(starting_file(exercise), encoding="utf-8")
     files = sorted(path.relative_to(directory).as_posix() for path in [workflow, stub, *bundle.rglob("*")]
                    if path.is_file())
     return ClassroomBundle(directory=directory, files=files, wheels=wheels, wrote_stub=wrote_stub)

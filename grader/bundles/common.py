@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import math
+import shutil
 import sys
 from pathlib import Path
 from typing import Any
@@ -18,8 +19,10 @@ from markupsafe import Markup, escape
 
 from grader.bundles.wheels import WheelTarget, grader_version
 from grader.grading.secrets import write_secret_file
+from grader.grading.submissions import submission_kind
 from grader.package_data import jinja_environment, templates_path
 from grader.spec import Exercise
+from grader.spec.family import COURSE_FOLDER, course_folder
 
 ENTRYPOINT_TEMPLATE = "lms/entrypoint.py"
 INSTALL_TEMPLATE = "lms/install.sh.j2"
@@ -81,6 +84,7 @@ def bundle_config(exercise: Exercise, *, sandbox: str, exercise_file: str,
         "exercise_id": exercise.id,
         "exercise_file": exercise_file,
         "student_file": exercise.student_file,
+        "submission_suffixes": list(submission_kind(exercise).suffixes),
         "max_score": exercise.total_points,
         "strict_sandbox": sandbox == "strict",
         "timeout_seconds": grading_timeout(exercise) if timeout_seconds is None else timeout_seconds,
@@ -101,6 +105,16 @@ def write_grading_files(directory: Path, exercise: Exercise, *, sandbox: str,
                            timeout_seconds=timeout_seconds)
     (directory / CONFIG_NAME).write_text(json.dumps(config, indent=2) + "\n", encoding="utf-8")
     write_executable(directory / "entrypoint.py", entrypoint_source())
+    ship_course_family(directory, exercise)
+
+
+def ship_course_family(directory: Path, exercise: Exercise) -> None:
+    """A course's own family goes beside the spec, in ``families/NAME/``, where loading the
+    spec on the grading host finds it (instructor code, readable like the spec)."""
+    folder = course_folder(exercise.family)
+    if folder is not None:
+        shutil.copytree(folder, directory / COURSE_FOLDER / exercise.family, dirs_exist_ok=True,
+                        ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
 
 
 def write_executable(path: Path, text: str) -> None:

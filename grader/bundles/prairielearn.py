@@ -41,7 +41,7 @@ from grader.bundles.wheels import (
     wheel_version,
 )
 from grader.spec import Exercise
-from grader.spec.stubs import render_stub
+from grader.spec.stubs import starting_file
 
 PRAIRIELEARN_MAX_TIMEOUT = 600
 # Seconds PrairieLearn's job timeout exceeds the entry point's own deadline: enough to start
@@ -83,7 +83,7 @@ def write_prairielearn_question(
     write_grading_files(tests, exercise, sandbox=sandbox, timeout_seconds=entrypoint_deadline(exercise))
     write_executable(tests / "run_grader",
                      render_template("prairielearn/run_grader.j2", exercise_id=exercise.id))
-    (directory / STUB_FILE).write_text(render_stub(exercise), encoding="utf-8")
+    (directory / STUB_FILE).write_text(starting_file(exercise), encoding="utf-8")
     (directory / "question.html").write_text(question_html(exercise), encoding="utf-8")
     info = question_info(exercise, image=image, question_uuid=question_uuid or _existing_uuid(directory))
     (directory / "info.json").write_text(json.dumps(info, indent=2) + "\n", encoding="utf-8")

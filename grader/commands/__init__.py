@@ -2,5 +2,5 @@
 
 ``common`` holds what every command shares (exit codes, ``--exercises-dir``, colour, loading an
 exercise with errors a user can act on) and ``progress`` the sign of life on standard error.
-``grader.cli`` imports a command's module only when that command runs.
+``grader.commands.cli`` imports a command's module only when that command runs.
 """

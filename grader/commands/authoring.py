@@ -22,14 +22,21 @@ from grader.commands.progress import Progress
 
 
 @click.command("list", help=with_exit_codes(
-    "List the exercises available, with their milestones and points.\n\n"
-    "Course folders given with --exercises-dir or GRADE_EXERCISES_PATH are listed too."))
+    "List the exercises available, with their milestones and points (or, with --families, the "
+    "exercise families and the functions each asks students to write).\n\n"
+    "Course folders given with --exercises-dir or GRADE_EXERCISES_PATH are listed too, with "
+    "the families they define."))
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
               show_default=True, help="text for people, json for scripts.")
+@click.option("--families", "families", is_flag=True,
+              help="List the families (kinds of exercise) and their roles instead.")
 @exercises_dir_option
-def list_exercises(fmt: str) -> None:
-    from grader.spec import SpecError, available_exercises, display_path
+def list_exercises(fmt: str, families: bool) -> None:
+    from grader.spec import SpecError, available_exercises, display_path, family_of
 
+    if families:
+        _list_families(fmt)
+        return
     try:
         exercises = available_exercises()
     except SpecError as error:
@@ -38,11 +45,14 @@ def list_exercises(fmt: str) -> None:
         click.echo(json.dumps([
             {"id": e.id, "title": e.title, "points": e.total_points,
              "file": display_path(e.source) if e.source else None,
-             "conventions": e.conventions.model_dump(exclude={"tie_example"}),
-             "kind": e.kind,
+             "family": e.family,
+             "conventions": (e.conventions.model_dump(exclude={"tie_example"})
+                             if hasattr(e, "conventions") else None),
+             "kind": family_of(e).kind,
              "milestones": [{"id": m.id, "title": m.title, "points": m.points,
                              "function": e.function(m.function).name if m.function else None,
-                             "questions": list(m.questions)} for m in e.milestones]}
+                             "questions": list(getattr(m, "questions", []))}
+                            for m in e.milestones]}
             for e in exercises
         ], indent=2, ensure_ascii=False))
         return
@@ -53,10 +63,35 @@ def list_exercises(fmt: str) -> None:
         click.echo(f"{exercise.id}  ({exercise.total_points:g} points)  {exercise.title}")
         for milestone in exercise.milestones:
             function = (exercise.function(milestone.function).name if milestone.function
-                        else "answers file")
+                        else exercise.student_file)
             click.echo(
                 f"    {milestone.id:<18} {milestone.points:>5g} pts  {function:<18} {milestone.title}"
             )
+
+
+def _list_families(fmt: str) -> None:
+    from grader.spec.family import FamilyError, family_named, family_names
+
+    rows = []
+    for name in family_names():
+        try:
+            family = family_named(name)
+        except FamilyError as error:
+            raise InputError(str(error)) from None
+        rows.append({"family": family.name, "summary": family.summary,
+                     "roles": [{"role": role.name, "arguments": list(role.arguments),
+                                "checks": sorted(role.checks)} for role in family.roles],
+                     "builds_on": list(family.builds_on)})
+    if fmt == "json":
+        click.echo(json.dumps(rows, indent=2, ensure_ascii=False))
+        return
+    for row in rows:
+        click.echo(f"{row['family']}  {row['summary']}")
+        for role in row["roles"]:
+            click.echo(f"    {role['role']:<18} ({', '.join(role['arguments'])}); "
+                       f"checks: {', '.join(role['checks'])}")
+        if not row["roles"]:
+            click.echo("    no functions: students hand in a file graded without running code")
 
 
 @click.command("show", help=with_exit_codes(
@@ -86,14 +121,15 @@ def show(exercise: str) -> None:
 @exercises_dir_option
 def stub(exercise: str, output: Optional[Path], force: bool, student: Optional[str],
          seed_secret: Optional[str]) -> None:
-    from grader.spec.prose import prose_problems
+    from grader.spec import family_of
     from grader.spec.stubs import StubExists, render_stub, write_stub
 
     spec = load(exercise)
-    if spec.kind == "answers":
-        _answer_sheet(spec, output, force, student, seed_secret)
+    family = family_of(spec)
+    if family.stub is not None:
+        _own_stub(spec, family, output, force, student, seed_secret)
         return
-    for loc, message in prose_problems(spec):
+    for loc, message in family.prose_problems(spec):
         click.echo(f"warning: {spec.problem(loc, message)} (run grade check)", err=True)
     if output is None:
         click.echo(render_stub(spec), nl=False)
@@ -107,17 +143,16 @@ def stub(exercise: str, output: Optional[Path], force: bool, student: Optional[s
     click.echo(f"wrote {output} (exercise {spec.id})", err=True)
 
 
-def _answer_sheet(spec, output: Optional[Path], force: bool, student: Optional[str],
-                  secret: Optional[str]) -> None:
-    from grader.mistakes.hand_answers import diagnostic_variant
-    from grader.spec.answer_sheet import render_answer_sheet
-    from grader.spec.variants import VariantError, course_secret
+def _own_stub(spec, family, output: Optional[Path], force: bool, student: Optional[str],
+              secret: Optional[str]) -> None:
+    """The starting file of a family that renders its own (an answers sheet per student)."""
+    from grader.spec.stubs import StubNeedsStudent
 
-    if not student:
-        raise click.UsageError(f"{spec.id} gives each student their own corpus: pass --student ID")
     try:
-        text = render_answer_sheet(spec, diagnostic_variant(spec, student, course_secret(secret)))
-    except VariantError as error:
+        text = family.stub(spec, student, secret)
+    except StubNeedsStudent as error:
+        raise click.UsageError(str(error)) from None
+    except ValueError as error:
         raise click.BadParameter(str(error), param_hint="--student") from None
     if output is None:
         click.echo(text, nl=False)
@@ -128,7 +163,8 @@ def _answer_sheet(spec, output: Optional[Path], force: bool, student: Optional[s
         output.write_text(text, encoding="utf-8")
     except OSError as error:
         raise InputError(f"cannot write {output}: {error.strerror or error}") from None
-    click.echo(f"wrote {output} (exercise {spec.id}, student {student})", err=True)
+    who = f", student {student}" if student else ""
+    click.echo(f"wrote {output} (exercise {spec.id}{who})", err=True)
 
 
 @click.command("check", help=with_exit_codes(
@@ -189,12 +225,18 @@ def check(exercises: tuple[str, ...]) -> None:
 @exercises_dir_option
 def new(exercise_id: str, output: Optional[Path], tie_break: Optional[str],
         corpus_form: Optional[str], base: Optional[str], force: bool) -> None:
-    from grader.spec.new_spec import NewSpecError, new_spec_text
+    from grader.spec.family import default_family, family_named, family_of
+    from grader.spec.problems import NewSpecError
 
     base_spec = load(base) if base else None
+    family = family_of(base_spec) if base_spec is not None else family_named(default_family())
+    if family.new_spec is None:
+        raise InputError(f"grade new cannot start from {base_spec.id if base_spec else base}: the "
+                         f"{family.name} family writes no new specs; copy its YAML (grade show) "
+                         "and edit it instead")
     try:
-        text = new_spec_text(exercise_id, tie_break=tie_break, corpus_form=corpus_form,
-                             base=base_spec)
+        text = family.new_spec(exercise_id, tie_break=tie_break, corpus_form=corpus_form,
+                               base=base_spec)
     except NewSpecError as error:
         raise InputError(str(error)) from None
     if output is None:

@@ -1,9 +1,10 @@
 """Work of a grading that does not depend on the student's code, done ahead of the checks.
 
-The generated inputs of the differential and property checks, the reference's merges on them,
-and the efficiency check's corpus depend only on the exercise and the seed secret.
-:func:`prepare` computes them into the caches the checks read (``grade batch`` and ``grade
-audit`` call it once, before forking their gradings). :func:`start_helper` computes them in a
+The generated inputs of the differential and property checks, the reference's values on them,
+and the efficiency check's input depend only on the exercise and the seed secret
+(:mod:`grader.grading.prepared` lists that work). :func:`prepare` computes them into the
+caches the checks read (``grade batch`` and ``grade audit`` call it once, before forking their
+gradings). :func:`start_helper` computes them in a
 process forked at the start of one grading, so that it runs on another core while the sandbox
 runs the student's code; a check takes each result when it first needs it (:func:`collect`,
 waiting if it is not ready yet) and computes it itself when the helper has none. Generated
@@ -33,46 +34,11 @@ from grader.spec import Exercise
 
 WAIT_SECONDS = 300.0
 """How long a check waits for the helper before computing a value itself."""
-GENERATING_CHECKS = frozenset({"differential", "properties"})
 
 Key = tuple
-
-
-def generated_roles(exercise: Exercise) -> list[str]:
-    """The roles whose checks search generated inputs, in the order the milestones need them."""
-    from grader.grading.generated_inputs import GENERATED_ROLES
-
-    if exercise.properties is None:
-        return []
-    roles = [milestone.function for milestone in exercise.milestones
-             if milestone.function in GENERATED_ROLES
-             and any(check.kind in GENERATING_CHECKS for check in milestone.checks)]
-    return list(dict.fromkeys(roles))
-
-
-def timed_corpus_wanted(exercise: Exercise) -> bool:
-    return (exercise.efficiency is not None
-            and any(milestone.function == "train" and milestone.check("efficiency") is not None
-                    for milestone in exercise.milestones))
-
-
-def work(exercise: Exercise, secret: Optional[str], *, time_reference: bool) -> Iterator[tuple[Key, Callable[..., Any]]]:
-    """Each piece of work as ``(key, compute)``, in the order a grading needs them;
-    ``compute(progress)`` may give ``progress`` parts of its value before returning it."""
-    from grader.grading import generated_inputs
-    from grader.grading.checks import efficiency
-    from grader.grading.secrets import inputs_seed
-
-    seed = None if secret is None else inputs_seed(secret, exercise.id)
-    for role in generated_roles(exercise):
-        yield (generated_key(role, seed), lambda progress=None, role=role:
-               generated_inputs.generated_with_merges(exercise, role, seed, progress))
-    if timed_corpus_wanted(exercise):
-        yield (corpus_key(exercise, secret),
-               lambda progress=None: efficiency.corpus_for(exercise, secret))
-        if time_reference:
-            yield (timing_key(exercise, secret), lambda progress=None: efficiency.time_reference(
-                efficiency.corpus_for(exercise, secret), exercise))
+Work = list[tuple[Key, Callable[..., Any]]]
+"""Pieces of work ``(key, compute)`` in the order a grading needs them; ``compute(progress)``
+may give ``progress`` parts of its value before returning it (:mod:`grader.grading.prepared`)."""
 
 
 def generated_key(role: str, seed: Optional[int]) -> Key:
@@ -88,10 +54,11 @@ def timing_key(exercise: Exercise, secret: Optional[str]) -> Key:
     return "timing", exercise.id, secret
 
 
-def prepare(exercise: Exercise, secret: Optional[str]) -> None:
-    """Fill this process's caches with the exercise's generated inputs and timed corpus."""
-    for _, compute in work(exercise, secret, time_reference=False):
-        compute()
+def prepare(pieces: Work) -> None:
+    """Fill this process's caches with the values of ``pieces`` (none of them timed)."""
+    for key, compute in pieces:
+        if key[0] != "timing":
+            compute()
 
 
 # --------------------------------------------------------------------------- the helper
@@ -181,9 +148,8 @@ def go(key: Key) -> bool:
     return helper.go(key) if helper is not None else False
 
 
-def start_helper(exercise: Exercise, secret: Optional[str]) -> Optional[Helper]:
+def start_helper(pieces: Work) -> Optional[Helper]:
     """Fork a helper computing the grading's work, unless there is none or no second core."""
-    pieces = list(work(exercise, secret, time_reference=True))
     if not pieces or free_cores() < 2:
         return None
     context = multiprocessing.get_context("fork")

@@ -1,10 +1,9 @@
 """The test-adequacy audit: do an exercise's checks catch every known mistake?
 
 For each catalogued mistake that can happen under the exercise's conventions, and for each
-combination of two that published code makes (:data:`grader.mistakes.real_students.COMBINED`),
-a student-style submission making exactly that (:mod:`grader.mistakes.students`) is graded
-through the real grading path, sandbox included; a combination is named when the diagnosis
-names both mistakes together. A mistake *affects* the milestones that check the
+combination of two that published code makes, a student-style submission making exactly that
+(its family's ``Students``) is graded through the real grading path, sandbox included; a
+combination is named when the diagnosis names both mistakes together. A mistake *affects* the milestones that check the
 function it lives in; it is *caught* when each of them fails at least one check. A milestone
 it passes is a gap in the exercise: its checks cannot tell the mistake from the reference.
 A correct student-style submission must score full marks, or nothing here means anything.
@@ -13,8 +12,9 @@ Efficiency checks time a correct trainer and are not meant to catch mistakes, so
 submissions are graded without them (which also keeps the audit quick); the correct
 submission is graded with every check.
 
-The do-nothing submissions of :mod:`grader.grading.do_nothing` (empty, constant, identity,
-echo) are graded with every check too: the audit fails when any of them earns a point.
+The family's do-nothing submissions (for character BPE: empty, constant, identity, echo) are
+graded with every check too: the audit fails when any of them earns a point. A family whose
+students hand in something else than code audits its own way (``Family.audit``).
 """
 
 from __future__ import annotations
@@ -26,18 +26,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Optional
 
-from grader.grading import ahead, do_nothing
+from grader.grading import prepared
 from grader.grading.engine import grade_submission
 from grader.grading.secrets import SeedSecretError, resolve_secret
-from grader.mistakes.real_students import combined_mistakes
-from grader.mistakes.students import (
-    StudentMistake,
-    applicable_mistakes,
-    write_submission,
-)
+from grader.grading.submissions import submission_kind
+from grader.mistakes.kinds import EMPTY_BOOK, StudentMistake
 from grader.result import GradeReport
 from grader.spec import Exercise
-from grader.spec.roles import ROLE_TABLE
+from grader.spec.family import depends_on, family_of
 
 
 class UnknownMistake(ValueError):
@@ -59,6 +55,7 @@ class MistakeAudit:
     named_in: list[str] = field(default_factory=list)
     error: Optional[str] = None
     witness: dict[str, Any] = field(default_factory=dict)
+    advice: str = "a case that shows it"  # what input to add when a milestone misses it
 
     @property
     def missed(self) -> list[str]:
@@ -159,18 +156,19 @@ def run_audit(
     ``jobs`` gradings run at once (default: one per core). ``reference_submission`` replaces
     the generated correct submission, e.g. with the exercise's sample in ``examples/``.
     """
-    from grader.mistakes.compound import combination_by_id
-    from grader.mistakes.diagnosis import mistakes_for
-
-    if exercise.kind == "answers":
-        from grader.grading.answers_audit import run_answers_audit
-
-        return run_answers_audit(exercise, mistake_ids=mistake_ids)
-    catalogue = {m.id: m for role in exercise.functions.roles() for m in mistakes_for(role)}
-    mistakes = [m for m in applicable_mistakes(exercise) if m.id in catalogue]
-    for combination in combined_mistakes(exercise):  # two mistakes at once, as real code has
-        catalogue[combination.id] = combination_by_id(combination.id)
-        mistakes.append(combination)
+    family = family_of(exercise)
+    if family.audit is not None:
+        return family.audit(exercise, mistake_ids=mistake_ids)
+    students = family.students
+    book = family.mistakes or EMPTY_BOOK
+    catalogue = {m.id: m for role in exercise.roles() for m in book.for_role(role)}
+    applicable = students.applicable(exercise) if students is not None else []
+    mistakes = [m for m in applicable if m.id in catalogue]
+    combined = students.combined(exercise) if students is not None else []
+    for combination in combined:  # two mistakes at once, as real code has
+        if students.combination is not None:
+            catalogue[combination.id] = students.combination(combination.id)
+            mistakes.append(combination)
     if mistake_ids is not None:
         unknown = sorted(set(mistake_ids) - {m.id for m in mistakes})
         if unknown:
@@ -179,17 +177,19 @@ def run_audit(
                              f"known: {known}")
         mistakes = [m for m in mistakes if m.id in mistake_ids]
     without_timing = exercise_without_efficiency(exercise)
-    idle_kinds = do_nothing.kinds_for(exercise)
+    idle = dict(family.do_nothing(exercise))
     with tempfile.TemporaryDirectory(prefix="grade-audit-") as directory:
-        reference_path = reference_submission or write_submission(exercise, Path(directory))
+        folder = Path(directory)
+        reference_path = reference_submission or write_student(exercise, folder)
         tasks = [(str(reference_path), exercise)] + [
-            (str(write_submission(exercise, Path(directory), m.id)), without_timing)
+            (str(write_student(exercise, folder, m.id)), without_timing)
             for m in mistakes
         ] + [
-            (str(do_nothing.write_submission(exercise, Path(directory), kind)), exercise)
-            for kind in idle_kinds
+            (str(_write(folder, f"do_nothing_{kind}", exercise, source)), exercise)
+            for kind, source in idle.items()
         ]
         reports = _grade_all(tasks, jobs)
+    idle_kinds = list(idle)
     idle_reports = reports[len(reports) - len(idle_kinds):]
     reports = reports[: len(reports) - len(idle_kinds)]
     reference_report, mistake_reports = reports[0], reports[1:]
@@ -211,6 +211,26 @@ def run_audit(
         | {f"do-nothing-{kind}": r for kind, r in zip(idle_kinds, idle_reports)},
         do_nothing={kind: points_earned(r) for kind, r in zip(idle_kinds, idle_reports)},
     )
+
+
+def student_source(exercise: Exercise, mistake_id: Optional[str] = None) -> str:
+    """The student-style submission to ``exercise`` making ``mistake_id`` (None: correct)."""
+    students = family_of(exercise).students
+    if students is None:
+        raise UnknownMistake(f"the {exercise.family} family writes no student-style submissions")
+    return students.source(exercise, mistake_id)
+
+
+def write_student(exercise: Exercise, directory: Path, mistake_id: Optional[str] = None) -> Path:
+    """Write the student-style submission to ``directory``/student_<mistake>.py."""
+    name = "student_" + (mistake_id or "correct").replace("-", "_")
+    return _write(directory, name, exercise, student_source(exercise, mistake_id))
+
+
+def _write(directory: Path, name: str, exercise: Exercise, source: str) -> Path:
+    path = Path(directory) / f"{name}{submission_kind(exercise).suffixes[0]}"
+    path.write_text(source, encoding="utf-8")
+    return path
 
 
 def points_earned(report: GradeReport) -> list[str]:
@@ -237,7 +257,7 @@ def _grade_all(tasks: list[tuple[str, Exercise]], jobs: Optional[int]) -> list[G
         pass  # every grading reports it
     else:
         for exercise in {id(exercise): exercise for _, exercise in tasks}.values():
-            ahead.prepare(exercise, secret)  # once here rather than in every grading
+            prepared.prepare(exercise, secret)  # once here rather than in every grading
     if workers == 1:
         return [_grade(task) for task in tasks]
     with ProcessPoolExecutor(max_workers=workers) as pool:
@@ -262,12 +282,15 @@ def affected_milestones(exercise: Exercise, role: str) -> list[str]:
 
 
 def judge_mistake(exercise: Exercise, mistake: StudentMistake, entry: Any, report: GradeReport) -> MistakeAudit:
+    family = family_of(exercise)
     audit = MistakeAudit(
         id=mistake.id,
         title=getattr(entry, "title", mistake.id),
         role=mistake.role,
         affected=affected_milestones(exercise, mistake.role),
         witness=dict(getattr(entry, "witness", {}) or {}),
+        advice=family.role(mistake.role).audit_advice if family.has_role(mistake.role)
+        else MistakeAudit.advice,
     )
     if report.errors:
         audit.error = "; ".join(report.errors)
@@ -289,7 +312,7 @@ def unexpected_failures(exercise: Exercise, mistake: StudentMistake, report: Gra
     failed = []
     for milestone in report.milestones:
         role = by_id[milestone.id].function
-        may_fail = role in roles or mistake.role in ROLE_TABLE[role].depends_on
+        may_fail = role in roles or mistake.role in depends_on(exercise, role)
         if not milestone.passed and not may_fail:
             failed.append(milestone.id)
     return failed
@@ -377,10 +400,8 @@ def _gap_advice(mistake: MistakeAudit, exercise: Exercise) -> list[str]:
     for milestone_id in mistake.missed:
         milestone = exercise.milestone(milestone_id)
         kinds = [check.kind for check in milestone.checks if check.kind != "efficiency"]
-        what = (ROLE_TABLE[mistake.role].audit_advice if mistake.role in ROLE_TABLE
-                else "a variant setting (word_pool, max_count, num_merges) that shows it")
         line = (f"no check of {milestone_id!r} ({', '.join(kinds)}) tells it from the reference: "
-                f"add {what} to the cases check")
+                f"add {mistake.advice} to the cases check")
         if mistake.witness:
             line += f", e.g. the catalogue's witness {_short(mistake.witness)}"
         advice.append(line)

@@ -16,17 +16,16 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Optional
 
+from grader.mistakes.kinds import EMPTY_BOOK, MistakeBook
 from grader.mistakes.narrowing import Named, Observation, key, name_for_milestone
 from grader.result import CheckResult, Diagnosis
 from grader.spec import Exercise
+from grader.spec.family import family_of
 
 
-def options_for(exercise: Exercise, role: str) -> dict[str, Any]:
-    """The exercise's conventions as keyword arguments of a mistake of ``role``."""
-    options: dict[str, Any] = {"end_of_word": exercise.conventions.end_of_word}
-    if role == "train":
-        options["tie_break"] = exercise.conventions.tie_break
-    return options
+def book_of(exercise: Exercise) -> MistakeBook:
+    """The mistakes of ``exercise``'s family (none for a family that catalogues none)."""
+    return family_of(exercise).mistakes or EMPTY_BOOK
 
 
 def observed(inputs: Mapping[str, Any], answer: Any) -> Observation:
@@ -56,7 +55,8 @@ class MilestoneObservations:
     def settle(self) -> list[Named]:
         """Give each noted result the milestone's surviving names that explain its inputs."""
         everything = [o for _, observations in self.noted for o in observations]
-        named = name_for_milestone(self.role, everything, options_for(self.exercise, self.role),
+        book = book_of(self.exercise)
+        named = name_for_milestone(book, self.role, everything, book.options(self.exercise, self.role),
                                    agreeing=self.agreeing)
         for result, observations in self.noted:
             mine = {key(o) for o in observations}

@@ -76,16 +76,25 @@ def _read_secret(path: Path, origin: str) -> str:
     return text[:MAX_SECRET_CHARS]
 
 
-def resolve_secret(explicit: Optional[str] = None) -> str:
-    """The secret to grade with: ``explicit``, else the environment's, else the user's own."""
-    if explicit:
-        return explicit
+def environment_secret() -> Optional[str]:
+    """The course's secret from the environment (``GRADE_SEED_SECRET``, or the file
+    ``GRADE_SEED_SECRET_FILE`` names, as bundles set it), or None."""
     from_env = os.environ.get(SECRET_ENV)
     if from_env:
         return from_env
     named = os.environ.get(SECRET_FILE_ENV)
     if named:
         return _read_secret(Path(named), SECRET_FILE_ENV)
+    return None
+
+
+def resolve_secret(explicit: Optional[str] = None) -> str:
+    """The secret to grade with: ``explicit``, else the environment's, else the user's own."""
+    if explicit:
+        return explicit
+    from_env = environment_secret()
+    if from_env:
+        return from_env
     path = user_secret_path()
     if path.is_file():
         return _read_secret(path, "the per-user secret")

@@ -1,12 +1,11 @@
 """Calling the student's functions through the sandbox, each answer shape-checked.
 
-:class:`StudentCalls` knows one exercise's conventions: it sends inputs in the forms the
-exercise promises the student (its corpus form; merge lists as ``(a, b)`` tuples or as
-``((a, b), "ab")`` items), calls the function of a role in the sandbox, and turns what comes
-back into a :class:`StudentAnswer`: the value in canonical form (merges as ``(str, str)``
-tuples, tokens as ``str`` lists, lengths as a dict) or a message saying why there is none
-(an exception, a time-out, a missing function, a value of the wrong shape). Nothing the
-student returns is used before :mod:`grader.grading.shapes` has checked it. What each call
+:class:`StudentCalls` calls the function of a role in the sandbox: its family's role record
+says how the inputs are sent (in the forms the exercise promises the student, say merge lists
+as ``(a, b)`` tuples or ``((a, b), "ab")`` items) and how the answer is shape-checked. What
+comes back is a :class:`StudentAnswer`: the value in canonical form or a message saying why
+there is none (an exception, a time-out, a missing function, a value of the wrong shape).
+Nothing the student returns is used before its shape is checked (:mod:`grader.grading.shapes`). What each call
 prints is kept for the report only when the call was on a visible input
 (:mod:`grader.grading.output_ledger`).
 """
@@ -22,9 +21,7 @@ from grader.grading.output_ledger import OutputLedger
 from grader.grading.plain_words import plain
 from grader.grading.secrets import inputs_seed
 from grader.spec import Exercise
-from grader.spec.expected import to_merge_form
-
-Pair = tuple[str, str]
+from grader.spec.family import role_of
 
 MAX_FAILURE_CHARS = 300
 
@@ -109,68 +106,18 @@ class StudentCalls:
 
     # ----------------------------------------------------------------- the roles
 
-    def train(self, corpus: Any, num_merges: int) -> StudentAnswer:
-        """The student's merges for ``corpus`` (already in the exercise's corpus form)."""
-        name = self.function_name("train")
-        answer = self._call(name, [corpus, num_merges], ("corpus", "num_merges"))
+    def call(self, role: str, *args: Any) -> StudentAnswer:
+        """A fresh call of ``role``'s function on ``args`` (in the grader's canonical forms):
+        sent as the role says the student's function takes them, the answer shape-checked
+        into canonical form."""
+        spec = role_of(self.exercise, role)
+        name = self.function_name(role)
+        answer = self._call(name, spec.send(self.exercise, args), spec.arguments)
         if not answer.ok:
             return answer
-        return self._shaped(lambda: self.merges_shape(answer.value, name), answer.modified)
+        return self._shaped(lambda: spec.shape(self.exercise, answer.value, name), answer.modified)
 
-    def encode(self, word: str, merges: list[Pair]) -> StudentAnswer:
-        """The student's tokens for ``word``, given ``merges`` in the exercise's merge form."""
-        name = self.function_name("encode")
-        answer = self._call(name, [word, self.merge_list(merges)], ("word", "merges"))
-        if not answer.ok:
-            return answer
-        return self._shaped(lambda: shapes.tokens(answer.value, name), answer.modified)
-
-    def sequence_lengths(self, sentence: str, merges: list[Pair]) -> StudentAnswer:
-        name = self.function_name("sequence_lengths")
-        answer = self._call(name, [sentence, self.merge_list(merges)], ("sentence", "merges"))
-        if not answer.ok:
-            return answer
-        return self._shaped(lambda: shapes.lengths(answer.value, name), answer.modified)
-
-    def train_wordpiece(self, corpus: Any, num_merges: int) -> StudentAnswer:
-        """The student's WordPiece merges for ``corpus``, as bare pairs."""
-        name = self.function_name("train_wordpiece")
-        answer = self._call(name, [corpus, num_merges], ("corpus", "num_merges"))
-        if not answer.ok:
-            return answer
-        return self._shaped(lambda: self.merges_shape(answer.value, name), answer.modified)
-
-    def first_divergence(self, corpus: Any, num_merges: int) -> StudentAnswer:
-        """The student's ``(step, bpe_pair, wordpiece_pair)`` for ``corpus``, or None."""
-        name = self.function_name("first_divergence")
-        answer = self._call(name, [corpus, num_merges], ("corpus", "num_merges"))
-        if not answer.ok:
-            return answer
-        return self._shaped(lambda: shapes.divergence(answer.value, name), answer.modified)
-
-    def train_byte_bpe(self, text: str, vocab_size: int, special_tokens: list[str]) -> StudentAnswer:
-        """The student's ``(vocab, merges)`` for ``text``."""
-        name = self.function_name("train_byte_bpe")
-        answer = self._call(name, [text, vocab_size, list(special_tokens)],
-                            ("text", "vocab_size", "special_tokens"))
-        if not answer.ok:
-            return answer
-        return self._shaped(lambda: shapes.byte_training(answer.value, name), answer.modified)
-
-    def encode_byte_bpe(self, text: str, vocab: dict, merges: list, special_tokens: list[str]) -> StudentAnswer:
-        name = self.function_name("encode_byte_bpe")
-        answer = self._call(name, [text, dict(vocab), [tuple(m) for m in merges], list(special_tokens)],
-                            ("text", "vocab", "merges", "special_tokens"))
-        if not answer.ok:
-            return answer
-        return self._shaped(lambda: shapes.token_ids(answer.value, name), answer.modified)
-
-    def decode_byte_bpe(self, ids: list[int], vocab: dict) -> StudentAnswer:
-        name = self.function_name("decode_byte_bpe")
-        answer = self._call(name, [list(ids), dict(vocab)], ("ids", "vocab"))
-        if not answer.ok:
-            return answer
-        return self._shaped(lambda: shapes.text(answer.value, name), answer.modified)
+    answer = call
 
     def remembered(self, role: str, *args: Any) -> StudentAnswer:
         """The answer of ``role``'s function on ``args``, calling only the first time.
@@ -179,31 +126,8 @@ class StudentCalls:
         """
         key = repr((role, args))
         if key not in self._remembered:
-            self._remembered[key] = self.answer(role, *args)
+            self._remembered[key] = self.call(role, *args)
         return self._remembered[key]
-
-    def answer(self, role: str, *args: Any) -> StudentAnswer:
-        """A fresh call of ``role``'s function (train, encode or sequence_lengths)."""
-        method = {"train": self.train, "encode": self.encode,
-                  "sequence_lengths": self.sequence_lengths,
-                  "train_wordpiece": self.train_wordpiece,
-                  "first_divergence": self.first_divergence,
-                  "train_byte_bpe": self.train_byte_bpe, "encode_byte_bpe": self.encode_byte_bpe,
-                  "decode_byte_bpe": self.decode_byte_bpe}[role]
-        return method(*args)
-
-    # ----------------------------------------------------------------- conversions
-
-    def merge_list(self, merges: list[Pair]) -> list[Any]:
-        """Bare pairs written in the exercise's merge form, as the student's trainer returns them."""
-        return to_merge_form(list(merges), self.exercise.conventions.merge_form)
-
-    def merges_shape(self, value: Any, function: str) -> list[Pair]:
-        conventions = self.exercise.conventions
-        accept_lists = conventions.accept_lists_for_tuples
-        if conventions.merge_form == "pairs-with-token":
-            return shapes.merges_from_pairs_with_token(value, function, accept_lists=accept_lists)
-        return shapes.merges_from_pairs(value, function, accept_lists=accept_lists)
 
     # ----------------------------------------------------------------- plumbing
 

@@ -9,8 +9,8 @@ crash), *contradicts* it (another output), or says nothing (it raised, or ran to
 :func:`name_for_milestone` keeps the mistakes that explain at least one observation and
 contradict none, ranked by how many they explain, then single mistakes before combinations,
 then catalogue order. A call the student got right contradicts the mistakes that would have
-got it wrong. Combinations of two mistakes (:mod:`grader.mistakes.compound`) are
-tried only when no single one survives, and only within a time budget.
+got it wrong. Combinations of two mistakes (``MistakeBook.combinations``) are tried only when
+no single one survives, and only within a time budget.
 """
 
 from __future__ import annotations
@@ -20,19 +20,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Optional
 
-from grader.mistakes.catalogue import Mistake, mistakes_for
-from grader.mistakes.compound import combinations
-from grader.mistakes.diagnosis import (
-    DEFAULT_TIME_LIMIT,
-    _NOT_COMPARABLE,
-    _canonical_lengths,
-    _canonical_merges,
-    _canonical_tokens,
-    _run_bounded,
-)
-from grader.mistakes.real_code import NoPairLeft, crash_looks_like_no_pair_left
-from reference import encode, train_bpe
-from reference.sequence_lengths import sequence_lengths
+from grader.mistakes.diagnosis import DEFAULT_TIME_LIMIT, run_bounded
+from grader.mistakes.kinds import NOT_COMPARABLE, Mistake, MistakeBook
 
 COMBINATION_BUDGET = 0.8
 """Seconds the search over combinations may take for one milestone."""
@@ -40,12 +29,6 @@ COMBINATION_BUDGET = 0.8
 EXPLAINS, CONTRADICTS, SILENT = "explains", "contradicts", "silent"
 _CRASHED = object()
 
-_REFERENCE: dict[str, Callable[..., Any]] = {
-    "train": train_bpe, "encode": encode, "sequence_lengths": sequence_lengths,
-}
-_CANONICAL: dict[str, Callable[[object], object]] = {
-    "train": _canonical_merges, "encode": _canonical_tokens, "sequence_lengths": _canonical_lengths,
-}
 
 
 @dataclass(frozen=True)
@@ -86,17 +69,18 @@ class Named:
                 "inputs, and contradicts none")
 
 
-def usable(role: str, observation: Observation) -> bool:
-    """Whether an observation can tell mistakes apart: a value, or a no-pair-left crash.
-    Roles of other families (WordPiece, byte-level) are named per input by their checks."""
-    if role not in _CANONICAL:
+def usable(book: MistakeBook, role: str, observation: Observation) -> bool:
+    """Whether an observation can tell mistakes apart: a comparable value, or a crash the
+    family says a mistake reproduces. Roles the family names per input are not named here."""
+    if role not in book.named_milestone_wide:
         return False
     if observation.crashed:
-        return role == "train" and crash_looks_like_no_pair_left(observation.crash or "")
-    return _CANONICAL[role](observation.actual) is not _NOT_COMPARABLE
+        return book.telling_crash(role, observation.crash or "")
+    return book.canonical(role, observation.actual) is not NOT_COMPARABLE
 
 
 def name_for_milestone(
+    book: MistakeBook,
     role: str,
     observations: Sequence[Observation],
     options: Mapping[str, Any],
@@ -106,26 +90,27 @@ def name_for_milestone(
 ) -> list[Named]:
     """The mistakes that explain the observations, best first (see the module docstring).
 
-    ``options`` are the exercise's conventions as keyword arguments of the role's ``run``:
-    ``end_of_word``, and ``tie_break`` for training. ``agreeing`` are calls the student got
-    right: a mistake that would have got one of them wrong is contradicted too.
+    ``book`` is the family's; ``options`` are the exercise's conventions as keyword arguments
+    of the role's ``run`` (``book.options``). ``agreeing`` are calls the student got right: a
+    mistake that would have got one of them wrong is contradicted too.
     """
     tie_break = options.get("tie_break")
-    kept = _wrong_outputs(role, [o for o in observations if usable(role, o)], options)
+    kept = _wrong_outputs(book, role, [o for o in observations if usable(book, role, o)], options)
     if not kept:
         return []
-    right = [o for o in agreeing if not o.crashed and usable(role, o)]
-    singles = [m for m in mistakes_for(role) if m.tie_break is None or m.tie_break != tie_break]
-    named = _survivors(role, singles, kept, right, options, combined=False, deadline=None)
+    right = [o for o in agreeing if not o.crashed and usable(book, role, o)]
+    singles = [m for m in book.for_role(role) if m.tie_break is None or m.tie_break != tie_break]
+    named = _survivors(book, role, singles, kept, right, options, combined=False, deadline=None)
     if not named:
         deadline = time.perf_counter() + budget
-        named = _survivors(role, combinations(role, tie_break), kept, right, options,
+        named = _survivors(book, role, book.combinations(role, tie_break), kept, right, options,
                            combined=True, deadline=deadline)
     order = {id(named_one): index for index, named_one in enumerate(named)}
     return sorted(named, key=lambda n: (-n.explained, n.combined, order[id(n)]))
 
 
-def _wrong_outputs(role: str, observations: list[Observation], options: Mapping[str, Any]) -> list[Observation]:
+def _wrong_outputs(book: MistakeBook, role: str, observations: list[Observation],
+                   options: Mapping[str, Any]) -> list[Observation]:
     """The observations whose output is not the reference's (a crash always counts)."""
     kept, seen = [], set()
     for observation in observations:
@@ -133,15 +118,15 @@ def _wrong_outputs(role: str, observations: list[Observation], options: Mapping[
             continue
         seen.add(key(observation))
         if not observation.crashed:
-            expected = _output(role, _REFERENCE[role], observation.inputs, options)
-            if expected is _NOT_COMPARABLE or expected == _CANONICAL[role](observation.actual):
+            expected = _output(book, role, book.reference[role], observation.inputs, options)
+            if expected is NOT_COMPARABLE or expected == book.canonical(role, observation.actual):
                 continue
         kept.append(observation)
     return kept
 
 
 def _survivors(
-    role: str, candidates: Sequence[Mistake], observations: list[Observation],
+    book: MistakeBook, role: str, candidates: Sequence[Mistake], observations: list[Observation],
     agreeing: list[Observation], options: Mapping[str, Any], *, combined: bool,
     deadline: Optional[float],
 ) -> list[Named]:
@@ -151,14 +136,14 @@ def _survivors(
             break
         explains: list[str] = []
         for observation in observations:
-            verdict = _verdict(role, mistake, observation, options)
+            verdict = _verdict(book, role, mistake, observation, options)
             if verdict == CONTRADICTS:
                 break
             if verdict == EXPLAINS:
                 explains.append(key(observation))
         else:
             if explains and not any(
-                _verdict(role, mistake, observation, options) == CONTRADICTS
+                _verdict(book, role, mistake, observation, options) == CONTRADICTS
                 for observation in agreeing
             ):
                 named.append(Named(mistake, len(explains), len(observations), combined,
@@ -166,29 +151,29 @@ def _survivors(
     return named
 
 
-def _verdict(role: str, mistake: Mistake, observation: Observation, options: Mapping[str, Any]) -> str:
-    output = _output(role, mistake.run, observation.inputs, options)
+def _verdict(book: MistakeBook, role: str, mistake: Mistake, observation: Observation,
+             options: Mapping[str, Any]) -> str:
+    output = _output(book, role, mistake.run, observation.inputs, options)
     if output is _CRASHED:
         return EXPLAINS if observation.crashed else CONTRADICTS
-    if output is _NOT_COMPARABLE:
+    if output is NOT_COMPARABLE:
         return SILENT
     if observation.crashed:
         return CONTRADICTS
-    return EXPLAINS if output == _CANONICAL[role](observation.actual) else CONTRADICTS
+    return EXPLAINS if output == book.canonical(role, observation.actual) else CONTRADICTS
 
 
-def _output(role: str, run: Callable[..., Any], inputs: Mapping[str, Any], options: Mapping[str, Any]) -> Any:
+def _output(book: MistakeBook, role: str, run: Callable[..., Any], inputs: Mapping[str, Any],
+            options: Mapping[str, Any]) -> Any:
     arguments = {**inputs, **options}
-    if role != "train":
-        arguments.pop("tie_break", None)
 
     def compute() -> Any:
         try:
             return run(**arguments)
-        except NoPairLeft:
+        except book.crash:
             return _CRASHED
 
-    output = _run_bounded(compute, DEFAULT_TIME_LIMIT)
-    if output is _CRASHED or output is _NOT_COMPARABLE:
+    output = run_bounded(compute, DEFAULT_TIME_LIMIT)
+    if output is _CRASHED or output is NOT_COMPARABLE:
         return output
-    return _CANONICAL[role](output)
+    return book.canonical(role, output)

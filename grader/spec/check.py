@@ -1,8 +1,10 @@
 """``grade check``: validate a spec and verify every expected value it states against the reference.
 
-A wrong expected merge list is explained the way the hand exercises explain a step: the first
-step that departs, the pair counts at that step, which pairs tie and what the declared rule
-picks, and which other tie rule (if any) would reproduce the author's list.
+The spec is loaded (every shape and rule problem in one round), its texts are checked against
+its conventions (``Family.prose_problems``), and its family verifies the expected values an
+author wrote (``Family.verify``: a :class:`Verification`); a family that verifies none has
+every expected value computed by its reference. Allowed imports that are not installed are
+warned about.
 """
 
 from __future__ import annotations
@@ -12,36 +14,22 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Optional, Union
 
-from grader.spec import (
-    Case,
-    Exercise,
-    ExerciseNotFound,
-    Pair,
-    Problem,
-    SpecError,
-    load_exercise,
-)
-from grader.spec.roles import family_of
-from grader.spec.expected import (
-    expected_lengths,
-    expected_merges,
-    expected_tokens,
-    reference_pairs,
-    reference_steps,
-)
-from grader.spec.problems import in_file_order
-from grader.spec.prose import (
-    corpus_yaml,
-    prose_problems,
-    tie_cases,
-    undistinguished_rules,
-)
-from reference import TIE_BREAKS
-from reference.plain import Step
-from reference.tie_breaks import DESCRIPTIONS
+from grader.spec.family import family_of
+from grader.spec.loading import load_exercise
+from grader.spec.models import Exercise
+from grader.spec.problems import ExerciseNotFound, Problem, SpecError, in_file_order
 
-SHOWN_PAIR_COUNTS = 8
-NEXT = "\n    "  # explanations continue on indented lines under the problem's first line
+
+@dataclass
+class Verification:
+    """What a family found verifying the expected values a spec states."""
+
+    problems: list[Problem] = field(default_factory=list)
+    warnings: list[Problem] = field(default_factory=list)
+    verified: int = 0
+    computed: int = 0
+    summary: Optional[str] = None
+    """A summary of its own for a clean spec (e.g. of an answers file), else the usual one."""
 
 
 @dataclass
@@ -56,6 +44,7 @@ class CheckReport:
     computed: int = 0
     not_found: bool = False
     """The target names no file and no exercise on the search path (an input error)."""
+    clean_summary: Optional[str] = None
 
     @property
     def ok(self) -> bool:
@@ -66,11 +55,8 @@ class CheckReport:
             return f"{self.target}: {len(self.problems)} problem(s); the spec did not load"
         source = self.exercise.source
         where = str(source) if source is not None else self.target
-        if self.ok and self.exercise.kind == "answers":
-            return (
-                f"{where}: ok: exercise {self.exercise.id!r}, an answers file; each student's "
-                "variant is drawn from its answers settings and graded against the reference"
-            )
+        if self.ok and self.clean_summary:
+            return f"{where}: ok: exercise {self.exercise.id!r}, {self.clean_summary}"
         if self.ok:
             warned = f", {len(self.warnings)} warning(s)" if self.warnings else ""
             return (
@@ -92,17 +78,21 @@ def check_spec(id_or_path: Union[str, os.PathLike]) -> CheckReport:
         if isinstance(error.exercise, Exercise):  # report the prose in the same round
             shaped = error.exercise
             report.problems = in_file_order(report.problems + [
-                shaped.problem(loc, message) for loc, message in prose_problems(shaped)])
+                shaped.problem(loc, message)
+                for loc, message in family_of(shaped).prose_problems(shaped)])
         return report
+    family = family_of(exercise)
     report.exercise = exercise
-    report.problems += [exercise.problem(loc, message) for loc, message in prose_problems(exercise)]
-    if family_of(exercise.functions.roles()) != "bpe":
-        report.computed = len(exercise.cases)  # their references compute every expected value
-        return report
-    for index, case in enumerate(exercise.cases):
-        _check_case(exercise, index, case, report)
-    report.problems = in_file_order(report.problems)
-    report.warnings += _tie_warnings(exercise)
+    report.problems += [exercise.problem(loc, message)
+                        for loc, message in family.prose_problems(exercise)]
+    if family.verify is None:  # its reference computes every expected value
+        report.computed = len(exercise.cases)
+    else:
+        found = family.verify(exercise)
+        report.problems = in_file_order(report.problems + found.problems)
+        report.warnings += found.warnings
+        report.verified, report.computed = found.verified, found.computed
+        report.clean_summary = found.summary
     report.warnings += _import_warnings(exercise)
     return report
 
@@ -120,160 +110,6 @@ def _import_warnings(exercise: Exercise) -> list[Problem]:
     ]
 
 
-def _tie_warnings(exercise: Exercise) -> list[Problem]:
-    """A warning when no public case tells the declared tie rule from some other rule."""
-    left = undistinguished_rules(exercise)
-    if not left:
-        return []
-    conventions = exercise.conventions
-    suggestion = tie_cases(conventions.corpus_form, conventions.end_of_word, count=1)
-    example = (f" such as corpus {corpus_yaml(suggestion[0])} with num_merges 4, on which the "
-               "four rules learn four different lists" if suggestion else "")
-    rule = conventions.tie_break
-    return [exercise.problem(("conventions", "tie_break"), (
-        f"warning: no public case tells tie_break {rule!r} from {', '.join(map(repr, left))}: "
-        "a student breaking ties that way passes every public example and the stub's doctests. "
-        f"Add a public case{example}."
-    ))]
-
-
-def _check_case(exercise: Exercise, index: int, case: Case, report: CheckReport) -> None:
-    loc = ("cases", index)
-    merges = expected_merges(exercise, case)
-    if case.merges is None:
-        report.computed += 1
-    else:
-        report.verified += 1
-        report.problems += [
-            exercise.problem(loc + ("merges",) + sub, message)
-            for sub, message in explain_merges(exercise, case)
-        ]
-    for item_index, item in enumerate(case.encode):
-        tokens = expected_tokens(exercise, merges, item.word)
-        if item.tokens is None:
-            report.computed += 1
-            continue
-        report.verified += 1
-        if item.tokens != tokens:
-            report.problems.append(
-                exercise.problem(
-                    loc + ("encode", item_index, "tokens"),
-                    f"encoding {item.word!r} with this case's merges gives {_tokens(tokens)}, "
-                    f"not {_tokens(item.tokens)}",
-                )
-            )
-    if case.sentence is not None:
-        lengths = expected_lengths(exercise, merges, case.sentence)
-        if case.lengths is None:
-            report.computed += 1
-            return
-        report.verified += 1
-        for name, value in lengths.items():
-            written = getattr(case.lengths, name)
-            if written != value:
-                report.problems.append(
-                    exercise.problem(
-                        loc + ("lengths", name),
-                        f"is {value} for this sentence and merges, not {written} "
-                        f"({_length_rule(name)})",
-                    )
-                )
-
-
-def _length_rule(name: str) -> str:
-    return {
-        "char": "each word's characters plus one for the end-of-word marker",
-        "bpe": "the sum of the words' token counts",
-        "word": "the number of whitespace-separated words",
-    }[name]
-
-
-def _tokens(tokens: list[str]) -> str:
-    return "[" + ", ".join(tokens) + "]"
-
-
-def _pair(pair: Pair) -> str:
-    return f"({pair[0]}, {pair[1]})"
-
-
-def explain_merges(exercise: Exercise, case: Case) -> list[tuple[tuple, str]]:
-    """Where the case's written merges depart from the reference, and why; empty when equal.
-
-    Each item is (location under ``merges``, message).
-    """
-    written = case.expected_pairs() or []
-    steps = reference_steps(exercise, case)
-    reference = [step.pair for step in steps]
-    if written == reference:
-        return []
-    departs = next(
-        (i for i, (a, b) in enumerate(zip(written, reference)) if a != b),
-        min(len(written), len(reference)),
-    )
-    if departs < len(written) and departs < len(reference):
-        sub: tuple = (departs,)
-        message = _wrong_step(exercise, steps[departs], written[departs])
-    elif departs < len(reference):
-        sub = ()
-        message = (
-            f"lists {len(written)} merges, but num_merges is {case.num_merges} and the reference "
-            f"goes on: step {departs + 1} merges {_pair(reference[departs])}."
-            f"{_counts_at(steps[departs])}"
-        )
-    else:
-        sub = (departs,)
-        message = (
-            f"lists {len(written)} merges, but training stops after {len(reference)}: "
-            + (
-                "num_merges is only " + str(case.num_merges) + "."
-                if len(reference) == case.num_merges
-                else "no word has two symbols left, so no pair remains."
-            )
-        )
-    return [(sub, message + _other_rules(exercise, case, written))]
-
-
-def _wrong_step(exercise: Exercise, step: Step, written: Pair) -> str:
-    rule = exercise.conventions.tie_break
-    counts = step.pair_counts
-    if written not in counts:
-        why = f"{_pair(written)} is not an adjacent pair at that step"
-    elif counts[written] < step.count:
-        why = f"{_pair(written)} occurs {counts[written]} times, fewer than {step.count}"
-    else:
-        why = (
-            f"{', '.join(_pair(p) for p in step.tied)} tie at {step.count}, and the declared "
-            f"tie_break {rule} ({DESCRIPTIONS[rule]}) picks {_pair(step.pair)}"
-        )
-    return (
-        f"step {step.number} departs from the reference: written {_pair(written)}, but the "
-        f"reference merges {_pair(step.pair)}.{NEXT}{why[0].upper()}{why[1:]}.{_counts_at(step)}"
-    )
-
-
-def _counts_at(step: Step) -> str:
-    ordered = sorted(step.pair_counts.items(), key=lambda item: -item[1])
-    shown = ", ".join(f"{_pair(p)}={c}" for p, c in ordered[:SHOWN_PAIR_COUNTS])
-    more = len(ordered) - SHOWN_PAIR_COUNTS
-    rest = f", and {more} more" if more > 0 else ""
-    return f"{NEXT}Pair counts at step {step.number}: {shown}{rest}."
-
-
-def _other_rules(exercise: Exercise, case: Case, written: list[Pair]) -> str:
-    matching = [
-        rule
-        for rule in TIE_BREAKS
-        if rule != exercise.conventions.tie_break
-        and reference_pairs(exercise, case, tie_break=rule) == written
-    ]
-    if not matching:
-        return f"{NEXT}No tie_break rule reproduces the written list: recount it by hand or drop it."
-    return (
-        f"{NEXT}The written list is what tie_break {' or '.join(matching)} gives: "
-        "change conventions.tie_break if that is the rule you mean."
-    )
-
-
 def iter_report_lines(report: CheckReport) -> Iterator[str]:
     """The lines ``grade check`` prints: every problem, then the summary."""
     for problem in report.problems:
@@ -283,4 +119,4 @@ def iter_report_lines(report: CheckReport) -> Iterator[str]:
     yield report.summary()
 
 
-__all__ = ["CheckReport", "check_spec", "explain_merges", "iter_report_lines"]
+__all__ = ["CheckReport", "Verification", "check_spec", "iter_report_lines"]

@@ -14,9 +14,10 @@ from pathlib import Path
 from typing import Any, Optional, Union
 
 import yaml
-from pydantic import ValidationError
+from pydantic import TypeAdapter, ValidationError
 
 from grader.package_data import data_dir
+from grader.spec.family import FamilyError, derive_family, families, family_named, use_course_dirs
 from grader.spec.messages import pydantic_problems
 from grader.spec.models import Exercise
 from grader.spec.problems import (
@@ -44,6 +45,14 @@ def exercises_dir() -> Path:
 def use_exercise_dirs(dirs: Iterable[Union[str, os.PathLike]]) -> None:
     """Search these folders (``--exercises-dir``) for exercises by id, before the others."""
     _extra_dirs[:] = [Path(d) for d in dirs]
+    _use_course_families()
+
+
+def _use_course_families(*more: Path) -> None:
+    """Course families are found in the ``families/`` folder of every folder searched for
+    specs (and of the folder of a spec loaded by path)."""
+    from_env = [Path(part) for part in os.environ.get(ENV_VAR, "").split(os.pathsep) if part]
+    use_course_dirs([*more, *_extra_dirs, *from_env])
 
 
 def search_dirs() -> list[Path]:
@@ -127,6 +136,7 @@ def load_exercise(id_or_path: Union[str, os.PathLike]) -> Exercise:
     """Load an exercise by id (see :func:`search_dirs`), or any spec file by path;
     raise :class:`SpecError`."""
     path = _resolve(id_or_path)
+    _use_course_families(path.parent)
     try:
         text = path.read_text(encoding="utf-8-sig")
     except (OSError, UnicodeDecodeError) as error:
@@ -195,12 +205,18 @@ def parse_exercise(text: str, file: str = "<spec>", *, expected_id: Optional[str
         raise SpecError(problems)
 
     try:
-        exercise = Exercise.model_validate(data)
+        model = exercise_model(data)
+    except FamilyError as error:
+        loc = ("family",) if "family" in data else ()
+        problems.append(Problem(file, document.line_of(loc), format_loc(loc), str(error)))
+        raise SpecError(in_file_order(problems)) from None
+    try:
+        exercise = model.model_validate(data)
     except ValidationError as error:
-        shape = pydantic_problems(error)
+        shape = pydantic_problems(error, model)
         problems += [
             Problem(file, document.line_of(loc), format_loc(loc), message)
-            for loc, message in shape + meaning_beside_shape(data, [loc for loc, _ in shape])
+            for loc, message in shape + meaning_beside_shape(model, data, [loc for loc, _ in shape])
         ]
         raise SpecError(in_file_order(problems)) from None
 
@@ -231,12 +247,19 @@ def yaml_hint(text: str, line: Optional[int], reason: str) -> str:
     return ""
 
 
+def exercise_model(data: dict) -> type[Exercise]:
+    """The spec model of the family ``data`` belongs to (:class:`FamilyError` when unknown)."""
+    return family_named(derive_family(data)).exercise
+
+
 PLACEHOLDER_TEXT = {"id": "placeholder", "title": "placeholder", "lesson": "placeholder",
-                    "instructions": "placeholder", "student_file": "student.py"}
-DEFAULTED = ("limits", "properties", "efficiency", "feedback", "allowed_imports")
+                    "instructions": "placeholder"}
+UNJUDGED = ("conventions", "functions", "family", "kind")
+"""Top-level fields without which no other rule can be judged."""
 
 
-def meaning_beside_shape(data: dict, shape_locs: list[tuple]) -> list[tuple[tuple, str]]:
+def meaning_beside_shape(model: type[Exercise], data: dict,
+                         shape_locs: list[tuple]) -> list[tuple[tuple, str]]:
     """The semantic problems of a spec that pydantic rejected, so one round reports both.
 
     Each case or milestone with a shape error is stood in for by a valid placeholder, each bad
@@ -246,6 +269,7 @@ def meaning_beside_shape(data: dict, shape_locs: list[tuple]) -> list[tuple[tupl
     """
     import copy
 
+    family = family_named(derive_family(data))
     repaired = copy.deepcopy(data)
     replaced: set[tuple] = set()
     for loc in shape_locs:
@@ -256,27 +280,28 @@ def meaning_beside_shape(data: dict, shape_locs: list[tuple]) -> list[tuple[tupl
         elif head in PLACEHOLDER_TEXT:
             repaired[head] = PLACEHOLDER_TEXT[head]
             replaced.add((head,))
-        elif head in DEFAULTED or (len(loc) == 1 and head not in ("conventions", "functions",
-                                                                  "cases", "milestones")):
+        elif head == "student_file":
+            repaired.pop(head, None)
+            replaced.add((head,))
+        elif len(loc) >= 1 and head not in UNJUDGED and head not in ("cases", "milestones") \
+                and head in model.model_fields and not model.model_fields[head].is_required():
+            repaired.pop(head, None)
+            replaced.add((head,))
+        elif len(loc) == 1 and head not in UNJUDGED and head not in ("cases", "milestones"):
             repaired.pop(head, None)
             replaced.add((head,))
         else:
             return []
-    conventions = repaired.get("conventions") or {}
-    empty_corpus: Any = {} if conventions.get("corpus_form") == "word-counts" else []
     for head, *index in sorted(replaced, key=str):
         if not index:
             continue
         stand_in = (
-            {"id": f"placeholder-{index[0]}", "visibility": "hidden", "corpus": empty_corpus,
-             "num_merges": 0}
-            if head == "cases" else
-            {"id": f"placeholder-{index[0]}", "title": "placeholder", "points": 1,
-             "function": "train", "checks": [{"kind": "properties"}]}
+            {"id": f"placeholder-{index[0]}", **family.placeholder_case(repaired)}
+            if head == "cases" else _placeholder_milestone(family, repaired, index[0])
         )
         repaired[head][index[0]] = stand_in
     try:
-        exercise = Exercise.model_validate(repaired)
+        exercise = model.model_validate(repaired)
     except ValidationError:
         return []
     milestones_replaced = any(r[0] == "milestones" for r in replaced)
@@ -292,6 +317,20 @@ def meaning_beside_shape(data: dict, shape_locs: list[tuple]) -> list[tuple[tupl
     return kept
 
 
+def _placeholder_milestone(family: Any, data: dict, index: int) -> dict[str, Any]:
+    functions = data.get("functions") if isinstance(data.get("functions"), dict) else {}
+    role = next((name for name in functions if family.has_role(name)), None)
+    # a kind that makes no case count as graded, so the stand-in changes no other verdict
+    takes = family.role(role).checks if role is not None else frozenset({"answers"})
+    kind = next(k for k in ("properties", "differential", "efficiency", "cases", "answers")
+                if k in takes)
+    stand_in: dict[str, Any] = {"id": f"placeholder-{index}", "title": "placeholder",
+                                "points": 1, "checks": [{"kind": kind}]}
+    if role is not None:
+        stand_in["function"] = role
+    return stand_in
+
+
 def available_exercises() -> list[Exercise]:
     """Every exercise on the search path, loaded and validated (a broken one raises
     :class:`SpecError`)."""
@@ -300,3 +339,15 @@ def available_exercises() -> list[Exercise]:
     except FileNotFoundError as error:
         raise ExerciseNotFound([Problem("exercises", None, "", str(error))]) from None
     return [load_exercise(path) for path in paths]
+
+
+def json_schema() -> dict[str, Any]:
+    """The spec format as a JSON Schema (draft 2020-12): one branch per family's model."""
+    models = [family.exercise for family in families()]
+    union: Any = models[0] if len(models) == 1 else Union[tuple(models)]  # type: ignore[valid-type]
+    schema = TypeAdapter(union).json_schema()
+    return {"$schema": "https://json-schema.org/draft/2020-12/schema",
+            "title": "bpe-autograder exercise",
+            "description": "An exercise spec; its family decides which fields it takes, so "
+                           "a spec matches the branch of its family.",
+            **{key: value for key, value in schema.items() if key != "$schema"}}

@@ -12,17 +12,18 @@ from grader.spec.models import Exercise
 from grader.spec.problems import Loc
 
 
-def pydantic_problems(error: ValidationError) -> list[tuple[Loc, str]]:
-    return [(tuple(item["loc"]), _message(item)) for item in error.errors()]
+def pydantic_problems(error: ValidationError, model: type[BaseModel] = Exercise) -> list[tuple[Loc, str]]:
+    """One ``(loc, message)`` per problem pydantic found validating a spec with ``model``."""
+    return [(tuple(item["loc"]), _message(item, model)) for item in error.errors()]
 
 
-def _message(item: dict[str, Any]) -> str:
+def _message(item: dict[str, Any], model: type[BaseModel]) -> str:
     kind, ctx, value = item["type"], item.get("ctx", {}), item.get("input")
     loc = tuple(item["loc"])
     if kind == "missing":
         return "required field is missing"
     if kind == "extra_forbidden":
-        return _unknown_key_message(loc)
+        return _unknown_key_message(loc, model)
     if kind == "literal_error":
         allowed = [a.strip().strip("'") for a in re.split(r",| or ", ctx["expected"])]
         return f"{value!r} is not one of {', '.join(a for a in allowed if a)}"
@@ -65,8 +66,8 @@ def quote_hint(kind: str, value: Any) -> str:
     return ""
 
 
-def _unknown_key_message(loc: Loc) -> str:
-    model = _model_at(loc[:-1])
+def _unknown_key_message(loc: Loc, root: type[BaseModel]) -> str:
+    model = _model_at(loc[:-1], root)
     key = str(loc[-1])
     if model is None:
         return "unknown key"
@@ -76,9 +77,9 @@ def _unknown_key_message(loc: Loc) -> str:
     return f"unknown key{hint} (allowed: {', '.join(allowed)})"
 
 
-def _model_at(loc: Loc) -> Optional[type[BaseModel]]:
+def _model_at(loc: Loc, root: type[BaseModel]) -> Optional[type[BaseModel]]:
     """The spec model class that validates the mapping at ``loc``, if one does."""
-    annotation: Any = Exercise
+    annotation: Any = root
     for part in loc:
         annotation = _unwrap(annotation)
         if isinstance(part, int):

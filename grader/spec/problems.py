@@ -52,3 +52,7 @@ def format_loc(loc: Loc) -> str:
 
 
 # --------------------------------------------------------------------------- pydantic messages
+
+
+class NewSpecError(ValueError):
+    """``grade new`` cannot write the spec as asked; the message says why."""

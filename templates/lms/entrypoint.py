@@ -49,6 +49,7 @@ PLATFORMS = {
 }
 SECRET_PLATFORMS = ("gradescope", "prairielearn")
 IGNORED_DIRECTORIES = {"__pycache__", "__MACOSX"}
+DEFAULT_SUFFIXES = (".py",)  # bundles written before bundle.json named the suffixes
 STAFF_OUTPUT_LIMIT = 20_000
 STUDENT_REASON_LIMIT = 2_000
 KILL_GRACE_SECONDS = 5
@@ -87,13 +88,16 @@ class Layout:
             self.step_output = environ.get("GITHUB_OUTPUT") or None
 
 
-def find_submission(directory: Path, expected_name: str) -> Path:
-    """The file to grade: ``expected_name`` if submitted (anywhere), else the only ``.py``."""
+def find_submission(directory: Path, expected_name: str,
+                    suffixes: tuple = DEFAULT_SUFFIXES) -> Path:
+    """The file to grade: ``expected_name`` if submitted (anywhere), else the only file with
+    one of the exercise's ``suffixes`` (``.py`` and ``.ipynb`` for code)."""
     if not directory.is_dir():
         raise SubmissionProblem(f"No files were submitted: upload {expected_name}.")
     candidates = sorted(
-        path for path in directory.rglob("*.py")
-        if path.is_file() and not (set(path.relative_to(directory).parts[:-1]) & IGNORED_DIRECTORIES)
+        path for path in directory.rglob("*")
+        if path.suffix.lower() in suffixes and path.is_file()
+        and not (set(path.relative_to(directory).parts[:-1]) & IGNORED_DIRECTORIES)
         and not path.name.startswith("._")
     )
     # A link could point at the bundle's own files (hidden cases); only plain files are graded.
@@ -107,12 +111,13 @@ def find_submission(directory: Path, expected_name: str) -> Path:
         return min(named, key=lambda path: len(path.relative_to(directory).parts))
     if len(candidates) == 1:
         return candidates[0]
+    what = " or ".join(suffixes)
     if not candidates:
-        raise SubmissionProblem(f"No Python file was submitted: upload your {expected_name}.")
+        raise SubmissionProblem(f"No {what} file was submitted: upload your {expected_name}.")
     names = ", ".join(str(path.relative_to(directory)) for path in candidates[:10])
     more = f" and {len(candidates) - 10} more" if len(candidates) > 10 else ""
     raise SubmissionProblem(
-        f"Several Python files were submitted ({names}{more}) and none is named "
+        f"Several {what} files were submitted ({names}{more}) and none is named "
         f"{expected_name}: submit only {expected_name}, or rename your solution to {expected_name}."
     )
 
@@ -243,7 +248,8 @@ def grade(layout: Layout, config: dict, bundle_dir: Path) -> str:
     if layout.platform == "classroom":
         submission = find_repository_file(layout.submission_dir, config["student_file"])
     else:
-        submission = find_submission(layout.submission_dir, config["student_file"])
+        submission = find_submission(layout.submission_dir, config["student_file"],
+                                     tuple(config.get("submission_suffixes") or DEFAULT_SUFFIXES))
     print(f"grading {submission}", flush=True)
     exercise_file = bundle_dir / config["exercise_file"]
     with tempfile.TemporaryDirectory(prefix="bpe-grading-") as scratch:

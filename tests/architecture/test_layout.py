@@ -24,10 +24,11 @@ STAGES = [
     {"grader.sandbox"},
     {"grader.mistakes"},
     {"grader.grading"},
+    {"grader.families"},
     {"grader.report"},
     {"grader.batch"},
     {"grader.bundles"},
-    {"grader.commands", "grader.cli"},
+    {"grader.commands"},
 ]
 EXEMPT_FROM_SIZE = {GRADER / "sandbox" / "worker.py"}
 MAX_LINES = 600

@@ -14,11 +14,11 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from grader.cli import main
+from grader.commands.cli import main
 
 from batch_helpers import LESSON_CORRECT, LESSON_WRONG, copy
 
-GRADE = [sys.executable, "-c", "from grader.cli import main; main()"]
+GRADE = [sys.executable, "-c", "from grader.commands.cli import main; main()"]
 
 
 def lesson_class(folder: Path, size: int) -> Path:

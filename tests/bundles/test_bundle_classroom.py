@@ -23,7 +23,7 @@ from grader.bundles.classroom import (
     WorkflowOptionError,
     render_workflow,
 )
-from grader.cli import main
+from grader.commands.cli import main
 from grader.spec import load_exercise
 from support.container import container_available, container_command
 from support.host import host_environment

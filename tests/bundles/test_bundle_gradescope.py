@@ -25,7 +25,7 @@ from click.testing import CliRunner
 from grader.bundles.gradescope import build_gradescope_bundle
 from grader.bundles.wheels import WheelError, WheelSources, WheelTarget
 from grader.bundles.common import BundleError
-from grader.cli import main
+from grader.commands.cli import main
 from grader.spec import load_exercise
 from grader.package_data import templates_path
 from support.host import host_environment

@@ -223,8 +223,8 @@ def test_prairielearn_grades_in_a_default_container(question, submission, outcom
 
 
 @pytest.mark.parametrize("submission, needle, sandbox", [
-    (None, "No Python file was submitted", "strict"),
-    (None, "No Python file was submitted", "best-effort"),
+    (None, "No .py or .ipynb file was submitted", "strict"),
+    (None, "No .py or .ipynb file was submitted", "best-effort"),
     ("broken_missing_encode.py", "does not define encode()", "strict"),
     ("broken_missing_encode.py", "does not define encode()", "best-effort"),
 ])

@@ -17,7 +17,7 @@ from click.testing import CliRunner
 import grader.bundles.prairielearn as bundle_prairielearn
 from grader.bundles.wheels import WheelSet, WheelTarget
 from grader.bundles.common import BundleError
-from grader.cli import main
+from grader.commands.cli import main
 from grader.spec import load_exercise
 from grader.spec.stubs import render_stub
 from grader.package_data import templates_path

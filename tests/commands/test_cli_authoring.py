@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from grader.cli import main
+from grader.commands.cli import main
 from grader.spec.loading import exercise_ids
 from grader.spec import json_schema, load_exercise
 from grader.spec.stubs import render_stub
@@ -131,7 +131,7 @@ def test_works_from_a_non_editable_install(tmp_path):
         "import grader, grader.spec.loading\n"
         "assert grader.__file__.startswith(sys.argv[1]), grader.__file__\n"
         "print('DIR', grader.spec.loading.exercises_dir())\n"
-        "from grader.cli import main\n"
+        "from grader.commands.cli import main\n"
         "main(['list'])\n"
     )
     env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}

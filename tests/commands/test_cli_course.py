@@ -13,7 +13,7 @@ import pytest
 import yaml
 from click.testing import CliRunner
 
-from grader.cli import COMMANDS, load_command, main
+from grader.commands.cli import COMMANDS, load_command, main
 from grader.spec.loading import ENV_VAR, exercise_path, use_exercise_dirs
 from reference import TIE_BREAKS, train_bpe
 
@@ -166,7 +166,7 @@ def test_submit_formats_match_the_report_formats():
 
 
 def test_version_and_help_start_without_the_heavy_modules():
-    code = ("import sys; from grader.cli import main\n"
+    code = ("import sys; from grader.commands.cli import main\n"
             "try:\n    main(['--help'])\nexcept SystemExit:\n    pass\n"
             "heavy = [m for m in ('pydantic', 'hypothesis', 'yaml', 'jinja2', 'grader.sandbox') "
             "if m in sys.modules]\nprint(heavy, file=sys.stderr)")

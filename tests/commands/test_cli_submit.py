@@ -9,7 +9,7 @@ import pytest
 import yaml
 from click.testing import CliRunner
 
-from grader.cli import main
+from grader.commands.cli import main
 from grader.grading import engine
 from grader.spec.loading import exercise_path
 

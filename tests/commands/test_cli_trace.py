@@ -11,7 +11,7 @@ import re
 import pytest
 from click.testing import CliRunner
 
-from grader.cli import main
+from grader.commands.cli import main
 from reference.trace import (
     explain_choice,
     format_corpus,

@@ -8,7 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from grader.grading import ahead, generated_inputs
+from grader.families.bpe import generated as bpe_generated
+from grader.grading import ahead, prepared, search
+from grader.grading import search as generated_inputs
 from grader.grading.engine import grade_submission
 from grader.grading.secrets import inputs_seed
 from grader.spec import load_exercise
@@ -22,8 +24,8 @@ SECRET = "ahead-test-secret"
 
 def fresh_caches(monkeypatch) -> None:
     """As in a new process: nothing generated yet."""
-    monkeypatch.setattr(generated_inputs, "_GENERATED", {})
-    monkeypatch.setattr(generated_inputs, "_MERGES", {})
+    monkeypatch.setattr(search, "_GENERATED", {})
+    monkeypatch.setattr(bpe_generated, "_MERGES", {})
 
 
 @pytest.mark.parametrize("submission", [CORRECT, WRONG], ids=["correct", "wrong"])
@@ -39,18 +41,18 @@ def test_a_helper_changes_nothing_in_the_report(monkeypatch, submission):
 
 def test_the_work_follows_the_milestones():
     exercise = load_exercise("bpe-train-encode")
-    keys = [key for key, _ in ahead.work(exercise, SECRET, time_reference=True)]
+    keys = [key for key, _ in prepared.work(exercise, SECRET, time_reference=True)]
     assert [key[:2] for key in keys] == [("generated", "train"), ("generated", "encode"),
                                           ("corpus", "bpe-train-encode"),
                                           ("timing", "bpe-train-encode")]
-    keys = [key for key, _ in ahead.work(exercise, SECRET, time_reference=False)]
+    keys = [key for key, _ in prepared.work(exercise, SECRET, time_reference=False)]
     assert keys[-1][0] == "corpus", "a batch times the reference in each grading, not ahead"
 
 
 def test_the_reference_is_timed_only_once_the_check_says_go(monkeypatch):
     exercise = load_exercise("bpe-train-encode")
     monkeypatch.setattr(ahead, "free_cores", lambda: 2)
-    helper = ahead.start_helper(exercise, SECRET)
+    helper = prepared.start_helper(exercise, SECRET)
     try:
         assert helper is not None
         timing = ahead.timing_key(exercise, SECRET)
@@ -70,9 +72,9 @@ def test_a_helper_that_fails_leaves_the_checks_to_compute_it(monkeypatch):
     def broken(*args, **kwargs):
         raise RuntimeError("helper broke")
 
-    monkeypatch.setattr(generated_inputs, "generated_with_merges", broken)
+    monkeypatch.setattr(generated_inputs, "generated_ahead", broken)
     monkeypatch.setattr(ahead, "free_cores", lambda: 2)
-    helper = ahead.start_helper(exercise, SECRET)
+    helper = prepared.start_helper(exercise, SECRET)
     try:
         assert helper is not None
         assert ahead.collect(helper_key(exercise, "train")) is None
@@ -90,7 +92,7 @@ def helper_key(exercise, role):
 
 def test_no_helper_without_a_second_core(monkeypatch):
     monkeypatch.setattr(ahead, "free_cores", lambda: 1)
-    assert ahead.start_helper(load_exercise("bpe-train-encode"), SECRET) is None
+    assert prepared.start_helper(load_exercise("bpe-train-encode"), SECRET) is None
 
 
 def test_a_passing_grading_with_a_helper_does_not_import_hypothesis():
@@ -139,7 +141,7 @@ def test_a_helper_streams_each_input_before_the_whole_list(monkeypatch):
     fresh_caches(monkeypatch)
     exercise = load_exercise("bpe-train-encode")
     monkeypatch.setattr(ahead, "free_cores", lambda: 2)
-    helper = ahead.start_helper(exercise, SECRET)
+    helper = prepared.start_helper(exercise, SECRET)
     try:
         assert helper is not None
         key = helper_key(exercise, "train")
@@ -156,7 +158,7 @@ def test_checks_get_every_input_when_the_helper_fails_half_way(monkeypatch):
     exercise = load_exercise("bpe-train-encode")
     seed = inputs_seed(SECRET, exercise.id)
     count = exercise.properties.examples
-    real = generated_inputs.generated_with_merges
+    real = generated_inputs.generated_ahead
 
     def fails_after_three(exercise, role, seed, progress=None):
         sent = []
@@ -169,9 +171,9 @@ def test_checks_get_every_input_when_the_helper_fails_half_way(monkeypatch):
 
         return real(exercise, role, seed, three_then_fail)
 
-    monkeypatch.setattr(generated_inputs, "generated_with_merges", fails_after_three)
+    monkeypatch.setattr(generated_inputs, "generated_ahead", fails_after_three)
     monkeypatch.setattr(ahead, "free_cores", lambda: 2)
-    helper = ahead.start_helper(exercise, SECRET)
+    helper = prepared.start_helper(exercise, SECRET)
     try:
         assert helper is not None
         arrived = list(generated_inputs.arriving_examples(exercise, "train", count, seed))
@@ -188,7 +190,7 @@ def test_judging_stops_at_the_inputs_asked_for(monkeypatch):
     seed = inputs_seed(SECRET, exercise.id)
     count = exercise.properties.examples
     monkeypatch.setattr(ahead, "free_cores", lambda: 2)
-    helper = ahead.start_helper(exercise, SECRET)
+    helper = prepared.start_helper(exercise, SECRET)
     try:
         first = list(generated_inputs.arriving_examples(exercise, "train", count, seed, judged=7))
         everything = generated_inputs.generated_examples(exercise, "train", count, seed)

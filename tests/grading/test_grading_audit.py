@@ -12,7 +12,7 @@ from pathlib import Path
 import yaml
 from click.testing import CliRunner
 
-from grader.cli import main
+from grader.commands.cli import main
 from grader.grading.audit import exercise_without_efficiency, run_audit
 from grader.spec import load_exercise
 from grader.spec.loading import exercise_path

@@ -10,12 +10,8 @@ import pytest
 from exercise_variants import quick
 
 from grader.grading.engine import grade_submission
-from grader.grading.feedback import (
-    first_difference,
-    first_differing_index,
-    merges_message,
-    tokens_message,
-)
+from grader.families.bpe.feedback import first_difference, merges_message, tokens_message
+from grader.grading.feedback import first_differing_index
 from grader.result import GradeReport
 from grader.spec import Exercise, load_exercise
 

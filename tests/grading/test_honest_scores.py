@@ -12,13 +12,15 @@ from pathlib import Path
 
 import pytest
 
-from grader.grading import do_nothing
+from grader.families.bpe import do_nothing
+from support.students import write_do_nothing
 from grader.grading.engine import grade_submission
-from grader.grading.evidence import trivial_answer
-from grader.grading.generated_inputs import generated_examples, reference_merges
+from grader.families.bpe.evidence import trivial_answer
+from grader.families.bpe.generated import reference_merges
+from grader.grading.search import generated_examples
 from grader.grading.secrets import inputs_seed
 from grader.spec import load_exercise
-from grader.spec.expected import case_encodings, reference_pairs
+from grader.families.bpe.expected import case_encodings, reference_pairs
 from reference import encode as reference_encode
 
 from conftest import TEST_SEED_SECRET
@@ -30,7 +32,7 @@ EXERCISES = ("bpe-train-encode", "lesson97-bpe")
 @pytest.mark.parametrize("exercise_id", EXERCISES)
 def test_do_nothing_submissions_score_zero(exercise_id, kind, tmp_path):
     exercise = load_exercise(exercise_id)
-    report = grade_submission(do_nothing.write_submission(exercise, tmp_path, kind), exercise)
+    report = grade_submission(write_do_nothing(exercise, tmp_path, kind), exercise)
     earned = [(m.id, c.id, c.score) for m in report.milestones for c in m.checks if c.score]
     assert earned == [] and report.score == 0
     # Some checks pass (an empty list is deterministic...), yet say why they earn nothing.

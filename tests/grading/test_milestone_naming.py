@@ -10,7 +10,7 @@ import pytest
 
 from grader.grading.audit import exercise_without_efficiency
 from grader.grading.engine import grade_submission
-from grader.mistakes.students import write_submission
+from grader.grading.audit import write_student as write_submission
 from grader.report import render
 from grader.spec import load_exercise
 from grader.spec.stubs import render_stub

@@ -10,10 +10,12 @@ import pytest
 from click.testing import CliRunner
 
 from grader.bundles.common import SEED_SECRET_NAME, write_grading_files
-from grader.cli import main
-from grader.grading import do_nothing, secrets
+from grader.commands.cli import main
+from grader.families.bpe import do_nothing
+from support.students import write_do_nothing
+from grader.grading import secrets
 from grader.grading.engine import GradingSetupError, grade_submission
-from grader.grading.generated_inputs import generated_examples
+from grader.grading.search import generated_examples
 from grader.spec import load_exercise
 
 from exercise_variants import quick
@@ -75,7 +77,7 @@ def test_one_secret_gives_one_report_and_the_cli_takes_it(tmp_path):
     second = grade_submission(wrong, exercise, seed_secret="s1").to_json()
     assert without_durations(first) == without_durations(second)
     runner = CliRunner()
-    student = do_nothing.write_submission(load_exercise("bpe-train-encode"), tmp_path, "identity")
+    student = write_do_nothing(load_exercise("bpe-train-encode"), tmp_path, "identity")
     args = ["submit", str(student), "--format", "json"]
     one = runner.invoke(main, args + ["--seed-secret", "s1"])
     two = runner.invoke(main, args + ["--seed-secret", "s1"])

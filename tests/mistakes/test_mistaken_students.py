@@ -26,23 +26,17 @@ from grader.grading.audit import (
     run_audit,
 )
 from grader.grading.engine import grade_submission
-from grader.mistakes.catalogue import REAL_ENCODE_MISTAKES, REAL_TRAIN_MISTAKES, ROLES
-from grader.mistakes.compound import combination_by_id
-from grader.mistakes.diagnosis import mistakes_for
-from grader.mistakes.real_code import NoPairLeft
-from grader.mistakes.real_students import combined_mistakes
-from grader.mistakes.students import (
-    STUDENT_MISTAKES,
-    applicable_mistakes,
-    student_source,
-)
+from grader.families.bpe.catalogue import REAL_ENCODE_MISTAKES, REAL_TRAIN_MISTAKES, ROLES
+from grader.families.bpe.catalogue import mistakes_for
+from grader.families.bpe.expected import to_merge_form
+from grader.families.bpe.real_code import NoPairLeft
+from grader.families.bpe.students import STUDENT_MISTAKES
 from grader.spec import load_exercise
-from grader.spec.expected import to_merge_form
+from grader.spec.family import depends_on, family_of
 from grader.spec.loading import exercise_ids
-from grader.spec.roles import ROLE_TABLE, family_of
-from grader.mistakes.byte_level import REFERENCES as BYTE_REFERENCES
-from grader.mistakes.byte_level import canonical as byte_canonical
-from grader.mistakes.wordpiece import canonical
+from grader.families.byte_level.mistakes import REFERENCES as BYTE_REFERENCES
+from grader.families.byte_level.mistakes import canonical as byte_canonical
+from grader.families.wordpiece.mistakes import canonical
 from reference import encode, train_bpe
 from reference.wordpiece import first_divergence, train_wordpiece
 
@@ -65,7 +59,20 @@ def run_byte(exercise, mistake_id, role, text, implementation=None):
 
 ROOT = Path(__file__).resolve().parents[2]
 EXERCISES = {exercise_id: exercise for exercise_id in exercise_ids()
-             if (exercise := load_exercise(exercise_id)).kind == "code"}  # answers: test_hand_answers
+             if family_of(exercise := load_exercise(exercise_id)).submission is None}
+# answers files: tests/families/hand
+
+
+def applicable_mistakes(exercise):
+    return family_of(exercise).students.applicable(exercise)
+
+
+def combined_mistakes(exercise):
+    return family_of(exercise).students.combined(exercise)
+
+
+def student_source(exercise, mistake_id=None):
+    return family_of(exercise).students.source(exercise, mistake_id)
 SINGLE_CASES = [
     (exercise_id, mistake.id)
     for exercise_id, exercise in EXERCISES.items()
@@ -82,8 +89,9 @@ NAMED_EXACTLY = [case for case in SINGLE_CASES if case[1] in REAL_CODE_IDS] + CO
 
 
 def catalogue(exercise):
-    entries = {m.id: m for role in exercise.functions.roles() for m in mistakes_for(role)}
-    entries.update({m.id: combination_by_id(m.id) for m in combined_mistakes(exercise)})
+    family = family_of(exercise)
+    entries = {m.id: m for role in exercise.roles() for m in family.mistakes.for_role(role)}
+    entries.update({m.id: family.students.combination(m.id) for m in combined_mistakes(exercise)})
     return entries
 
 
@@ -219,7 +227,7 @@ def test_each_mistake_fails_exactly_its_milestones_and_is_named(audits, exercise
     assert report.errors == []
     affected = set(affected_milestones(exercise, result.role))
     may_also_fail = {
-        m.id for m in exercise.milestones if result.role in ROLE_TABLE[m.function].depends_on
+        m.id for m in exercise.milestones if result.role in depends_on(exercise, m.function)
     }
     failed = {m.id for m in report.milestones if not m.passed}
     assert affected <= failed, f"passes {sorted(affected - failed)}"
@@ -246,7 +254,7 @@ def test_the_audit_grades_the_combinations_real_code_makes(audits):
         audited = {m.id for m in audit.mistakes}
         combined = {m.id for m in combined_mistakes(EXERCISES[exercise_id])}
         assert combined <= audited
-        if family_of(EXERCISES[exercise_id].functions.roles()) == "bpe":  # others: none yet
+        if EXERCISES[exercise_id].family == "bpe":  # others: none yet
             assert combined and any("+" in mistake_id for mistake_id in audited)
 
 
@@ -292,13 +300,13 @@ def test_the_generated_correct_submissions_agree_with_the_reference(data):
         conventions = exercise.conventions
         corpus = data.draw(corpora(conventions.corpus_form))
         num_merges = data.draw(st.integers(min_value=0, max_value=8))
-        if exercise.functions.train_byte_bpe is not None:
+        if "train_byte_bpe" in exercise.roles():
             text = "".join(corpus) if isinstance(corpus, list) else " ".join(corpus)
             for role in BYTE_ROLES:
                 assert byte_canonical(role, run_byte(exercise, None, role, text)) == byte_canonical(
                     role, run_byte(exercise, None, role, text, BYTE_REFERENCES[role]))
             continue
-        if exercise.functions.train is None:
+        if "train" not in exercise.roles():
             options = {"tie_break": conventions.tie_break, "end_of_word": conventions.end_of_word}
             assert canonical("train_wordpiece", run_student(
                 exercise, None, "train_wordpiece", corpus, num_merges)) == train_wordpiece(

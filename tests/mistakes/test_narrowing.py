@@ -7,10 +7,12 @@ import time
 
 import pytest
 
-from grader.mistakes.catalogue import LESSON_WORD_COUNTS, SOLVED_PROBLEM_TEXTS, mistake_by_id
-from grader.mistakes.compound import combination_by_id, train_with
-from grader.mistakes.narrowing import Observation, name_for_milestone, usable
-from grader.mistakes.real_code import NoPairLeft
+from grader.families.bpe.catalogue import LESSON_WORD_COUNTS, SOLVED_PROBLEM_TEXTS, mistake_by_id
+from grader.families.bpe.compound import combination_by_id, train_with
+from grader.families.bpe.book import BOOK
+from grader.mistakes import narrowing
+from grader.mistakes.narrowing import Observation
+from grader.families.bpe.real_code import NoPairLeft
 from reference import encode, train_bpe
 
 LEX = {"tie_break": "lexicographic", "end_of_word": "</w>"}
@@ -150,3 +152,11 @@ def test_the_exercise_rule_is_never_part_of_a_name():
     found = names("train", failing, FIRST_SEEN, right)
     assert found == ["marker-glued"]
     assert not any("ties-first-seen" in name for name in found)
+
+
+def name_for_milestone(role, observations, options, **more):
+    return narrowing.name_for_milestone(BOOK, role, observations, options, **more)
+
+
+def usable(role, observation):
+    return narrowing.usable(BOOK, role, observation)

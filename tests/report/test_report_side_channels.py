@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from grader.cli import main
+from grader.commands.cli import main
 from grader.grading.engine import grade_submission
 from grader.report import FORMATS, RenderFault, render
 from grader.report.bounds import REPORT_CHARS

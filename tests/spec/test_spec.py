@@ -141,7 +141,7 @@ def test_unknown_key_in_a_list_item_names_the_allowed_keys():
     (problem,) = raised.value.problems
     assert problem.field == "milestones[1].pionts"
     assert "did you mean 'points'?" in problem.message
-    assert "allowed: id, title, points, function, questions, checks" in problem.message
+    assert "allowed: id, title, points, function, checks" in problem.message
     assert problem.line == text.splitlines().index("    pionts: 3") + 1
 
 
@@ -186,3 +186,41 @@ def test_libyaml_reads_every_spec_as_the_pure_python_loader_does(path):
     else:
         assert fast == plain
         assert yaml_lines.parse_yaml(text) is not None
+
+
+# --------------------------------------------------------------------------- families
+
+
+def test_a_spec_without_a_family_gets_the_one_its_roles_belong_to():
+    minimal = parse_exercise((SPECS / "valid-minimal.yaml").read_text(encoding="utf-8"), "m.yaml")
+    assert minimal.family == "bpe"
+    shipped = (exercises_dir() / "wordpiece.yaml").read_text(encoding="utf-8")
+    assert parse_exercise(shipped.replace("family: wordpiece\n", ""), "w.yaml").family == "wordpiece"
+
+
+def test_kind_answers_still_names_the_hand_family():
+    shipped = (exercises_dir() / "hand-bpe.yaml").read_text(encoding="utf-8")
+    legacy = shipped.replace("family: hand\n", "kind: answers\n")
+    assert "family:" not in legacy
+    exercise = parse_exercise(legacy, "h.yaml")
+    assert exercise.family == "hand" and exercise.kind == "answers"
+
+
+def test_an_unknown_family_lists_the_families_and_where_a_course_keeps_its_own():
+    text = (SPECS / "valid-minimal.yaml").read_text(encoding="utf-8")
+    with pytest.raises(SpecError) as raised:
+        parse_exercise(text.replace("id: valid-minimal\n", "id: valid-minimal\nfamily: unigram\n"), "m.yaml")
+    (problem,) = raised.value.problems
+    assert problem.field == "family" and problem.line == 3
+    assert "no family 'unigram'" in problem.message and "bpe" in problem.message
+    assert "families/unigram/" in problem.message and "docs/families.md" in problem.message
+
+
+def test_a_role_of_another_family_says_which_family_has_it():
+    text = (SPECS / "valid-minimal.yaml").read_text(encoding="utf-8")
+    text = text.replace("  encode:\n    name: encode\n", "  train_wordpiece:\n    name: encode\n")
+    with pytest.raises(SpecError) as raised:
+        parse_exercise(text, "m.yaml")
+    messages = [p.message for p in raised.value.problems if p.field == "functions.train_wordpiece"]
+    assert messages and "not a role of the bpe family" in messages[0]
+    assert "set family: wordpiece" in messages[0] and "docs/families.md" in messages[0]

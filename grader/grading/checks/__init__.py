@@ -3,55 +3,35 @@
 A check kind is a title and a function from a :class:`CheckContext` (the student's calls, the
 sandbox, the exercise, the milestone, the check and its share of the points) to the check's
 results. :data:`CHECK_KINDS` is the one registry: the engine dispatches through it, and a new
-kind is one module with a ``TITLE`` and a ``run(context)`` plus one entry here.
+kind is one module with a ``TITLE`` and a ``run(context)`` plus one entry here. A family may
+bring kinds of its own (``Family.check_kinds``, e.g. the questions of an answers file), which
+only its exercises use. Each built-in kind asks the milestone's role, through its family's
+record, for what is particular to it (judges, generated inputs, properties, the timed run).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import Optional
 
-if TYPE_CHECKING:
-    from grader.grading.naming import MilestoneObservations
-    from grader.grading.student_calls import SandboxLike, StudentCalls
-    from grader.result import CheckResult
-    from grader.spec import Check, Exercise, Milestone
+from grader.grading.checks import cases, differential, efficiency, properties
+from grader.grading.checks.context import CheckContext, CheckKind
+from grader.spec import Exercise
+from grader.spec.family import family_of
 
-
-@dataclass(frozen=True)
-class CheckContext:
-    """What every check kind is given: whom to call, against what, for how many points."""
-
-    calls: "StudentCalls"
-    box: "SandboxLike"
-    exercise: "Exercise"
-    milestone: "Milestone"
-    check: "Check"
-    points: float
-    observations: "MilestoneObservations | None" = None  # failing inputs, for naming mistakes
+CHECK_KINDS: dict[str, CheckKind] = {
+    module.CHECK_ID: CheckKind(module.TITLE, module.run)
+    for module in (cases, differential, properties, efficiency)
+}
 
 
-@dataclass(frozen=True)
-class CheckKind:
-    title: str
-    run: Callable[[CheckContext], "list[CheckResult]"]
-
-
-def _registry() -> dict[str, CheckKind]:
-    from grader.grading.checks import cases, differential, efficiency, properties
-
-    return {
-        module.CHECK_ID: CheckKind(module.TITLE, module.run)
-        for module in (cases, differential, properties, efficiency)
-    }
-
-
-CHECK_KINDS: dict[str, CheckKind] = {}
-
-
-def check_kind(kind: str) -> CheckKind:
-    """The registered check kind named ``kind`` (the spec's ``checks[].kind``)."""
-    if not CHECK_KINDS:
-        CHECK_KINDS.update(_registry())
+def check_kind(kind: str, exercise: Optional[Exercise] = None) -> CheckKind:
+    """The check kind named ``kind`` (the spec's ``checks[].kind``): ``exercise``'s family's
+    own, else the registered one."""
+    if exercise is not None:
+        own = family_of(exercise).check_kinds.get(kind)
+        if own is not None:
+            return CheckKind(own.TITLE, own.run)
     return CHECK_KINDS[kind]
+
+
+__all__ = ["CHECK_KINDS", "CheckContext", "CheckKind", "check_kind"]

@@ -1,0 +1,47 @@
+"""Character-level Byte-Pair Encoding: train merges, encode words, count sequence lengths.
+
+The family of the lessons' BPE. Its folder holds everything about it: the spec fields and
+rules (``spec``, ``rules``), expected values (``expected``), the texts that state conventions
+and what ``grade check`` verifies (``prose``, ``verify``), the stub's conventions and doctests
+(``stub``), ``grade new`` (``new_spec``), answer shapes (``shapes``), the judges of the cases
+check (``judges``), generated inputs (``generated``, ``differential``), properties, the timed
+run (``efficiency``, ``zipf_corpus``, ``merge_replay``), which answers show no work
+(``evidence``, ``do_nothing``), follow-through (``follow_through``), the catalogue of known
+mistakes (``catalogue``, ``wrong_bpe``, ``real_code``, ``compound``, ``witnesses``, ``book``)
+and the student-style submissions that make them (``students``, ``real_students``).
+"""
+
+from grader.families.bpe import (
+    book,
+    do_nothing,
+    efficiency,
+    new_spec,
+    prose,
+    rules,
+    stub,
+    students,
+    verify,
+)
+from grader.families.bpe.compound import combination_by_id
+from grader.families.bpe.roles import ROLES
+from grader.families.bpe.spec import BpeExercise
+from grader.mistakes.kinds import Students
+from grader.spec import Family
+
+FAMILY = Family(
+    name="bpe",
+    summary="character-level Byte-Pair Encoding: train merges, encode words, count tokens",
+    roles=ROLES,
+    exercise=BpeExercise,
+    spec_problems=rules.spec_problems,
+    prose_problems=prose.prose_problems,
+    verify=verify.verify,
+    conventions=stub.stub_text,
+    mistakes=book.BOOK,
+    students=Students(applicable=students.applicable_mistakes, source=students.student_source,
+                      combined=students.combined_mistakes, combination=combination_by_id),
+    do_nothing=do_nothing.sources,
+    ahead=efficiency.ahead_work,
+    new_spec=new_spec.new_spec_text,
+    placeholder_case=rules.placeholder_case,
+)

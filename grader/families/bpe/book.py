@@ -1,0 +1,89 @@
+"""Character BPE's mistakes as one book: the catalogue, its references and canonical forms.
+
+A student's merges are compared as ``(str, str)`` tuples, tokens as a list of ``str``, lengths
+as a dict of ``str`` to ``int``; the references are the lessons' plain trainer, the encoder
+and the sequence-length counter, with the exercise's marker (and tie rule, for training) as
+options. Combinations of two mistakes come from :mod:`grader.families.bpe.compound`; a crash
+of the student's trainer that looks like "no pair left" is reproduced by the mistakes that
+raise :class:`~grader.families.bpe.real_code.NoPairLeft`. Mistakes are named from all of a
+milestone's failing inputs at once.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from grader.families.bpe.catalogue import CATALOGUE, ROLES
+from grader.families.bpe.compound import combinations
+from grader.families.bpe.real_code import NoPairLeft, crash_looks_like_no_pair_left
+from grader.mistakes.kinds import NOT_COMPARABLE, MistakeBook
+from grader.spec import Exercise
+from reference import encode, train_bpe
+from reference.sequence_lengths import sequence_lengths
+
+TRAIN, ENCODE, LENGTHS = ROLES
+
+
+def canonical_merges(value: object) -> object:
+    """A list of ``(str, str)`` tuples (2-item lists accepted), else ``NOT_COMPARABLE``."""
+    if not isinstance(value, (list, tuple)):
+        return NOT_COMPARABLE
+    pairs = []
+    for item in value:
+        if not (
+            isinstance(item, (list, tuple))
+            and len(item) == 2
+            and all(isinstance(part, str) for part in item)
+        ):
+            return NOT_COMPARABLE
+        pairs.append((item[0], item[1]))
+    return pairs
+
+
+def canonical_tokens(value: object) -> object:
+    if not isinstance(value, (list, tuple)) or not all(isinstance(t, str) for t in value):
+        return NOT_COMPARABLE
+    return list(value)
+
+
+def canonical_lengths(value: object) -> object:
+    """A dict of str -> int (no bools), else ``NOT_COMPARABLE``."""
+    if not isinstance(value, Mapping):
+        return NOT_COMPARABLE
+    for key, count in value.items():
+        if not isinstance(key, str) or isinstance(count, bool) or not isinstance(count, int):
+            return NOT_COMPARABLE
+    return dict(value)
+
+
+CANONICAL = {TRAIN: canonical_merges, ENCODE: canonical_tokens, LENGTHS: canonical_lengths}
+
+
+def canonical(role: str, value: object) -> object:
+    form = CANONICAL.get(role)
+    return form(value) if form is not None else NOT_COMPARABLE
+
+
+def options(exercise: Exercise, role: str) -> dict[str, Any]:
+    """The exercise's conventions as keyword arguments of a mistake of ``role``."""
+    given: dict[str, Any] = {"end_of_word": exercise.conventions.end_of_word}
+    if role == TRAIN:
+        given["tie_break"] = exercise.conventions.tie_break
+    return given
+
+
+def telling_crash(role: str, crash: str) -> bool:
+    return role == TRAIN and crash_looks_like_no_pair_left(crash)
+
+
+BOOK = MistakeBook(
+    entries=CATALOGUE,
+    reference={TRAIN: train_bpe, ENCODE: encode, LENGTHS: sequence_lengths},
+    canonical=canonical,
+    options=options,
+    combinations=combinations,
+    telling_crash=telling_crash,
+    crash=(NoPairLeft,),
+    named_milestone_wide=frozenset(ROLES),
+)

@@ -1,0 +1,114 @@
+"""Do-nothing implementations: what a submission returns without solving anything.
+
+Four kinds, each defined for every role, written once as source and used two ways: as
+student files that ``grade audit`` grades (none may earn a point), and, run on the trusted
+side, to tell which right answers a do-nothing implementation also gives (such a case is not
+evidence of work, :mod:`grader.families.bpe.evidence`).
+
+- ``empty``: no merges, no tokens, zero counts;
+- ``constant``: the same answer whatever the input;
+- ``identity``: nothing learned, nothing merged: the bare characters (and the marker), and
+  counts with ``bpe`` equal to ``char``;
+- ``echo``: the input handed back: the first word's adjacent characters as merges (no
+  counting), the word as one token, every word one token.
+"""
+
+from __future__ import annotations
+
+from string import Template
+from typing import Any, Callable
+
+from grader.spec import Exercise
+
+KINDS: tuple[str, ...] = ("empty", "constant", "identity", "echo")
+
+_BODIES: dict[str, dict[str, str]] = {
+    "empty": {
+        "train": "return []",
+        "encode": "return []",
+        "sequence_lengths": 'return {"char": 0, "bpe": 0, "word": 0}',
+    },
+    "constant": {
+        "train": 'return _form([("a", "b")])',
+        "encode": 'return ["a"]',
+        "sequence_lengths": 'return {"char": 1, "bpe": 1, "word": 1}',
+    },
+    "identity": {
+        "train": "return []",
+        "encode": "return list(word) + _MARK",
+        "sequence_lengths": (
+            "words = sentence.split()\n"
+            "    chars = sum(len(w) + len(_MARK) for w in words)\n"
+            '    return {"char": chars, "bpe": chars, "word": len(words)}'
+        ),
+    },
+    "echo": {
+        "train": (
+            "words = list(corpus) if isinstance(corpus, dict) else "
+            "[w for text in corpus for w in text.split()]\n"
+            "    symbols = list(words[0]) + _MARK if words else []\n"
+            "    return _form(list(zip(symbols, symbols[1:]))[:num_merges])"
+        ),
+        "encode": 'return [word + "".join(_MARK)]',
+        "sequence_lengths": (
+            "words = sentence.split()\n"
+            '    return {"char": len(words), "bpe": len(words), "word": len(words)}'
+        ),
+    },
+}
+
+_PARAMETERS = {"train": "corpus, num_merges", "encode": "word, merges",
+               "sequence_lengths": "sentence, merges"}
+
+_HELPERS = Template('''_MARK = [$eow] if $eow else []
+
+
+def _form(pairs):
+    return [$item for a, b in pairs]
+''')
+
+
+def _helpers(exercise: Exercise, with_token: bool) -> str:
+    item = "((a, b), a + b)" if with_token else "(a, b)"
+    return _HELPERS.substitute(eow=repr(exercise.conventions.end_of_word), item=item)
+
+
+def _function(name: str, role: str, kind: str) -> str:
+    return f"def {name}({_PARAMETERS[role]}):\n    {_BODIES[kind][role]}\n"
+
+
+def kinds_for(exercise: Exercise) -> tuple[str, ...]:
+    """The do-nothing kinds there are for ``exercise``: all of them when every function it
+    asks for is a role this module can write, else none."""
+    return KINDS if all(role in _PARAMETERS for role in exercise.roles()) else ()
+
+
+def source(exercise: Exercise, kind: str) -> str:
+    """A student file of ``kind`` for ``exercise``: every function does nothing that way."""
+    with_token = exercise.conventions.merge_form == "pairs-with-token"
+    parts = [f'# exercise: {exercise.id}\n"""A do-nothing submission ({kind})."""\n',
+             _helpers(exercise, with_token)]
+    for role in exercise.roles():
+        parts.append(_function(exercise.function(role).name, role, kind))
+    return "\n\n".join(parts)
+
+
+def sources(exercise: Exercise) -> dict[str, str]:
+    """Kind -> the source of that do-nothing submission, for every kind there is."""
+    return {kind: source(exercise, kind) for kind in kinds_for(exercise)}
+
+
+_COMPILED: dict[tuple[str, str, str], Callable[..., Any]] = {}
+
+
+def answer(exercise: Exercise, kind: str, role: str, *inputs: Any) -> Any:
+    """What the ``kind`` implementation of ``role`` returns on ``inputs``, merges as bare pairs.
+
+    This runs the grader's own source above in the trusted process, never a student's.
+    """
+    key = (kind, role, exercise.conventions.end_of_word)
+    if key not in _COMPILED:
+        namespace: dict[str, Any] = {}
+        exec(_helpers(exercise, False) + "\n\n" + _function("run", role, kind), namespace)  # noqa: S102
+        _COMPILED[key] = namespace["run"]
+    return _COMPILED[key](*inputs)

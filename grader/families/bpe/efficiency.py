@@ -1,0 +1,224 @@
+"""The efficiency check: is the student's trainer fast enough on a large corpus?
+
+A Zipf-distributed corpus is generated from the exercise's ``efficiency`` settings, its seed
+mixed with the grader's seed secret (:mod:`grader.grading.secrets`) so that no submission can
+carry its merges in a table. The fast reference trains on it in a trusted process (CPU
+time, best of three, garbage collector kept out of the measurement): the grading's helper,
+started as the student's run starts (:mod:`grader.grading.ahead`), or the grading process
+itself after it; the student's
+``train_bpe`` trains on it once in the sandbox, whose trusted side measures the call's CPU
+time. The check passes when the answer is an honest BPE run (at least as many ``(a, b)``
+string pairs as the reference learned, at most the number asked for, each occurring in the
+corpus as rewritten by the pairs before it: :mod:`grader.families.bpe.merge_replay`), whatever its
+tie rule, and the student's time is at most ``max_ratio`` times the reference's and at most
+``max_seconds``. Whether the merges are the right ones is the train milestone's business; the
+message says when they differ from the reference's. The timing itself is
+:mod:`grader.grading.timing`.
+
+What dominates: splitting the texts costs both sides the same order of work, so the ratio of
+a correct solution is set by its per-merge work. Recounting every pair over the unique words
+(the lessons' method) costs ``merges x distinct words`` and passes; rescanning the texts every
+merge costs ``merges x total words`` and fails by a wide margin.
+
+Durations appear only in ``details`` under keys ending in ``_seconds`` (docs/architecture.md, "The JSON result"): the
+message says pass or fail and why, never how long anything took, so two gradings differ only
+in those fields. The ratio is not stored; renderers derive it from the two times.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Iterator
+from dataclasses import replace
+from typing import Any, Optional
+
+from grader.families.bpe import zipf_corpus
+from grader.families.bpe.merge_replay import first_unfounded_merge
+from grader.families.bpe.shapes import merges_shape
+from grader.families.bpe.spec import EfficiencySettings
+from grader.grading import ahead
+from grader.grading.checks.context import CheckContext
+from grader.grading.feedback import first_differing_index, graded
+from grader.grading.secrets import corpus_seed
+from grader.grading.shapes import ShapeError
+from grader.grading.student_calls import SandboxLike, cap
+from grader.grading.timing import (
+    best_time,
+    call_failure_message,
+    cpu_or_wall,
+    limits_text,
+    speed_verdict,
+    timing_details,
+    untimed_milestone_title,
+    wall_timeout,
+)
+from grader.result import CheckResult
+from grader.spec import Exercise
+from reference import train_bpe as reference_train_bpe
+
+Pair = tuple[str, str]
+
+CHECK_ID = "efficiency"
+TITLE = "Training speed on a large corpus"
+REFERENCE_RUNS = 3
+TRAIN = "train"
+
+STAFF_HINT = (
+    "What makes training fast: count pairs over a Counter of the unique words with their "
+    "counts, never over every word of the texts; after a merge, rewrite only the words that "
+    "contain the merged pair; and keep an index from each pair to the words containing it, so "
+    "finding those words does not mean scanning them all."
+)
+
+
+def run(context: CheckContext) -> list[CheckResult]:
+    """Grade the ``efficiency`` check of the milestone: one result, worth the check's points."""
+    box, exercise, share = context.box, context.exercise, context.points
+    calls = context.calls
+    secret = calls.secret if calls is not None else None
+    # The timed corpus is generated from the secret: what the student prints on it is withheld.
+    unseen = calls.output.call(visible=False) if calls is not None else contextlib.nullcontext()
+    with unseen:
+        return [_timed_run(box, exercise, share, secret)]
+
+
+def _timed_run(box: SandboxLike, exercise: Exercise, share: float,
+               secret: Optional[str]) -> CheckResult:
+    settings = exercise.efficiency
+    try:
+        corpus = ahead.collect(ahead.corpus_key(exercise, secret)) or corpus_for(exercise, secret)
+    except zipf_corpus.CorpusSettingsError as error:
+        return graded(CHECK_ID, TITLE, share, False, message=(
+            f"the exercise's efficiency settings cannot be used: {error}; fix the "
+            "efficiency: block of the exercise"))
+    name = exercise.function(TRAIN).name
+    timing = ahead.timing_key(exercise, secret)
+    beside = ahead.go(timing)  # the helper times the reference while the student's code runs
+    outcome = box.call(name, [corpus, settings.num_merges], timeout=wall_timeout(settings))
+    reference_seconds, expected = (beside and ahead.collect(timing)) or time_reference(corpus, exercise)
+    student_seconds = cpu_or_wall(outcome) if outcome.ok else None
+    passed, message = judge(box, exercise, outcome, expected, student_seconds, reference_seconds,
+                            corpus=corpus)
+    result = graded(CHECK_ID, TITLE, share, passed, message=message,
+                    details=timing_details(student_seconds, reference_seconds, settings))
+    result.seconds = getattr(outcome, "seconds", None)
+    return result
+
+
+def judge(box: SandboxLike, exercise: Exercise, outcome: Any, expected: list[Pair],
+          student_seconds: Optional[float], reference_seconds: float,
+          corpus: Any = None) -> tuple[bool, str]:
+    """Pass or fail, and the message: an answer first, then an honest run, then the time.
+
+    ``corpus`` is what the student trained on (default: the exercise's public corpus)."""
+    settings = exercise.efficiency
+    name = exercise.function(TRAIN).name
+    workload = describe_workload(settings)
+    if not outcome.ok:
+        return False, call_failure_message(name, outcome, wall_timeout(settings), workload,
+                                           hint=STAFF_HINT, first=untimed_milestone_title(exercise, TRAIN))
+    try:
+        actual = merges_shape(exercise, outcome.value, name)
+    except ShapeError as error:
+        return False, f"{error}; its speed is not graded until it returns merges."
+    problem = honest_run_problem(name, corpus if corpus is not None else corpus_for(exercise),
+                                 actual, expected, exercise)
+    if problem:
+        return False, problem
+    same = actual[: len(expected)] == expected
+    learned = (f"{name} learned the reference's merges {workload}" if same else
+               f"{name} learned {len(actual)} merges that occur in the corpus {workload}")
+    note = "" if same else " " + differs_note(expected, actual, exercise)
+    verdict = speed_verdict(student_seconds, reference_seconds, settings)
+    if verdict is None:
+        return True, (f"{learned}, within the time allowed ({limits_text(settings)}).{note}")
+    return False, (f"{learned}, but {verdict} ({limits_text(settings)}). {STAFF_HINT}{note}")
+
+
+def honest_run_problem(name: str, corpus: Any, actual: list[Pair], expected: list[Pair],
+                       exercise: Exercise) -> Optional[str]:
+    """Why ``actual`` is not an honest BPE run on ``corpus`` of the reference's length, or None."""
+    asked = exercise.efficiency.num_merges
+    after = "; its speed is not graded until it returns an honest run."
+    if len(actual) < len(expected):
+        return (f"{name} returned {len(actual)} merges, but the corpus has pairs for "
+                f"{len(expected)} (the reference learned that many){after}")
+    if len(actual) > asked:
+        return f"{name} returned {len(actual)} merges when asked for {asked}{after}"
+    if actual == expected:
+        return None  # the reference's own run: honest without replaying it
+    position = first_unfounded_merge(corpus, actual, exercise.conventions.end_of_word)
+    if position is not None:
+        return (f"merge {position + 1} of {name}, {cap(repr(actual[position]), 120)}, occurs nowhere in the "
+                f"corpus as rewritten by the merges before it (is the end-of-word marker a "
+                f"symbol of its own?){after}")
+    return None
+
+
+def differs_note(expected: list[Pair], actual: list[Pair], exercise: Exercise) -> str:
+    index = first_differing_index(expected, actual)
+    where = f"from merge {index + 1}" if index is not None else "in length"
+    return (f"They differ from the reference's {where}; the "
+            f"{untimed_milestone_title(exercise, TRAIN)} milestone grades which merges are right.")
+
+
+# --------------------------------------------------------------------------- the corpus
+
+
+def corpus_spec(settings: EfficiencySettings) -> zipf_corpus.ZipfSpec:
+    return zipf_corpus.ZipfSpec(
+        distinct_words=settings.distinct_words,
+        total_words=settings.total_words,
+        zipf_exponent=settings.zipf_exponent,
+        seed=settings.seed,
+    )
+
+
+def corpus_for(exercise: Exercise, secret: Optional[str] = None) -> zipf_corpus.Corpus:
+    """The generated corpus, in the form the exercise promises its students; with ``secret``
+    its seed is derived from the spec's seed and the secret."""
+    spec = corpus_spec(exercise.efficiency)
+    if secret is not None:
+        spec = replace(spec, seed=corpus_seed(secret, exercise.id, spec.seed))
+    return zipf_corpus.generate(spec, exercise.conventions.corpus_form)
+
+
+def describe_workload(settings: EfficiencySettings) -> str:
+    return (f"on a generated corpus of {settings.total_words:,} words "
+            f"({settings.distinct_words:,} distinct) with {settings.num_merges} merges")
+
+
+# --------------------------------------------------------------------------- timing
+
+
+def time_reference(corpus: Any, exercise: Exercise, runs: int = REFERENCE_RUNS) -> tuple[float, list[Pair]]:
+    """The fast reference's best CPU time over ``runs`` runs on ``corpus``, and its merges."""
+    conventions = exercise.conventions
+
+    def train() -> list[Pair]:
+        return reference_train_bpe(
+            corpus,
+            exercise.efficiency.num_merges,
+            tie_break=conventions.tie_break,
+            end_of_word=conventions.end_of_word,
+        )
+
+    return best_time(train, runs)
+
+
+# --------------------------------------------------------------------------- ahead
+
+
+def timed_corpus_wanted(exercise: Exercise) -> bool:
+    return any(milestone.function == TRAIN and milestone.check("efficiency") is not None
+               for milestone in exercise.milestones)
+
+
+def ahead_work(exercise: Exercise, secret: Optional[str], time_reference_too: bool) -> Iterator[tuple]:
+    """The timed corpus, and the reference's timing on it (which waits for the check's go)."""
+    if not timed_corpus_wanted(exercise):
+        return
+    yield (ahead.corpus_key(exercise, secret), lambda progress=None: corpus_for(exercise, secret))
+    if time_reference_too:
+        yield (ahead.timing_key(exercise, secret),
+               lambda progress=None: time_reference(corpus_for(exercise, secret), exercise))

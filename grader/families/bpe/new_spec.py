@@ -1,0 +1,196 @@
+"""``grade new``: the YAML text of a new exercise whose every text follows its conventions.
+
+The structure (functions, milestones, limits, case inputs) comes from a base exercise (the
+shipped ``bpe-train-encode`` unless ``--from`` names another); every text that states a
+convention (instructions, function docs, signatures) is written from the declared values, the
+worked tie is left to the stub (which computes it), expected values are left to the reference,
+and two public and two hidden cases are added on which the four tie rules learn four different
+merge lists. The text is validated with :func:`parse_exercise` before it is returned.
+"""
+
+from __future__ import annotations
+
+import re
+import textwrap
+from collections import Counter
+from typing import Any, Optional
+
+import yaml
+
+from grader.families.bpe.prose import prose_problems, tie_cases
+from grader.spec.loading import load_exercise, parse_exercise
+from grader.spec.models import ID_PATTERN, Exercise
+from grader.spec.problems import NewSpecError, SpecError
+from reference.tie_breaks import DESCRIPTIONS
+
+DEFAULT_BASE = "bpe-train-encode"
+MERGE_TYPES = {"pairs": "list[tuple[str, str]]",
+               "pairs-with-token": "list[tuple[tuple[str, str], str]]"}
+CORPUS_TYPES = {"texts": "list[str]", "word-counts": "dict[str, int]"}
+
+
+def convert_corpus(corpus: Any, corpus_form: str) -> Any:
+    """A case's corpus in ``corpus_form``: texts become word counts in first-seen order, word
+    counts become one text repeating each word."""
+    if corpus_form == "word-counts":
+        if isinstance(corpus, dict):
+            return dict(corpus)
+        counts: Counter[str] = Counter()
+        for text in corpus:
+            counts.update(text.split())
+        return dict(counts)
+    if isinstance(corpus, list):
+        return list(corpus)
+    return [" ".join(word for word, count in corpus.items() for _ in range(count))]
+
+
+def _instructions(names: dict[str, str], corpus_form: str, marker: str, tie_break: str,
+                  merge_form: str) -> str:
+    start = (f"its characters followed by the end-of-word marker `{marker}` as a separate "
+             "symbol" if marker else "its characters (there is no end-of-word marker)")
+    corpus = ("a list of texts. Split every text on whitespace (`text.split()`) and count "
+              "every word" if corpus_form == "texts" else
+              "a dict mapping each word to how often it occurs")
+    merges = ("`(left, right)` tuples" if merge_form == "pairs"
+              else "`((left, right), left + right)` tuples")
+    parts = []
+    if "train" in names:
+        parts.append(
+            f"**Training.** `{names['train']}(corpus, num_merges)` receives {corpus}. Each word "
+            f"starts as {start}. Count every pair of adjacent symbols, weighted by how often its "
+            "word occurs, merge the most frequent pair everywhere it occurs (left to right, "
+            "without overlaps), and recount. When several pairs share the highest count, merge "
+            f"{DESCRIPTIONS[tie_break]}. Stop after `num_merges` merges, or earlier when no word "
+            f"has two symbols left. Return the merges in the order learned, as {merges}.")
+    if "encode" in names:
+        parts.append(
+            f"**Encoding.** `{names['encode']}(word, merges)` starts from the word as training "
+            "does and repeatedly merges the adjacent pair learned earliest, until no adjacent "
+            "pair is in the list. Characters never seen in training stay single tokens.")
+    if "sequence_lengths" in names:
+        parts.append(
+            f"**Sequence lengths.** `{names['sequence_lengths']}(sentence, merges)` splits the "
+            "sentence on whitespace and returns a dict with `char` (each word's characters"
+            + (" plus one for the marker" if marker else "") + "), `bpe` (the number of tokens "
+            "after encoding each word) and `word` (the number of words).")
+    return "\n\n".join(textwrap.fill(part, 88) for part in parts) + "\n"
+
+
+def _docs(names: dict[str, str], corpus_form: str, marker: str, tie_break: str,
+          merge_form: str) -> dict[str, dict[str, str]]:
+    merges_type = MERGE_TYPES[merge_form]
+    corpus = ("a list of texts split on whitespace" if corpus_form == "texts"
+              else "a dict mapping each word to its count")
+    start = f'the word\'s characters plus "{marker}"' if marker else "the word's characters"
+    own = f'its characters plus "{marker}"' if marker else "its characters"
+    docs = {
+        "train": (f"{names.get('train')}(corpus: {CORPUS_TYPES[corpus_form]}, num_merges: int) "
+                  f"-> {merges_type}",
+                  f"Learn up to num_merges merges from corpus, {corpus}.\n\n" + textwrap.fill(
+                      f"Each word starts as {own}; pair counts are weighted by word "
+                      f"frequency; ties go to {DESCRIPTIONS[tie_break]}. Stop early when no "
+                      "pair is left.", 88) + "\n"),
+        "encode": (f"{names.get('encode')}(word: str, merges: {merges_type}) -> list[str]",
+                   "Split word into tokens with the merges learned by training.\n\n" + textwrap.fill(
+                       f"Start from {start} and repeatedly apply the adjacent pair learned "
+                       "earliest until none applies.", 88) + "\n"),
+        "sequence_lengths": (
+            f"{names.get('sequence_lengths')}(sentence: str, merges: {merges_type}) -> dict[str, int]",
+            'Count the tokens of sentence (split on whitespace) three ways: "char", "bpe" and '
+            '"word".\n'),
+    }
+    return {role: {"name": names[role], "signature": docs[role][0], "doc": docs[role][1]}
+            for role in names}
+
+
+class _Dumper(yaml.SafeDumper):
+    """Multi-line strings as ``|`` blocks; mappings of the top two levels in block style."""
+
+    def represent_mapping(self, tag, mapping, flow_style=None):  # type: ignore[override]
+        node = super().represent_mapping(tag, mapping, flow_style)
+        if any(key in mapping for key in ("corpus_form", "train", "encode", "name")):
+            node.flow_style = False
+        return node
+
+
+def _str(dumper: yaml.SafeDumper, value: str) -> yaml.Node:
+    style = "|" if "\n" in value else None
+    return dumper.represent_scalar("tag:yaml.org,2002:str", value, style=style)
+
+
+_Dumper.add_representer(str, _str)
+
+
+def new_spec_data(exercise_id: str, *, tie_break: Optional[str] = None,
+                  corpus_form: Optional[str] = None, base: Optional[Exercise] = None) -> dict:
+    """The new spec as plain data (see the module docstring)."""
+    if not re.match(ID_PATTERN, exercise_id):
+        raise NewSpecError(f"{exercise_id!r} is not an exercise id: use lower-case letters, "
+                           "digits and hyphens, starting with a letter or digit")
+    base = base or load_exercise(DEFAULT_BASE)
+    conventions = base.conventions
+    tie_break = tie_break or conventions.tie_break
+    corpus_form = corpus_form or conventions.corpus_form
+    marker, merge_form = conventions.end_of_word, conventions.merge_form
+    names = {role: spec.name for role, spec in base.roles().items()}
+    roles = base.roles()
+    cases = []
+    generated = tie_cases(corpus_form, marker, count=4)
+    for number, corpus in enumerate(generated, start=1):
+        cases.append({"id": f"tie-rules-differ-{number}",
+                      "visibility": "public" if number <= 2 else "hidden",
+                      "description": "the four tie rules learn four different merge lists here",
+                      "corpus": corpus, "num_merges": 4})
+        if "encode" in roles:
+            word = "".join(sorted(set("".join(corpus if isinstance(corpus, dict) else
+                                              " ".join(corpus).split()))))
+            cases[-1]["encode"] = [{"word": word}]
+    for case in base.cases:
+        item: dict[str, Any] = {"id": case.id, "visibility": case.visibility}
+        if case.description:
+            item["description"] = case.description
+        item["corpus"] = convert_corpus(case.corpus, corpus_form)
+        item["num_merges"] = case.num_merges
+        if case.encode and "encode" in roles:
+            item["encode"] = [{"word": e.word} for e in case.encode]
+        if case.sentence is not None and "sequence_lengths" in roles:
+            item["sentence"] = case.sentence
+        cases.append(item)
+    data: dict[str, Any] = {
+        "id": exercise_id,
+        "family": base.family,
+        "title": f"Byte-Pair Encoding ({exercise_id})",
+        "lesson": "Your course",
+        "student_file": base.student_file,
+        "instructions": _instructions(names, corpus_form, marker, tie_break, merge_form),
+    }
+    if base.allowed_imports:
+        data["allowed_imports"] = list(base.allowed_imports)
+    data["conventions"] = {"corpus_form": corpus_form, "end_of_word": marker,
+                           "tie_break": tie_break, "merge_form": merge_form,
+                           "accept_lists_for_tuples": conventions.accept_lists_for_tuples}
+    data["functions"] = _docs(names, corpus_form, marker, tie_break, merge_form)
+    data["milestones"] = [m.model_dump() for m in base.milestones]
+    for key in ("limits", "properties", "efficiency", "feedback"):
+        data[key] = getattr(base, key).model_dump()
+    data["cases"] = cases
+    return data
+
+
+def new_spec_text(exercise_id: str, *, tie_break: Optional[str] = None,
+                  corpus_form: Optional[str] = None, base: Optional[Exercise] = None) -> str:
+    """The new spec's YAML text, validated and free of prose contradictions."""
+    data = new_spec_data(exercise_id, tie_break=tie_break, corpus_form=corpus_form, base=base)
+    header = (f"# Written by `grade new {exercise_id}`. The stub states the tie rule with a "
+              "worked tie computed by\n# the reference; expected values left out are computed. "
+              "Run `grade check` after each edit.\n")
+    text = header + yaml.dump(data, Dumper=_Dumper, sort_keys=False, allow_unicode=True,
+                              width=96, default_flow_style=None)
+    try:
+        exercise = parse_exercise(text, f"<new {exercise_id}>")
+    except SpecError as error:  # a bug here, not the user's: say so plainly
+        raise RuntimeError(f"grade new wrote an invalid spec:\n{error}") from None
+    problems = prose_problems(exercise)
+    if problems:
+        raise RuntimeError(f"grade new wrote contradictory prose: {problems}")
+    return text

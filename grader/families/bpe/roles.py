@@ -1,0 +1,87 @@
+"""Character BPE's roles: train merges, encode a word, count a sentence's sequence lengths.
+
+Each role says what its function takes (a corpus in the exercise's corpus form; merge lists
+sent in its merge form), how its answer's shape is checked, which cases hold an input for it,
+how each case is judged, what its generated inputs are, which laws it obeys and, for
+training, the timed run.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from grader.families.bpe import differential, efficiency, judges, properties, shapes, stub
+from grader.families.bpe.evidence import NO_WORK
+from grader.families.bpe.expected import to_merge_form
+from grader.families.bpe.spec import ROLES as NAMES
+from grader.spec import Exercise, Role
+
+TRAIN, ENCODE, LENGTHS = NAMES
+CODE_CHECKS = frozenset({"cases", "differential", "properties"})
+
+
+def merge_list(exercise: Exercise, merges: Any) -> list[Any]:
+    """Bare pairs written in the exercise's merge form, as the student's trainer returns them."""
+    return to_merge_form(list(merges), exercise.conventions.merge_form)
+
+
+def send_corpus(exercise: Exercise, args: tuple) -> list:
+    corpus, num_merges = args
+    return [corpus, num_merges]
+
+
+def send_with_merges(exercise: Exercise, args: tuple) -> list:
+    text, merges = args
+    return [text, merge_list(exercise, merges)]
+
+
+TRAIN_ROLE = Role(
+    name=TRAIN,
+    arguments=("corpus", "num_merges"),
+    checks=CODE_CHECKS | {"efficiency"},
+    send=send_corpus,
+    shape=shapes.merges_shape,
+    case_items=judges.train_items,
+    stub_examples=stub.train_examples,
+    generated=differential.TRAIN_INPUTS,
+    properties=properties.train_properties,
+    timed=efficiency.run,
+    no_work=NO_WORK[TRAIN],
+)
+
+ENCODE_ROLE = Role(
+    name=ENCODE,
+    arguments=("word", "merges"),
+    checks=CODE_CHECKS,
+    send=send_with_merges,
+    shape=lambda exercise, value, name: shapes.tokens(value, name),
+    case_items=judges.encode_items,
+    stub_examples=stub.encode_examples,
+    serves=lambda case: bool(case.encode),
+    case_field="encode",
+    how_to_serve="add encode: words to a case",
+    audit_advice="an encode word (in a case) that shows it",
+    generated=differential.ENCODE_INPUTS,
+    properties=properties.encode_properties,
+    no_work=NO_WORK[ENCODE],
+)
+
+LENGTHS_ROLE = Role(
+    name=LENGTHS,
+    arguments=("sentence", "merges"),
+    checks=CODE_CHECKS,
+    send=send_with_merges,
+    shape=lambda exercise, value, name: shapes.lengths(value, name),
+    case_items=judges.lengths_items,
+    stub_examples=stub.lengths_examples,
+    serves=lambda case: case.sentence is not None,
+    case_field="sentence",
+    how_to_serve="add a sentence: to a case",
+    audit_advice="a case sentence that shows it",
+    depends_on=frozenset({ENCODE}),
+    generated=differential.LENGTHS_INPUTS,
+    properties=properties.lengths_properties,
+    no_work=NO_WORK[LENGTHS],
+)
+
+ROLES = (TRAIN_ROLE, ENCODE_ROLE, LENGTHS_ROLE)

@@ -1,0 +1,30 @@
+"""Byte-level BPE in the conventions of Stanford CS336 (GPT-2's pre-tokenizer, special tokens).
+
+Builds on the bpe family (its conventions model, case rules and tie prose). Its folder holds
+the spec model and rules (``spec``, ``rules``), expected values (``expected``), the stub
+(``stub``), answer shapes in bytes (``shapes``), the cases check's judges (``judges``), the
+timed run on CS336's corpus (``efficiency``), its mistakes (``mistakes``) and the
+student-style submissions that make them (``students``).
+"""
+
+from grader.families.bpe import prose
+from grader.families.bpe.rules import placeholder_case
+from grader.families.byte_level import mistakes, rules, students, stub
+from grader.families.byte_level.roles import ROLES
+from grader.families.byte_level.spec import ByteExercise
+from grader.mistakes.kinds import Students
+from grader.spec import Family
+
+FAMILY = Family(
+    name="byte",
+    summary="byte-level BPE as in CS336: train on bytes, encode to ids, decode back",
+    roles=ROLES,
+    exercise=ByteExercise,
+    builds_on=("bpe",),
+    spec_problems=rules.spec_problems,
+    prose_problems=prose.prose_problems,
+    conventions=stub.stub_text,
+    mistakes=mistakes.BOOK,
+    students=Students(applicable=students.applicable_mistakes, source=students.student_source),
+    placeholder_case=placeholder_case,
+)

@@ -1,0 +1,158 @@
+"""The ``cases`` check's items for the byte-level roles (CS336 conventions).
+
+Training is judged on the merges, exactly and in order, and on the vocabulary as CS336's own
+tests judge it: the same set of tokens under ids ``0..n-1`` (which id a token gets is free).
+Encoding and decoding are judged per text of the case's ``encode`` list, with the reference's
+vocab and merges for the case, so a training mistake does not cascade; decoding must give
+back the text exactly. Bytes appear in feedback as Python literals (``b' t'``), which JSON
+reports carry as strings.
+"""
+
+from __future__ import annotations
+
+from functools import partial
+from typing import Any, Optional
+
+from grader.families.byte_level.expected import case_text, expected_ids, reference_byte_bpe, vocab_size
+from grader.families.byte_level.mistakes import BOOK
+from grader.families.byte_level.spec import ByteCase as Case
+from grader.grading.checks.items import CaseItem, CaseLabel, Verdict
+from grader.grading.feedback import first_differing_index
+from grader.grading.student_calls import StudentCalls
+from grader.mistakes.diagnosis import diagnoses, name_mistakes
+
+TEXT_SHOWN = 120
+TRAIN, ENCODE, DECODE = "train_byte_bpe", "encode_byte_bpe", "decode_byte_bpe"
+
+
+def train_items(calls: StudentCalls, case: Case, label: CaseLabel) -> list[CaseItem]:
+    # Every byte-level answer (a 256-byte vocabulary at least) is more than doing nothing.
+    return [CaseItem(label.check_id, label.title(f"train to {vocab_size(case)} tokens"),
+                     label.visibility, partial(_judge_train, calls, case), real_work=True)]
+
+
+def encode_items(calls: StudentCalls, case: Case, label: CaseLabel) -> list[CaseItem]:
+    return _text_items(calls, case, label, _judge_encode, "encode")
+
+
+def decode_items(calls: StudentCalls, case: Case, label: CaseLabel) -> list[CaseItem]:
+    return _text_items(calls, case, label, _judge_decode, "decode the ids of")
+
+
+def _text_items(calls: StudentCalls, case: Case, label: CaseLabel, judge: Any,
+                verb: str) -> list[CaseItem]:
+    return [
+        CaseItem(f"{label.check_id}:{number}",
+                 f"{label.name}: {verb} {_short(item.word)!r}" if label.public
+                 else f"{label.name}, text {number}",
+                 label.visibility, partial(judge, calls, case, item.word), real_work=bool(item.word))
+        for number, item in enumerate(case.encode, 1)
+    ]
+
+
+def _short(text: str) -> str:
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def show_bytes(value: Any) -> Any:
+    """Bytes as their Python literal, inside lists, tuples and dict values (for JSON)."""
+    if isinstance(value, bytes):
+        return repr(value)
+    if isinstance(value, (list, tuple)):
+        return [show_bytes(item) for item in value]
+    if isinstance(value, dict):
+        return {str(key): show_bytes(item) for key, item in value.items()}
+    return value
+
+
+def _given(case: Case) -> dict[str, Any]:
+    text = case_text(case)
+    return {"text": text if len(text) <= TEXT_SHOWN else text[:TEXT_SHOWN] + "...",
+            "vocab_size": vocab_size(case), "special_tokens": list(case.special_tokens)}
+
+
+def _judge_train(calls: StudentCalls, case: Case) -> Verdict:
+    vocab, merges = reference_byte_bpe(case)
+    answer = calls.call(TRAIN, case_text(case), vocab_size(case), list(case.special_tokens))
+    details: dict[str, Any] = {"kind": "byte-training", "input": _given(case),
+                               "expected_merges": show_bytes(merges[:40])}
+    if not answer.ok:
+        named = (lambda: diagnoses([BOOK.by_id("byte-str-tokens")])) if answer.kind == "shape-str" else None
+        return Verdict(False, answer.failure or "", details, diagnose=named)
+    got_vocab, got_merges = answer.value
+    problem = merges_problem(merges, got_merges) or vocab_problem(vocab, got_vocab)
+    if problem is None:
+        return Verdict(True)
+    details["your_merges"] = show_bytes(got_merges[:40])
+    return Verdict(False, problem, details, diagnose=partial(
+        name_mistakes, calls.exercise, TRAIN, answer.value,
+        {"text": case_text(case), "vocab_size": vocab_size(case),
+         "special_tokens": list(case.special_tokens)}))
+
+
+def merges_problem(expected: list, actual: list) -> Optional[str]:
+    index = first_differing_index(expected, actual)
+    if index is None:
+        return None
+    if index >= len(actual):
+        return (f"your merges stop after {len(actual)}, but merge {index + 1} should be "
+                f"{expected[index]!r}.")
+    if index >= len(expected):
+        return (f"merge {index + 1} should not exist: the reference stops after {len(expected)} "
+                f"merges (the vocabulary is full or no pair is left); you returned {actual[index]!r}.")
+    return (f"merge {index + 1} differs: expected {expected[index]!r}, got {actual[index]!r}. "
+            "Count pairs within pre-tokens only (GPT-2's pattern, between special tokens), "
+            "weighted by how often each pre-token occurs; ties go to the greater pair of bytes.")
+
+
+def vocab_problem(expected: dict, actual: dict) -> Optional[str]:
+    if sorted(actual) != list(range(len(actual))):
+        return f"the vocab's ids must be 0..{len(actual) - 1} with none missing."
+    want, got = set(expected.values()), set(actual.values())
+    if len(actual) != len(expected):
+        return f"the vocab has {len(actual)} tokens; expected {len(expected)}."
+    if want != got:
+        missing = sorted(want - got)[:5]
+        extra = sorted(got - want)[:5]
+        return (f"the vocab's tokens differ: missing {missing!r}, unexpected {extra!r}. It holds "
+                "the special tokens' bytes, the 256 single bytes and one token per merge.")
+    return None
+
+
+def _judge_encode(calls: StudentCalls, case: Case, text: str) -> Verdict:
+    vocab, merges = reference_byte_bpe(case)
+    expected = expected_ids(case, text)
+    answer = calls.call(ENCODE, text, vocab, merges, list(case.special_tokens))
+    details: dict[str, Any] = {"kind": "byte-ids", "input": {"text": text},
+                               "expected": expected,
+                               "expected_tokens": show_bytes([vocab[i] for i in expected])}
+    if answer.ok and answer.value == expected:
+        return Verdict(True)
+    if not answer.ok:
+        return Verdict(False, answer.failure or "", details)
+    details["actual"] = answer.value
+    details["your_tokens"] = show_bytes([vocab.get(i, b"?") for i in answer.value])
+    index = first_differing_index(expected, answer.value)
+    message = (f"{calls.function_name(ENCODE)}({_short(text)!r}, ...) returned "
+               f"{len(answer.value)} ids, expected {len(expected)}; they first differ at id "
+               f"{(index or 0) + 1}.")
+    return Verdict(False, message, details, diagnose=partial(
+        name_mistakes, calls.exercise, ENCODE, answer.value,
+        {"text": text, "vocab": vocab, "merges": merges, "special_tokens": list(case.special_tokens)}))
+
+
+def _judge_decode(calls: StudentCalls, case: Case, text: str) -> Verdict:
+    vocab, _ = reference_byte_bpe(case)
+    ids = expected_ids(case, text)
+    answer = calls.call(DECODE, ids, vocab)
+    details: dict[str, Any] = {"kind": "byte-text", "input": {"ids": ids,
+                               "tokens": show_bytes([vocab[i] for i in ids])}, "expected": text}
+    if answer.ok and answer.value == text:
+        return Verdict(True)
+    if not answer.ok:
+        return Verdict(False, answer.failure or "", details)
+    details["actual"] = answer.value
+    message = (f"decoding the ids of {_short(text)!r} gave {_short(answer.value)!r}; a round "
+               "trip must give the text back exactly.")
+    return Verdict(False, message, details, diagnose=partial(
+        name_mistakes, calls.exercise, DECODE, answer.value, {"ids": ids, "vocab": vocab}))

@@ -1,0 +1,48 @@
+"""How the WordPiece roles are checked on generated inputs: BPE's corpora, WordPiece's answers.
+
+Both roles take ``(corpus, num_merges)`` and are generated like BPE training; a wrong merge
+list is explained at its first differing step with the scores there, a wrong divergence by
+the expected and the returned triple.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from grader.families.bpe.differential import corpus_record, judge_against
+from grader.families.wordpiece.expected import divergence, wordpiece_merges
+from grader.families.wordpiece.feedback import wordpiece_difference, wordpiece_message
+from grader.grading.feedback import json_pairs
+from grader.grading.search import Failure, Shown
+from grader.grading.student_calls import StudentCalls
+from grader.spec import Exercise
+
+TRAIN, DIVERGENCE = "train_wordpiece", "first_divergence"
+
+
+def train_shown(calls: StudentCalls, failure: Failure) -> Shown:
+    expected = json_pairs(failure.expected)
+    if not failure.answer.ok:
+        return Shown(expected)
+    corpus, num_merges = failure.example
+    difference = wordpiece_difference(calls.exercise, corpus, num_merges, failure.expected,
+                                      failure.answer.value)
+    what = wordpiece_message(difference, num_merges) if difference else ""
+    return Shown(expected, json_pairs(failure.answer.value), what, difference)
+
+
+def divergence_shown(calls: StudentCalls, failure: Failure) -> Shown:
+    if not failure.answer.ok:
+        return Shown(failure.expected)
+    return Shown(failure.expected, failure.answer.value,
+                 f"expected {failure.expected!r}, got {failure.answer.value!r}.")
+
+
+def _no_work_shown(exercise: Exercise, example: Any) -> bool:
+    return False  # the cases carry the evidence of work
+
+
+TRAIN_INPUTS = corpus_record(TRAIN, judge_against(TRAIN, wordpiece_merges), train_shown,
+                             _no_work_shown)
+DIVERGENCE_INPUTS = corpus_record(DIVERGENCE, judge_against(DIVERGENCE, divergence),
+                                  divergence_shown, _no_work_shown)

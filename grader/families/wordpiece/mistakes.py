@@ -1,0 +1,221 @@
+"""Known WordPiece mistakes, each one a runnable wrong trainer, as the family's mistake book.
+
+The lessons' WordPiece merges the pair with the highest score
+``count(ab) / (count(a) * count(b))``. The mistakes here are the ways students get that
+wrong: ranking by raw pair frequency (the deck's trap: that is BPE), counting each symbol once
+per distinct word instead of weighting it by the word's count, and comparing floating-point
+scores rounded to a few decimals (as the slides print them), which makes unequal scores tie
+so the tie rule picks the wrong pair. ``first_divergence`` mistakes: steps counted from 0,
+the two pairs swapped, and WordPiece ranked by raw frequency (so it never parts from BPE).
+
+Run signatures (keyword arguments, as the catalogue's ``train`` entries):
+``run(corpus, num_merges, *, tie_break, end_of_word)`` for both roles.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from fractions import Fraction
+from typing import Any, Optional
+
+from grader.mistakes.kinds import NOT_COMPARABLE, Mistake, MistakeBook
+from reference.corpus import word_counts
+from reference.plain import count_pairs, initial_segmentation, merge_words
+from reference.plain import train_bpe as plain_bpe
+from reference.tie_breaks import LEXICOGRAPHIC, Pair, best_pair
+from reference.wordpiece import first_divergence, symbol_counts, train_wordpiece
+
+EOW = "</w>"
+ROUNDING_DIGITS = 3
+OPTIONS = ("tie_break", "end_of_word")  # the convention options the runs take
+Scorer = Callable[[dict, dict[str, int], dict[str, int]], dict[Pair, Any]]
+
+
+# --------------------------------------------------------------------------- wrong scorers
+
+
+def _exact(words: dict, pairs: dict[Pair, int], symbols: dict[str, int]) -> dict[Pair, Any]:
+    return {p: Fraction(c, symbols[p[0]] * symbols[p[1]]) for p, c in pairs.items()}
+
+
+def _raw_frequency(words: dict, pairs: dict[Pair, int], symbols: dict[str, int]) -> dict[Pair, Any]:
+    return dict(pairs)
+
+
+def _unweighted_symbols(words: dict, pairs: dict[Pair, int], symbols: dict[str, int]) -> dict[Pair, Any]:
+    once: dict[str, int] = {}
+    for word in words:
+        for symbol in word:
+            once[symbol] = once.get(symbol, 0) + 1
+    return {p: Fraction(c, once[p[0]] * once[p[1]]) for p, c in pairs.items()}
+
+
+def _rounded(words: dict, pairs: dict[Pair, int], symbols: dict[str, int]) -> dict[Pair, Any]:
+    return {p: round(c / (symbols[p[0]] * symbols[p[1]]), ROUNDING_DIGITS) for p, c in pairs.items()}
+
+
+def _start(corpus: Any, end_of_word: str) -> dict:
+    return initial_segmentation(word_counts(corpus), end_of_word)
+
+
+def _train_with(scorer: Scorer) -> Callable[..., list[Pair]]:
+    def run(corpus: Any, num_merges: int, *, tie_break: str = LEXICOGRAPHIC,
+            end_of_word: str = EOW) -> list[Pair]:
+        words = _start(corpus, end_of_word)
+        merges: list[Pair] = []
+        for _ in range(num_merges):
+            pairs = count_pairs(words)
+            if not pairs:
+                break
+            pair = best_pair(scorer(words, pairs, symbol_counts(words)), tie_break)
+            merges.append(pair)
+            words = merge_words(words, pair)
+        return merges
+
+    return run
+
+
+train_raw_frequency = _train_with(_raw_frequency)
+train_unweighted_symbols = _train_with(_unweighted_symbols)
+train_rounded_scores = _train_with(_rounded)
+
+
+# --------------------------------------------------------------------------- wrong divergences
+
+
+def divergence_zero_based(corpus: Any, num_merges: int, *, tie_break: str = LEXICOGRAPHIC,
+                          end_of_word: str = EOW) -> Optional[tuple]:
+    found = first_divergence(corpus, num_merges, tie_break=tie_break, end_of_word=end_of_word)
+    return None if found is None else (found[0] - 1, found[1], found[2])
+
+
+def divergence_swapped(corpus: Any, num_merges: int, *, tie_break: str = LEXICOGRAPHIC,
+                       end_of_word: str = EOW) -> Optional[tuple]:
+    found = first_divergence(corpus, num_merges, tie_break=tie_break, end_of_word=end_of_word)
+    return None if found is None else (found[0], found[2], found[1])
+
+
+def divergence_raw_frequency(corpus: Any, num_merges: int, *, tie_break: str = LEXICOGRAPHIC,
+                             end_of_word: str = EOW) -> Optional[tuple]:
+    bpe = plain_bpe(corpus, num_merges, tie_break=tie_break, end_of_word=end_of_word)
+    wordpiece = train_raw_frequency(corpus, num_merges, tie_break=tie_break, end_of_word=end_of_word)
+    for step, (left, right) in enumerate(zip(bpe, wordpiece), 1):
+        if left != right:
+            return (step, left, right)
+    return None
+
+
+# --------------------------------------------------------------------------- the entries
+
+
+def _input(corpus: Any, num_merges: int, tie_break: str = LEXICOGRAPHIC) -> dict[str, Any]:
+    return {"corpus": corpus, "num_merges": num_merges, "tie_break": tie_break, "end_of_word": EOW}
+
+
+LESSON_WORD_COUNTS = {"low": 5, "lower": 2, "newest": 6, "widest": 3}
+# At the first step (b, </w>) scores 6/(16*17) = 3/136 = 0.02206 and (a, c) 12/(23*24) =
+# 1/46 = 0.02174: both round to 0.022, and every tie rule but reverse-lexicographic then
+# picks (a, c).
+ROUNDING_WITNESS = {"bba": 5, "cacb": 6, "caac": 6}
+
+WORDPIECE_MISTAKES: tuple[Mistake, ...] = (
+    Mistake(
+        id="wordpiece-raw-frequency",
+        title="Pairs ranked by raw frequency (that is BPE)",
+        hint=(
+            "You merge the most frequent pair, which is BPE's rule. WordPiece divides the pair's "
+            "count by the counts of its two symbols, score(a, b) = count(ab) / (count(a) * "
+            "count(b)), so a rarer pair of rare symbols can beat a frequent pair of common ones."
+        ),
+        role="train_wordpiece",
+        run=train_raw_frequency,
+        witness=_input(LESSON_WORD_COUNTS, 2),
+    ),
+    Mistake(
+        id="wordpiece-unweighted-symbols",
+        title="Symbol counts not weighted by word frequency",
+        hint=(
+            "Your count(a) counts each symbol once per distinct word, but the pair counts are "
+            "weighted by how often each word occurs. Weight both the same way: a word with "
+            "count 5 adds 5 to every symbol it contains."
+        ),
+        role="train_wordpiece",
+        run=train_unweighted_symbols,
+        witness=_input(LESSON_WORD_COUNTS, 2),
+    ),
+    Mistake(
+        id="wordpiece-rounded-scores",
+        title="Scores compared as rounded floats",
+        hint=(
+            "You compare scores rounded to a few decimals, so two different scores can look "
+            "equal and the tie rule then picks the wrong pair. Compare exactly: use "
+            "fractions.Fraction(count_ab, count_a * count_b), or compare count_ab * count_c * "
+            "count_d with count_cd * count_a * count_b in integers."
+        ),
+        role="train_wordpiece",
+        run=train_rounded_scores,
+        witness=_input(ROUNDING_WITNESS, 6),
+    ),
+    Mistake(
+        id="divergence-zero-based",
+        title="Divergence step counted from 0",
+        hint=(
+            "Steps count from 1: the first merge is step 1. Return the number of the merge at "
+            "which the two algorithms first choose different pairs."
+        ),
+        role="first_divergence",
+        run=divergence_zero_based,
+        witness=_input(LESSON_WORD_COUNTS, 5),
+    ),
+    Mistake(
+        id="divergence-pairs-swapped",
+        title="BPE's and WordPiece's pairs swapped",
+        hint=(
+            "Return (step, bpe_pair, wordpiece_pair): BPE's choice (the most frequent pair) "
+            "first, then WordPiece's (the highest score)."
+        ),
+        role="first_divergence",
+        run=divergence_swapped,
+        witness=_input(LESSON_WORD_COUNTS, 5),
+    ),
+    Mistake(
+        id="divergence-raw-frequency",
+        title="WordPiece ranked by raw frequency, so it never parts from BPE",
+        hint=(
+            "Your WordPiece side ranks pairs by frequency, exactly as BPE does, so the two never "
+            "disagree. Rank WordPiece's pairs by count(ab) / (count(a) * count(b))."
+        ),
+        role="first_divergence",
+        run=divergence_raw_frequency,
+        witness=_input(LESSON_WORD_COUNTS, 5),
+    ),
+)
+
+REFERENCES: dict[str, Callable[..., Any]] = {
+    "train_wordpiece": train_wordpiece,
+    "first_divergence": first_divergence,
+}
+"""The correct output of each role here, with the same keyword arguments as the entries."""
+
+
+def canonical(role: str, value: Any) -> Any:
+    """A comparable form of an answer of ``role`` (tuples for pairs), or ``NOT_COMPARABLE``."""
+    try:
+        if role == "train_wordpiece":
+            return [(a, b) for a, b in value]
+        if value is None:
+            return ("none",)
+        step, first, second = value
+        return (step, tuple(first), tuple(second))
+    except (TypeError, ValueError):
+        return NOT_COMPARABLE
+
+
+def options(exercise: Any, role: str) -> dict[str, Any]:
+    """The exercise's conventions as keyword arguments of the runs (both roles take both)."""
+    return {"end_of_word": exercise.conventions.end_of_word,
+            "tie_break": exercise.conventions.tie_break}
+
+
+BOOK = MistakeBook(entries=WORDPIECE_MISTAKES, reference=REFERENCES, canonical=canonical,
+                   options=options)

@@ -1,0 +1,32 @@
+"""The spec of a WordPiece exercise: BPE's conventions, cases and generated-input settings.
+
+WordPiece starts exactly like character BPE (the same corpus forms, marker and tie rules), so
+its model is BPE's with its own roles; only the choice of pair differs.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar, Literal
+
+from pydantic import ConfigDict, Field
+
+from grader.families.bpe.spec import BpeExercise
+from grader.spec.models import FunctionSpec, functions_field, milestone_model
+
+ROLES = ("train_wordpiece", "first_divergence")
+
+
+WordpieceMilestone = milestone_model(ROLES, "WordpieceMilestone", __name__)
+
+
+class WordpieceExercise(BpeExercise):
+    """A WordPiece exercise: train by score, and find where WordPiece parts from BPE."""
+
+    model_config = ConfigDict(title="wordpiece exercise")
+    role_order: ClassVar[tuple[str, ...]] = ROLES
+
+    family: Literal["wordpiece"] = "wordpiece"  # type: ignore[assignment]
+    """The family: wordpiece (merges chosen by count(ab) / (count(a) * count(b)))."""
+    functions: dict[str, FunctionSpec] = functions_field(ROLES)
+    milestones: list[WordpieceMilestone] = Field(min_length=1)  # type: ignore[valid-type]
+    """Graded steps with their points and checks."""

@@ -1,0 +1,154 @@
+"""Student-style WordPiece submissions, correct or making one known WordPiece mistake.
+
+The counterpart of :mod:`grader.families.bpe.students` for exercises whose functions are
+``train_wordpiece`` and ``first_divergence``: a plain program as a student writes it (a dict of
+words, a loop of merges, exact scores with ``fractions.Fraction``), with the part where a
+mistake of :mod:`grader.families.wordpiece.mistakes` lives replaced. ``grade audit`` grades these files
+through the real grading path; the tests check each answers what its catalogue entry computes.
+"""
+
+from __future__ import annotations
+
+from string import Template
+from typing import Optional
+
+from grader.families.bpe.students import BEST_PAIR, COUNT_PAIRS, MERGE_WORD, READ_WORDS
+from grader.mistakes.kinds import StudentMistake
+from grader.spec import Exercise
+
+SHARED = '''
+from fractions import Fraction
+
+EOW = $eow
+
+
+def start_symbols(word):
+    return tuple(word) + (EOW,) if EOW else tuple(word)
+
+
+def count_symbols(words):
+    symbols = {}
+    for word, freq in words.items():
+        for symbol in word:
+            symbols[symbol] = symbols.get(symbol, 0) + freq
+    return symbols
+'''
+
+SCORES = {
+    "exact": '''
+def scores_of(words, pairs):
+    symbols = count_symbols(words)
+    return {p: Fraction(c, symbols[p[0]] * symbols[p[1]]) for p, c in pairs.items()}
+''',
+    "raw": '''
+def scores_of(words, pairs):
+    return dict(pairs)
+''',
+    "unweighted": '''
+def scores_of(words, pairs):
+    symbols = {}
+    for word in words:
+        for symbol in word:
+            symbols[symbol] = symbols.get(symbol, 0) + 1
+    return {p: Fraction(c, symbols[p[0]] * symbols[p[1]]) for p, c in pairs.items()}
+''',
+    "rounded": '''
+def scores_of(words, pairs):
+    symbols = count_symbols(words)
+    return {p: round(c / (symbols[p[0]] * symbols[p[1]]), 3) for p, c in pairs.items()}
+''',
+}
+
+MERGE_ALL = '''
+def merge_all(words, pair):
+    new_words = {}
+    for symbols, freq in words.items():
+        merged = merge_word(symbols, pair)
+        new_words[merged] = new_words.get(merged, 0) + freq
+    return new_words
+'''
+
+TRAIN = '''
+def $train_name(corpus, num_merges):
+    words = read_words(corpus)
+    merges = []
+    for _ in range(num_merges):
+        pairs = count_pairs(words)
+        if not pairs:
+            break
+        best = best_pair(scores_of(words, pairs))
+        merges.append(best)
+        words = merge_all(words, best)
+    return merges
+'''
+
+DIVERGENCE = '''
+def $divergence_name(corpus, num_merges):
+    words = read_words(corpus)
+    for step in range(1, num_merges + 1):
+        pairs = count_pairs(words)
+        if not pairs:
+            return None
+        bpe = best_pair(pairs)
+        wordpiece = best_pair($divergence_scores(words, pairs))
+        if bpe != wordpiece:
+            return $returned
+        words = merge_all(words, bpe)
+    return None
+'''
+
+STUDENT_MISTAKES: dict[str, StudentMistake] = {
+    mistake.id: mistake
+    for mistake in (
+        StudentMistake("wordpiece-raw-frequency", "train_wordpiece", {"scores": SCORES["raw"]}),
+        StudentMistake("wordpiece-unweighted-symbols", "train_wordpiece",
+                       {"scores": SCORES["unweighted"]}),
+        StudentMistake("wordpiece-rounded-scores", "train_wordpiece", {"scores": SCORES["rounded"]}),
+        StudentMistake("divergence-zero-based", "first_divergence",
+                       settings={"returned": "(step - 1, bpe, wordpiece)"}),
+        StudentMistake("divergence-pairs-swapped", "first_divergence",
+                       settings={"returned": "(step, wordpiece, bpe)"}),
+        StudentMistake("divergence-raw-frequency", "first_divergence",
+                       settings={"divergence_scores": "raw_scores"}),
+    )
+}
+
+RAW_SCORES = '''
+def raw_scores(words, pairs):
+    return dict(pairs)
+'''
+
+
+def applicable_mistakes(exercise: Exercise) -> list[StudentMistake]:
+    roles = exercise.roles()
+    return [mistake for mistake in STUDENT_MISTAKES.values() if mistake.role in roles]
+
+
+def student_source(exercise: Exercise, mistake_id: Optional[str] = None) -> str:
+    """The source of a WordPiece submission: correct, or with mistake ``mistake_id``."""
+    mistake = STUDENT_MISTAKES[mistake_id] if mistake_id is not None else None
+    parts = {"scores": SCORES["exact"]}
+    if mistake is not None:
+        parts.update({key: str(value) for key, value in mistake.parts.items()})
+    functions = exercise.roles()
+    settings = {
+        "eow": repr(exercise.conventions.end_of_word),
+        "train_name": (functions["train_wordpiece"].name if "train_wordpiece" in functions
+                       else "train_wordpiece"),
+        "divergence_name": (functions["first_divergence"].name if "first_divergence" in functions
+                            else "first_divergence"),
+        "returned": "(step, bpe, wordpiece)",
+        "divergence_scores": "scores_of",
+    }
+    if mistake is not None:
+        settings.update(mistake.settings)
+    body = [SHARED, READ_WORDS[exercise.conventions.corpus_form], COUNT_PAIRS,
+            BEST_PAIR[exercise.conventions.tie_break], MERGE_WORD, MERGE_ALL, parts["scores"],
+            RAW_SCORES]
+    if "train_wordpiece" in functions:
+        body.append(TRAIN)
+    if "first_divergence" in functions:
+        body.append(DIVERGENCE)
+    what = f"known mistake {mistake_id}" if mistake_id else "no known mistake (a correct submission)"
+    header = f'# exercise: {exercise.id}\n"""A student-style submission with {what}."""\n'
+    return header + Template("\n".join(body)).substitute(settings)

@@ -1,0 +1,119 @@
+"""How a submission is opened for grading: the student's code in the sandbox, or a family's own.
+
+Every code family's students hand in Python (a ``.py`` file or a notebook), which runs only in
+the sandbox: :data:`SANDBOXED_CODE` opens it, loads it in a worker and says which functions
+are missing. A family whose students hand in something else (an answers file) brings its own
+:class:`SubmissionKind` in its record (``Family.submission``), graded by the same engine. An
+:class:`Opened` submission is what the engine grades: whom the checks call, the sandbox, the
+isolation layers that held, why it is not gradable, and which milestones cannot run.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Optional, Protocol
+
+from grader.grading import ahead, prepared
+from grader.grading.output_ledger import OutputLedger
+from grader.grading.secrets import SeedSecretError, resolve_secret
+from grader.grading.student_calls import StudentCalls
+from grader.grading.submission_file import (
+    SubmissionFileError,
+    explain_load_error,
+    prepared_submission,
+)
+from grader.spec import Exercise, Milestone
+from grader.spec.family import family_of
+
+
+class GradingSetupError(Exception):
+    """The submission or its exercise cannot be determined; the message says how to fix it."""
+
+
+@dataclass
+class Opened:
+    """A submission ready to grade: ``calls`` answers the checks (None when nothing loaded)."""
+
+    calls: Any = None
+    box: Any = None
+    layers: dict[str, bool] = field(default_factory=dict)
+    not_gradable: list[str] = field(default_factory=list)
+    blocked: Callable[[Milestone], Optional[str]] = lambda milestone: None
+    output: Callable[[], str] = lambda: ""
+
+
+class SubmissionKind(Protocol):
+    """What students hand in: its file suffixes, the file-name rule of specs, how to open it."""
+
+    suffixes: tuple[str, ...]
+    noun: str  # what it is called in messages: "a Python file or notebook"
+
+    def file_name_problem(self, name: str) -> Optional[str]: ...
+
+    def open(self, stack: contextlib.ExitStack, path: Path, exercise: Exercise, *,
+             seed_secret: Optional[str], strict_sandbox: bool, helper: bool) -> Opened: ...
+
+
+class SandboxedCode:
+    """Python code (a ``.py`` file or a Jupyter notebook), run only in the sandbox."""
+
+    suffixes = (".py", ".ipynb")
+    noun = "a Python file or notebook"
+
+    def file_name_problem(self, name: str) -> Optional[str]:
+        if not name.endswith(".py") or "/" in name or "\\" in name or not name[:-3].isidentifier():
+            return (f"{name!r} must be a plain Python file name such as student.py "
+                    "(an importable name ending in .py, no directories)")
+        return None
+
+    def open(self, stack: contextlib.ExitStack, path: Path, exercise: Exercise, *,
+             seed_secret: Optional[str], strict_sandbox: bool, helper: bool) -> Opened:
+        from grader.sandbox import Sandbox, SandboxLimits
+
+        try:
+            secret = resolve_secret(seed_secret)
+        except SeedSecretError as error:
+            raise GradingSetupError(str(error)) from None
+        limits = SandboxLimits(
+            call_seconds=exercise.limits.call_seconds,
+            memory_mib=exercise.limits.memory_mib,
+            total_seconds=exercise.limits.total_seconds,
+        )
+        if helper:  # forked before the sandbox exists, so it holds none of its pipes
+            stack.callback(ahead.stop_helper, prepared.start_helper(exercise, secret))
+        try:
+            sandboxed, _ = stack.enter_context(prepared_submission(path))
+        except SubmissionFileError as error:
+            reason = str(error)
+            return Opened(not_gradable=[reason], blocked=lambda milestone: reason)
+        box = stack.enter_context(Sandbox(sandboxed, limits=limits, strict=strict_sandbox,
+                                          allowed_imports=exercise.allowed_imports))
+        loaded = box.load()
+        ledger = OutputLedger(box)
+        ledger.loaded()
+        roles = exercise.roles()
+        if loaded.ok:
+            calls = StudentCalls(box, exercise, loaded.functions, file_name=path.name,
+                                 secret=secret, output=ledger)
+            blocked = {role: calls.missing_message(role) for role in roles}
+            not_gradable = list(dict.fromkeys(m for m in blocked.values() if m))
+        else:
+            calls = StudentCalls(box, exercise, (), file_name=path.name, secret=secret, output=ledger)
+            error = explain_load_error(loaded.error, exercise.allowed_imports)
+            reason = f"{path.name} could not be loaded: {error}"
+            not_gradable = [reason]
+            blocked = {role: reason for role in roles}
+        return Opened(calls=calls, box=box, layers=dict(box.layers), not_gradable=not_gradable,
+                      blocked=lambda milestone: blocked.get(milestone.function),
+                      output=ledger.text)
+
+
+SANDBOXED_CODE = SandboxedCode()
+
+
+def submission_kind(exercise: Exercise) -> SubmissionKind:
+    """What students of ``exercise`` hand in."""
+    return family_of(exercise).submission or SANDBOXED_CODE

@@ -1,0 +1,127 @@
+"""What a known mistake is, and what a family tells the stages about its mistakes.
+
+A :class:`Mistake` is a runnable wrong implementation of one role: it computes exactly what a
+student who made that mistake returns, so the grader can name it when its output equals the
+student's. Each carries a ``hint`` that teaches and a ``witness``: a small input, as keyword
+arguments of ``run``, on which its output departs from the reference's.
+
+A family hands its mistakes over as one :class:`MistakeBook`: the entries, the reference each
+role's mistakes are compared with, the canonical form of a role's values, the exercise's
+conventions as keyword arguments of the runs, combinations of two mistakes, and which crash
+messages identify a mistake. :class:`StudentMistake` and :class:`Students` are the
+student-style submissions that make each mistake, for ``grade audit`` and the tests.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Optional
+
+NOT_COMPARABLE = object()
+"""What a canonical form gives for a value that cannot be compared (the wrong shape)."""
+
+
+@dataclass(frozen=True, eq=False)
+class Mistake:
+    """One known mistake: what it is called, how to fix it, and what it computes.
+
+    ``tie_break`` is set only for the entries that are another tie-break rule; the grader
+    skips the one equal to the exercise's own rule. ``witness`` is read-only by convention.
+    Entries compare and hash by identity, so they can key dicts and sets.
+    """
+
+    id: str
+    title: str
+    hint: str
+    role: str
+    run: Callable[..., Any]
+    witness: Mapping[str, Any]
+    tie_break: Optional[str] = None
+
+    def output_on(self, inputs: Mapping[str, Any]) -> Any:
+        """This mistake's output on ``inputs`` (keyword arguments of ``run``)."""
+        return self.run(**inputs)
+
+
+def _as_it_is(role: str, value: Any) -> Any:
+    return value
+
+
+def _no_options(exercise: Any, role: str) -> dict[str, Any]:
+    return {}
+
+
+def _no_combinations(role: str, tie_break: Optional[str]) -> tuple[Mistake, ...]:
+    return ()
+
+
+def _never(role: str, crash: str) -> bool:
+    return False
+
+
+@dataclass(frozen=True)
+class MistakeBook:
+    """A family's mistakes and what comparing a student with them needs.
+
+    ``reference[role]`` takes the same keyword arguments as that role's mistakes;
+    ``canonical(role, value)`` is a value's comparable form, or :data:`NOT_COMPARABLE`;
+    ``options(exercise, role)`` the exercise's conventions as keyword arguments of the runs;
+    ``combinations(role, tie_break)`` two mistakes at once, tried when no single one explains
+    a milestone; ``telling_crash(role, message)`` whether a crash of the student's code is
+    one a mistake reproduces by raising ``crash`` (e.g. no pair left to merge).
+    """
+
+    entries: tuple[Mistake, ...] = ()
+    reference: Mapping[str, Callable[..., Any]] = field(default_factory=dict)
+    canonical: Callable[[str, Any], Any] = _as_it_is
+    options: Callable[[Any, str], dict[str, Any]] = _no_options
+    combinations: Callable[[str, Optional[str]], Sequence[Mistake]] = _no_combinations
+    telling_crash: Callable[[str, str], bool] = _never
+    crash: tuple[type[BaseException], ...] = ()
+    named_milestone_wide: frozenset[str] = frozenset()
+    """Roles whose mistakes are named from all of a milestone's failing inputs at once."""
+
+    def for_role(self, role: Optional[str]) -> tuple[Mistake, ...]:
+        """Every mistake of ``role``, in catalogue order (most specific first)."""
+        return tuple(mistake for mistake in self.entries if mistake.role == role)
+
+    def by_id(self, mistake_id: str) -> Mistake:
+        found = next((mistake for mistake in self.entries if mistake.id == mistake_id), None)
+        if found is None:
+            raise KeyError(f"no catalogued mistake has id {mistake_id!r}")
+        return found
+
+
+EMPTY_BOOK = MistakeBook()
+
+
+@dataclass(frozen=True)
+class StudentMistake:
+    """How a student who made catalogue mistake ``id`` writes their submission.
+
+    ``parts`` replaces parts of the correct program (a part given per corpus form is a dict
+    keyed by the form); ``settings`` changes a knob of the correct program; ``applies`` says
+    whether the mistake can happen under an exercise's conventions at all.
+    """
+
+    id: str
+    role: str
+    parts: dict[str, object] = field(default_factory=dict)
+    settings: dict[str, str] = field(default_factory=dict)
+    applies: Callable[[Any], bool] = lambda exercise: True
+    tie_break: Optional[str] = None
+
+
+@dataclass(frozen=True)
+class Students:
+    """A family's student-style submissions: ``applicable(exercise)`` lists the mistakes a
+    student of the exercise can make, ``source(exercise, mistake_id)`` writes the file (a
+    correct one for None), and ``combined(exercise)`` the pairs of mistakes published code
+    makes at once (graded too, and named together); ``combination(mistake_id)`` is the
+    runnable :class:`Mistake` of such a pair."""
+
+    applicable: Callable[[Any], list[StudentMistake]]
+    source: Callable[[Any, Optional[str]], str]
+    combined: Callable[[Any], list[StudentMistake]] = lambda exercise: []
+    combination: Optional[Callable[[str], Mistake]] = None
