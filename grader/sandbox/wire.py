@@ -1,13 +1,16 @@
 """The tagged JSON encoding of values that cross the sandbox pipe, trusted side.
 
 Only plain values travel: ``None``, ``bool``, ``int``, finite ``float``, ``str``, ``bytes``,
-``list``, ``tuple`` and ``dict`` with ``str`` or ``int`` keys, each recognised by its *exact*
-type. JSON has no tuples, bytes or tagged dicts, so those travel as one-key objects::
+``list``, ``tuple`` and ``dict`` with ``str``, ``int`` or tuple keys (a tuple of ``str`` and
+``int``, as BPE keys a word by its symbols and a pair count by its pair), each recognised by
+its *exact* type. JSON has no tuples, bytes or tagged dicts, so those travel as one-key
+objects::
 
     [1, "a"]          ->  [1, "a"]
     ("a", "b")        ->  {"T": ["a", "b"]}
     {"low": 5}        ->  {"D": [["low", 5]]}
     {0: b"a"}         ->  {"D": [[0, {"B": "61"}]]}    (bytes as lowercase hex)
+    {("l", "o"): 7}   ->  {"D": [[{"T": ["l", "o"]}, 7]]}
     a generator       ->  {"O": "generator"}     (worker side only: an opaque marker)
 
 Decoding is strict: every node is checked for its shape, the whole message for its size,
@@ -127,9 +130,12 @@ def _to_tagged(value: Any, depth: int, counter: _Counter, path: str) -> Any:
     if kind is dict:
         pairs = []
         for key, item in value.items():
-            if type(key) is not str and type(key) is not int:
-                raise WireError(f"{path} has a key of type {type(key).__name__}; keys must be str or int")
-            pairs.append([key, _to_tagged(item, depth + 1, counter, f"{path}[{key!r}]")])
+            if not _plain_key(key):
+                raise WireError(f"{path} has a key of type {type(key).__name__}; keys must be str, "
+                                "int or a tuple of str and int")
+            counter.items += len(key) if type(key) is tuple else 0
+            tagged = {TUPLE_TAG: list(key)} if type(key) is tuple else key
+            pairs.append([tagged, _to_tagged(item, depth + 1, counter, f"{path}[{key!r}]")])
         return {DICT_TAG: pairs}
     raise WireError(f"{path} is a {kind.__name__}; only plain data can be sent to student code")
 
@@ -173,14 +179,36 @@ def _decode_bytes(text: str, counter: _Counter) -> bytes:
     return bytes.fromhex(text)
 
 
+def _plain_key(key: Any) -> bool:
+    """A key that travels: an exact ``str`` or ``int``, or an exact tuple of them."""
+    if type(key) is str or type(key) is int:
+        return True
+    return type(key) is tuple and all(type(part) is str or type(part) is int for part in key)
+
+
+def _decode_key(node: Any, counter: _Counter) -> Any:
+    if type(node) is str or type(node) is int:
+        return node
+    if type(node) is dict and len(node) == 1 and type(node.get(TUPLE_TAG)) is list:
+        parts = node[TUPLE_TAG]
+        counter.items += len(parts)
+        if counter.items > counter.bounds.max_items:
+            raise WireError(f"more than {counter.bounds.max_items} items")
+        if all(type(part) is str or type(part) is int for part in parts):
+            if any(type(part) is str and len(part) > counter.bounds.max_string_chars for part in parts):
+                raise WireError(f"a string longer than {counter.bounds.max_string_chars} characters")
+            return tuple(parts)
+    raise WireError("a dict key that is not a str, an int or a tuple of them")
+
+
 def _decode_dict(pairs: list, depth: int, counter: _Counter) -> dict:
     result: dict[Any, Any] = {}
     for pair in pairs:
-        if type(pair) is not list or len(pair) != 2 or type(pair[0]) not in (str, int):
-            raise WireError("a dict entry that is not a [str or int, value] pair")
-        key = pair[0]
+        if type(pair) is not list or len(pair) != 2:
+            raise WireError("a dict entry that is not a [key, value] pair")
+        key = _decode_key(pair[0], counter)
         if key in result:
-            raise WireError(f"a dict with the key {key[:50]!r} twice")
+            raise WireError(f"a dict with the key {str(key)[:50]!r} twice")
         result[key] = _from_tagged(pair[1], depth + 1, counter)
     return result
 

@@ -195,9 +195,15 @@ def to_tagged(value, budget, depth=0):
     if kind is dict:
         pairs = []
         for key, item in dict.items(value):
-            if type(key) is not str and type(key) is not int:
+            if type(key) is str or type(key) is int:
+                tagged = key
+            elif type(key) is tuple and all(type(part) is str or type(part) is int
+                                            for part in tuple.__iter__(key)):
+                budget[0] -= tuple.__len__(key)
+                tagged = {"T": list(tuple.__iter__(key))}
+            else:
                 return {"O": "dict with %s keys" % type_name(key)}
-            pairs.append([key, to_tagged(item, budget, depth + 1)])
+            pairs.append([tagged, to_tagged(item, budget, depth + 1)])
         return {"D": pairs}
     return {"O": type_name(value)}
 
@@ -211,7 +217,8 @@ def from_tagged(node):
         if tag == "T":
             return tuple(from_tagged(item) for item in body)
         if tag == "D":
-            return {key: from_tagged(item) for key, item in body}
+            return {(tuple(key["T"]) if type(key) is dict else key): from_tagged(item)
+                    for key, item in body}
         if tag == "B":
             return BYTES.fromhex(body)
         raise ValueError("unexpected tag %r in a request" % tag)

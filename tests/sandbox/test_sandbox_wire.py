@@ -32,7 +32,9 @@ plain_values = st.recursive(
     | st.text() | st.binary(max_size=8),
     lambda children: st.lists(children, max_size=4)
     | st.lists(children, max_size=4).map(tuple)
-    | st.dictionaries(st.text(max_size=5) | st.integers(), children, max_size=4),
+    | st.dictionaries(st.text(max_size=5) | st.integers()
+                      | st.tuples(st.text(max_size=3), st.text(max_size=3) | st.integers()),
+                      children, max_size=4),
     max_leaves=20,
 )
 
@@ -90,6 +92,28 @@ def test_bytes_and_int_keyed_dicts_travel_both_ways():
     assert json.loads(wire.encode(b"ab")) == {"B": "6162"}
 
 
+def test_dicts_keyed_by_tuples_travel_both_ways():
+    """A BPE word keyed by its symbols, and a pair count keyed by its pair."""
+    words = {("l", "o", "w", "</w>"): 5, ("n", "e", "w", "es", "t", "</w>"): 6}
+    pairs = {("l", "o"): 7, ("e", "s"): 9, (0, "x"): 1}
+    for value in (words, pairs, [words, pairs], {(): 0}):
+        assert wire.decode(wire.encode(value)) == value
+        assert wire.from_tagged(worker.to_tagged(value, [10_000])) == value
+        assert worker.from_tagged(json.loads(wire.encode(value))) == value
+
+
+def test_a_key_tuple_of_anything_else_is_opaque_and_counts_against_the_budget():
+    class LyingStr(str):
+        pass
+
+    for key in ((1.5,), (True,), (LyingStr("a"),), (("a",),)):
+        assert wire.from_tagged(worker.to_tagged({key: 1}, [100])) == Opaque("dict with tuple keys")
+        with pytest.raises(WireError):
+            wire.encode({key: 1})
+    with pytest.raises(worker.TooLarge):
+        worker.to_tagged({tuple("x" * 200): 1}, [100])
+
+
 def test_worker_refuses_answers_over_its_item_budget():
     with pytest.raises(worker.TooLarge):
         worker.to_tagged(list(range(100)), [50])
@@ -125,12 +149,16 @@ def test_encode_error_names_the_offending_place():
         (b'{"T": 1}', "unexpected node"),
         (b'{"B": "6g"}', "not lowercase hex"),
         (b'{"B": "616"}', "not lowercase hex"),
-        (b'{"D": [[1.5, 1]]}', "str or int, value"),
+        (b'{"D": [[1.5, 1]]}', "not a str, an int or a tuple"),
+        (b'{"D": [[{"T": [1.5]}, 1]]}', "not a str, an int or a tuple"),
+        (b'{"D": [[{"T": [["a"]]}, 1]]}', "not a str, an int or a tuple"),
+        (b'{"D": [[{"B": "61"}, 1]]}', "not a str, an int or a tuple"),
+        (b'{"D": [[{"T": ["a"]}, 1], [{"T": ["a"]}, 2]]}', "twice"),
         (b'{"X": []}', "unexpected node"),
         (b'{"T": [], "D": []}', "unexpected node"),
         (b'{"O": ""}', "unexpected node"),
         (b'{"O": 5}', "unexpected node"),
-        (b'{"D": [[true, 2]]}', "pair"),
+        (b'{"D": [[true, 2]]}', "not a str, an int or a tuple"),
         (b'{"D": [["a", 1], ["a", 2]]}', "twice"),
         (b'{"D": [["a", 1, 2]]}', "pair"),
         (b"[1, 2", "not valid JSON"),
