@@ -85,7 +85,8 @@ class Generated:
     input as JSON, ``observed(exercise, example)`` as the keyword arguments of a mistake's run;
     ``shown(calls, failure)`` says what differs; ``real_work(exercise, example)`` whether its
     right answer is more than a do-nothing one; ``ahead(exercise, example)`` the reference
-    values a helper computes for it, which ``install`` puts where the judges look them up.
+    values a helper computes for it, which ``install`` puts where the judges look them up;
+    ``display(value)`` shows an answer as JSON when it is not JSON as it is.
     """
 
     strategy: Callable[[Exercise], Any]
@@ -100,6 +101,8 @@ class Generated:
     real_work: Callable[[Exercise, Any], bool] = lambda exercise, example: False
     ahead: Callable[[Exercise, Any], Mapping] = lambda exercise, example: {}
     install: Callable[[Mapping], None] = lambda values: None
+    display: Optional[Callable[[Any], Any]] = None
+    """An answer as JSON, for a value JSON cannot hold as it is (a dict keyed by pairs)."""
 
 
 def generated(exercise: Exercise, role: str) -> Generated:

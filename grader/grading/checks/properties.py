@@ -89,7 +89,7 @@ def _property(context: CheckContext, role: str, prop: Property, share: float, ex
     explanation = failure.explanation or (failure.answer.failure or "")
     details = counterexample_details(
         prop.id, record.given(calls, failure.example),
-        actual=_actual_json(failure), explanation=explanation,
+        actual=_actual_json(record, failure), explanation=explanation,
     )
     message = (
         f"Property '{prop.title}' fails; smallest input found: "
@@ -163,10 +163,12 @@ def inputs_unmodified(answer_of: Callable[[Any], StudentAnswer]) -> Property:
 # --------------------------------------------------------------------------- reporting
 
 
-def _actual_json(failure: Failure) -> Any:
+def _actual_json(record: Any, failure: Failure) -> Any:
     if not failure.answer.ok:
         return None
     value = failure.answer.value
+    if record.display is not None:
+        return record.display(value)
     if isinstance(value, list) and value and isinstance(value[0], tuple):
         return json_pairs(value)
     return value
