@@ -38,6 +38,8 @@ from grader.families.byte_level.mistakes import REFERENCES as BYTE_REFERENCES
 from grader.families.byte_level.mistakes import canonical as byte_canonical
 from grader.families.wordpiece.mistakes import canonical
 from reference import encode, train_bpe
+from reference.corpus import word_counts
+from reference.plain import count_pairs, initial_segmentation, merge_words
 from reference.wordpiece import first_divergence, train_wordpiece
 
 WORDPIECE_ROLES = ("train_wordpiece", "first_divergence")
@@ -86,6 +88,13 @@ COMBINED_CASES = [
 CASES = SINGLE_CASES + COMBINED_CASES
 REAL_CODE_IDS = {m.id for m in REAL_TRAIN_MISTAKES + REAL_ENCODE_MISTAKES}
 NAMED_EXACTLY = [case for case in SINGLE_CASES if case[1] in REAL_CODE_IDS] + COMBINED_CASES
+
+
+def words_after(corpus, merges, end_of_word):
+    words = initial_segmentation(word_counts(corpus), end_of_word)
+    for pair in merges:
+        words = merge_words(words, pair)
+    return words
 
 
 def catalogue(exercise):
@@ -149,6 +158,8 @@ def test_mistakes_left_out_of_an_audit_cannot_happen_in_that_exercise(exercise_i
         if mistake_id in audited or entry.tie_break == conventions.tie_break:
             continue
         assert entry.role == "train", mistake_id
+        if "count_pairs" in exercise.roles() and mistake_id == "pairs-once-per-word":
+            continue  # the counter's own mistake stands for it there
         assert entry.run(corpus, num_merges, tie_break=conventions.tie_break,
                          end_of_word=conventions.end_of_word) == train_bpe(
             corpus, num_merges, tie_break=conventions.tie_break,
@@ -185,6 +196,10 @@ def test_each_submission_answers_what_its_catalogue_entry_computes(exercise_id, 
         return
     merges = train_bpe(corpus, num_merges, tie_break=conventions.tie_break,
                        end_of_word=conventions.end_of_word)
+    if entry.role == "count_pairs":
+        vocabulary = words_after(corpus, merges, conventions.end_of_word)
+        assert run_student(exercise, mistake_id, "count_pairs", vocabulary) == entry.run(vocabulary)
+        return
     given_merges = to_merge_form(merges, conventions.merge_form)
     if entry.role == "encode":
         word = data.draw(st.one_of(words, decorated_words))
@@ -269,6 +284,7 @@ WRONG_SAMPLES = {
     "lesson97-bpe": {"train": "ties-lexicographic", "sequence-lengths": "lengths-char-letters-only"},
     "wordpiece": {"train": "wordpiece-raw-frequency", "divergence": "divergence-zero-based"},
     "byte-bpe": {"train": "byte-whitespace-pretokenize", "decode": "byte-decode-each-token"},
+    "bpe-steps": {"count": "count-pairs-once-per-word", "train": "pairs-once-per-word"},
 }
 
 
@@ -325,3 +341,6 @@ def test_the_generated_correct_submissions_agree_with_the_reference(data):
         given_merges = to_merge_form(merges, conventions.merge_form)
         assert run_student(exercise, None, "encode", word, given_merges) == encode(
             word, merges, end_of_word=conventions.end_of_word)
+        if "count_pairs" in exercise.roles():
+            vocabulary = words_after(corpus, merges[:2], conventions.end_of_word)
+            assert run_student(exercise, None, "count_pairs", vocabulary) == count_pairs(vocabulary)

@@ -58,7 +58,7 @@ def test_the_fixture_every_broken_spec_starts_from_is_valid():
 
 
 def test_shipped_exercises_load_and_are_found_by_id():
-    assert exercise_ids() == ["bpe-train-encode", "byte-bpe", "hand-bpe", "lesson97-bpe", "wordpiece"]
+    assert exercise_ids() == ["bpe-steps", "bpe-train-encode", "byte-bpe", "hand-bpe", "lesson97-bpe", "wordpiece"]
     loaded = available_exercises()
     assert [e.id for e in loaded] == exercise_ids()
     for exercise in loaded:
@@ -93,7 +93,7 @@ def test_lesson97_follows_the_decks_code():
 
 
 def test_unknown_id_lists_the_available_exercises():
-    with pytest.raises(ExerciseNotFound, match="available: bpe-train-encode, byte-bpe, hand-bpe, lesson97-bpe, wordpiece"):
+    with pytest.raises(ExerciseNotFound, match="available: bpe-steps, bpe-train-encode, byte-bpe, hand-bpe, lesson97-bpe, wordpiece"):
         load_exercise("no-such-exercise")
 
 

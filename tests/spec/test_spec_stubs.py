@@ -19,6 +19,7 @@ from grader.families.bpe.expected import bare_pairs, to_merge_form
 from grader.spec import family_of, load_exercise
 from grader.spec.stubs import StubExists, render_stub, write_stub
 from reference import encode, train_bpe
+from reference.plain import count_pairs
 from reference.sequence_lengths import sequence_lengths
 from reference.byte_level import decode_byte_bpe, encode_byte_bpe, train_byte_bpe
 from reference.wordpiece import first_divergence, train_wordpiece
@@ -61,6 +62,7 @@ def reference_functions(exercise) -> dict:
         "first_divergence": lambda corpus, num_merges: first_divergence(
             corpus, num_merges, tie_break=conventions.tie_break, end_of_word=marker
         ),
+        "count_pairs": count_pairs,
         "train_byte_bpe": train_byte_bpe,
         "encode_byte_bpe": encode_byte_bpe,
         "decode_byte_bpe": decode_byte_bpe,
@@ -150,6 +152,7 @@ def test_doctests_are_the_public_cases(stub):
         "sequence_lengths": sum(case.sentence is not None for case in public),
         "train_wordpiece": len(public),
         "first_divergence": len(public),
+        "count_pairs": len(public),
     }
     if "train_byte_bpe" in exercise.roles():
         # Encoding and decoding examples train first; decoding examples encode first.

@@ -5,12 +5,13 @@ student files that ``grade audit`` grades (none may earn a point), and, run on t
 side, to tell which right answers a do-nothing implementation also gives (such a case is not
 evidence of work, :mod:`grader.families.bpe.evidence`).
 
-- ``empty``: no merges, no tokens, zero counts;
+- ``empty``: no merges, no tokens, zero counts, no pairs;
 - ``constant``: the same answer whatever the input;
 - ``identity``: nothing learned, nothing merged: the bare characters (and the marker), and
   counts with ``bpe`` equal to ``char``;
 - ``echo``: the input handed back: the first word's adjacent characters as merges (no
-  counting), the word as one token, every word one token.
+  counting), the word as one token, every word one token, each word's first pair with its
+  count.
 """
 
 from __future__ import annotations
@@ -27,11 +28,13 @@ _BODIES: dict[str, dict[str, str]] = {
         "train": "return []",
         "encode": "return []",
         "sequence_lengths": 'return {"char": 0, "bpe": 0, "word": 0}',
+        "count_pairs": "return {}",
     },
     "constant": {
         "train": 'return _form([("a", "b")])',
         "encode": 'return ["a"]',
         "sequence_lengths": 'return {"char": 1, "bpe": 1, "word": 1}',
+        "count_pairs": 'return {("a", "b"): 1}',
     },
     "identity": {
         "train": "return []",
@@ -41,6 +44,7 @@ _BODIES: dict[str, dict[str, str]] = {
             "    chars = sum(len(w) + len(_MARK) for w in words)\n"
             '    return {"char": chars, "bpe": chars, "word": len(words)}'
         ),
+        "count_pairs": "return {}",
     },
     "echo": {
         "train": (
@@ -54,11 +58,12 @@ _BODIES: dict[str, dict[str, str]] = {
             "words = sentence.split()\n"
             '    return {"char": len(words), "bpe": len(words), "word": len(words)}'
         ),
+        "count_pairs": "return {tuple(s[:2]): n for s, n in words.items() if len(s) > 1}",
     },
 }
 
 _PARAMETERS = {"train": "corpus, num_merges", "encode": "word, merges",
-               "sequence_lengths": "sentence, merges"}
+               "sequence_lengths": "sentence, merges", "count_pairs": "words"}
 
 _HELPERS = Template('''_MARK = [$eow] if $eow else []
 

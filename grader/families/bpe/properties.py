@@ -31,8 +31,10 @@ def train_properties(calls: StudentCalls) -> list[Property]:
         if not shorter.ok:
             return failed_call(example, shorter)
         longer = calls.remembered(TRAIN, corpus, k + 1)
-        if not longer.ok:
-            return failed_call(example, longer)
+        if not longer.ok:  # the crash is the call with k + 1: name its mistake on that input
+            crash = failed_call(example, longer)
+            crash.inputs = {"corpus": corpus, "num_merges": k + 1}
+            return crash
         if longer.value[: len(shorter.value)] != shorter.value:
             return Failure(example, shorter, explanation=(
                 f"train(corpus, {k}) returned {shorter.value!r}, which is not the start of "

@@ -1,4 +1,5 @@
-"""Character BPE's roles: train merges, encode a word, count a sentence's sequence lengths.
+"""Character BPE's roles: train merges, encode a word, count a sentence's sequence lengths,
+count a vocabulary's pairs.
 
 Each role says what its function takes (a corpus in the exercise's corpus form; merge lists
 sent in its merge form), how its answer's shape is checked, which cases hold an input for it,
@@ -10,13 +11,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from grader.families.bpe import differential, efficiency, judges, properties, shapes, stub
+from grader.families.bpe import differential, efficiency, judges, pair_counts, properties, shapes, stub
 from grader.families.bpe.evidence import NO_WORK
 from grader.families.bpe.expected import to_merge_form
 from grader.families.bpe.spec import ROLES as NAMES
 from grader.spec import Exercise, Role
 
-TRAIN, ENCODE, LENGTHS = NAMES
+COUNT, TRAIN, ENCODE, LENGTHS = NAMES
 CODE_CHECKS = frozenset({"cases", "differential", "properties"})
 
 
@@ -46,6 +47,7 @@ TRAIN_ROLE = Role(
     generated=differential.TRAIN_INPUTS,
     properties=properties.train_properties,
     timed=efficiency.run,
+    depends_on=frozenset({COUNT}),
     no_work=NO_WORK[TRAIN],
 )
 
@@ -84,4 +86,18 @@ LENGTHS_ROLE = Role(
     no_work=NO_WORK[LENGTHS],
 )
 
-ROLES = (TRAIN_ROLE, ENCODE_ROLE, LENGTHS_ROLE)
+COUNT_ROLE = Role(
+    name=COUNT,
+    arguments=("words",),
+    checks=CODE_CHECKS,
+    send=pair_counts.send,
+    shape=pair_counts.shape,
+    case_items=pair_counts.case_items,
+    stub_examples=pair_counts.stub_examples,
+    generated=pair_counts.GENERATED,
+    properties=pair_counts.properties,
+    audit_advice="a case whose corpus, at some step, shows it",
+    no_work=NO_WORK[COUNT],
+)
+
+ROLES = (COUNT_ROLE, TRAIN_ROLE, ENCODE_ROLE, LENGTHS_ROLE)

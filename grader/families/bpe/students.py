@@ -14,9 +14,12 @@ entry has a file here.
 
 from __future__ import annotations
 
+import re
 from string import Template
 from typing import Optional
 
+from grader.families.bpe import pair_counts
+from grader.families.bpe.pair_counts import ONCE_PER_WORD as PAIRS_ONCE_PER_WORD
 from grader.families.bpe.real_students import COMBINED, combined, real_code_students
 from grader.mistakes.kinds import StudentMistake
 from grader.spec import Exercise
@@ -252,18 +255,6 @@ def read_words(corpus):
 ''',
 }
 
-PAIRS_ONCE_PER_WORD = '''
-def count_pairs(words):
-    pairs = {}
-    for symbols, freq in words.items():
-        seen = set()
-        for pair in zip(symbols, symbols[1:]):
-            if pair not in seen:
-                seen.add(pair)
-                pairs[pair] = pairs.get(pair, 0) + freq
-    return pairs
-'''
-
 MERGE_RIGHT_TO_LEFT = '''
 def merge_word(symbols, pair):
     out, i = [], len(symbols) - 1
@@ -421,6 +412,12 @@ def _texts_only(exercise: Exercise) -> bool:
     return exercise.conventions.corpus_form == "texts"
 
 
+def _counts_in_the_trainer(exercise: Exercise) -> bool:
+    """A trainer's pair counting is its own mistake unless the exercise asks for the counter,
+    whose mistakes then stand for it."""
+    return pair_counts.COUNT not in exercise.roles()
+
+
 def _has_marker(exercise: Exercise) -> bool:
     return bool(exercise.conventions.end_of_word)
 
@@ -441,7 +438,8 @@ STUDENT_MISTAKES: dict[str, StudentMistake] = {
         StudentMistake("marker-glued", "train", {"read_words": MARKER_GLUED}, applies=_has_marker),
         StudentMistake("marker-split", "train", {"read_words": MARKER_SPLIT}, applies=_has_marker),
         StudentMistake("unweighted-counts", "train", {"read_words": UNWEIGHTED}),
-        StudentMistake("pairs-once-per-word", "train", {"count_pairs": PAIRS_ONCE_PER_WORD}),
+        StudentMistake("pairs-once-per-word", "train", {"count_pairs": PAIRS_ONCE_PER_WORD},
+                       applies=_counts_in_the_trainer),
         StudentMistake("across-word-boundaries", "train", {"read_words": ACROSS_WORDS}),
         StudentMistake("raw-text", "train", {"read_words": TEXTS_NOT_SPLIT}, applies=_texts_only),
         StudentMistake("stale-counts", "train", {"train": TRAIN_STALE_COUNTS}),
@@ -512,7 +510,17 @@ def student_source(exercise: Exercise, mistake_id: Optional[str] = None) -> str:
         body.append(parts["lengths"])
     what = f"known mistake {mistake_id}" if mistake_id else "no known mistake (a correct submission)"
     header = f'# exercise: {exercise.id}\n"""A student-style submission with {what}."""\n'
-    return header + Template("\n".join(body)).substitute(settings).replace("\n\n\n\n", "\n\n\n")
+    source = Template("\n".join(body)).substitute(settings).replace("\n\n\n\n", "\n\n\n")
+    return header + _named_as_asked(source, exercise)
+
+
+def _named_as_asked(source: str, exercise: Exercise) -> str:
+    """The program's helpers renamed to the functions the exercise asks for, where it asks
+    for them (``count_pairs`` as the lessons' ``get_stats``, say)."""
+    roles = exercise.roles()
+    if pair_counts.COUNT in roles:
+        source = re.sub(r"\bcount_pairs\(", f"{roles[pair_counts.COUNT].name}(", source)
+    return source
 
 
 def _correct_parts(exercise: Exercise) -> dict[str, str]:
@@ -559,6 +567,7 @@ def _settings(exercise: Exercise, mistake: Optional[StudentMistake]) -> dict[str
 
 
 STUDENT_MISTAKES.update({mistake.id: mistake for mistake in real_code_students()})
+STUDENT_MISTAKES.update({mistake.id: mistake for mistake in pair_counts.STUDENTS})
 
 
 def student_mistake(mistake_id: str) -> StudentMistake:

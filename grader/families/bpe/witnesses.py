@@ -7,7 +7,7 @@ reference, written as the keyword arguments of its ``run``; these build them.
 from __future__ import annotations
 
 from reference.corpus import END_OF_WORD
-from reference.plain import train_bpe
+from reference.plain import initial_segmentation, train_bpe
 from reference.tie_breaks import FIRST_SEEN, LEXICOGRAPHIC, Pair
 
 LESSON_WORD_COUNTS = {"low": 5, "lower": 2, "newest": 6, "widest": 3}
@@ -31,3 +31,8 @@ def encode_input(word: str, merges: list[Pair] = LESSON_MERGES) -> dict:
 
 def lengths_input(sentence: str, merges: list[Pair] = LESSON_MERGES) -> dict:
     return {"sentence": sentence, "merges": merges, "end_of_word": END_OF_WORD}
+
+
+def words_input(corpus: dict[str, int] = LESSON_WORD_COUNTS) -> dict:
+    """The lessons' vocabulary of ``corpus``: each word its characters and the marker."""
+    return {"words": initial_segmentation(corpus, END_OF_WORD)}

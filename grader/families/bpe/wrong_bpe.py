@@ -121,6 +121,32 @@ def _count_pairs_once_per_word(words: Segmentation) -> dict[Pair, int]:
     return pairs
 
 
+def count_pairs_unweighted(words: Segmentation) -> dict[Pair, int]:
+    """``pairs[pair] += 1``: every occurrence counts once, whatever its word's count."""
+    pairs: dict[Pair, int] = {}
+    for symbols in words:
+        for pair in zip(symbols, symbols[1:]):
+            pairs[pair] = pairs.get(pair, 0) + 1
+    return pairs
+
+
+def count_pairs_once_per_word(words: Segmentation) -> dict[Pair, int]:
+    """A pair repeated inside one word counted once (the pairs of a word through a set)."""
+    return _count_pairs_once_per_word(dict(words))
+
+
+def count_pairs_across_words(words: Segmentation) -> dict[Pair, int]:
+    """One stream over every word: the last symbol of a word pairs with the next word's first."""
+    pairs: dict[Pair, int] = {}
+    previous = None
+    for symbols, count in words.items():
+        for symbol in symbols:
+            if previous is not None:
+                pairs[(previous, symbol)] = pairs.get((previous, symbol), 0) + count
+            previous = symbol
+    return pairs
+
+
 def train_pairs_once_per_word(
     corpus, num_merges, *, tie_break=LEXICOGRAPHIC, end_of_word=END_OF_WORD
 ):
