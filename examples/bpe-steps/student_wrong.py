@@ -10,6 +10,21 @@ def get_stats(vocab):
     return pairs
 
 
+def merge_vocab(pair, vocab):
+    new_vocab = {}
+    for word, freq in vocab.items():
+        out, i = [], 0
+        while i < len(word):
+            if i + 1 < len(word) and (word[i], word[i + 1]) == pair:
+                out.append(word[i] + word[i + 1])
+                i += 2
+            else:
+                out.append(word[i])
+                i += 1
+        new_vocab[tuple(out)] = freq
+    return new_vocab
+
+
 def train_bpe(corpus, num_merges):
     vocab = {tuple(w) + ("</w>",): f for w, f in corpus.items()}
     merges = []
@@ -19,18 +34,7 @@ def train_bpe(corpus, num_merges):
             break
         best = max(pairs, key=pairs.get)
         merges.append(best)
-        new_vocab = {}
-        for word, freq in vocab.items():
-            out, i = [], 0
-            while i < len(word):
-                if i + 1 < len(word) and (word[i], word[i + 1]) == best:
-                    out.append(word[i] + word[i + 1])
-                    i += 2
-                else:
-                    out.append(word[i])
-                    i += 1
-            new_vocab[tuple(out)] = freq
-        vocab = new_vocab
+        vocab = merge_vocab(best, vocab)
     return merges
 
 

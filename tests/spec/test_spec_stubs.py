@@ -19,6 +19,7 @@ from grader.families.bpe.expected import bare_pairs, to_merge_form
 from grader.spec import family_of, load_exercise
 from grader.spec.stubs import StubExists, render_stub, write_stub
 from reference import encode, train_bpe
+from grader.families.bpe.merging import merge_pair
 from reference.plain import count_pairs
 from reference.sequence_lengths import sequence_lengths
 from reference.byte_level import decode_byte_bpe, encode_byte_bpe, train_byte_bpe
@@ -63,6 +64,7 @@ def reference_functions(exercise) -> dict:
             corpus, num_merges, tie_break=conventions.tie_break, end_of_word=marker
         ),
         "count_pairs": count_pairs,
+        "merge_pair": merge_pair,
         "train_byte_bpe": train_byte_bpe,
         "encode_byte_bpe": encode_byte_bpe,
         "decode_byte_bpe": decode_byte_bpe,
@@ -153,6 +155,7 @@ def test_doctests_are_the_public_cases(stub):
         "train_wordpiece": len(public),
         "first_divergence": len(public),
         "count_pairs": len(public),
+        "merge_pair": len(public),
     }
     if "train_byte_bpe" in exercise.roles():
         # Encoding and decoding examples train first; decoding examples encode first.

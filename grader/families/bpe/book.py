@@ -1,8 +1,9 @@
 """Character BPE's mistakes as one book: the catalogue, its references and canonical forms.
 
 A student's merges are compared as ``(str, str)`` tuples, tokens as a list of ``str``, lengths
-as a dict of ``str`` to ``int``, pair counts as a dict of pairs to ``int``; the references are
-the fast trainer, the encoder, the sequence-length counter and the lessons' pair counter, with the exercise's marker (and tie rule, for training) as
+as a dict of ``str`` to ``int``, pair counts as a dict of pairs to ``int``, merged words as a dict of symbol tuples to ``int``;
+the references are the fast trainer, the encoder, the sequence-length counter, the lessons'
+pair counter and one merge over every word, with the exercise's marker (and tie rule, for training) as
 options. Combinations of two mistakes come from :mod:`grader.families.bpe.compound`; a crash
 of the student's trainer that looks like "no pair left" is reproduced by the mistakes that
 raise :class:`~grader.families.bpe.real_code.NoPairLeft`. Mistakes are named from all of a
@@ -16,6 +17,7 @@ from typing import Any
 
 from grader.families.bpe.catalogue import CATALOGUE, ROLES
 from grader.families.bpe.compound import combinations
+from grader.families.bpe.merging import merge_pair
 from grader.families.bpe.real_code import NoPairLeft, crash_looks_like_no_pair_left
 from grader.mistakes.kinds import NOT_COMPARABLE, MistakeBook
 from grader.spec import Exercise
@@ -23,7 +25,7 @@ from reference import encode, train_bpe
 from reference.plain import count_pairs
 from reference.sequence_lengths import sequence_lengths
 
-TRAIN, ENCODE, LENGTHS, COUNT = ROLES
+TRAIN, ENCODE, LENGTHS, COUNT, MERGE = ROLES
 
 
 def canonical_merges(value: object) -> object:
@@ -70,8 +72,20 @@ def canonical_pair_counts(value: object) -> object:
     return dict(value)
 
 
+def canonical_words(value: object) -> object:
+    """A dict of symbol tuples -> int (no bools), else ``NOT_COMPARABLE``."""
+    if not isinstance(value, Mapping):
+        return NOT_COMPARABLE
+    for key, count in value.items():
+        if not (isinstance(key, tuple) and all(isinstance(p, str) for p in key)):
+            return NOT_COMPARABLE
+        if isinstance(count, bool) or not isinstance(count, int):
+            return NOT_COMPARABLE
+    return dict(value)
+
+
 CANONICAL = {TRAIN: canonical_merges, ENCODE: canonical_tokens, LENGTHS: canonical_lengths,
-             COUNT: canonical_pair_counts}
+             COUNT: canonical_pair_counts, MERGE: canonical_words}
 
 
 def canonical(role: str, value: object) -> object:
@@ -82,7 +96,7 @@ def canonical(role: str, value: object) -> object:
 def options(exercise: Exercise, role: str) -> dict[str, Any]:
     """The exercise's conventions as keyword arguments of a mistake of ``role`` (pairs are
     counted on words already segmented: no convention left to pass)."""
-    if role == COUNT:
+    if role in (COUNT, MERGE):
         return {}
     given: dict[str, Any] = {"end_of_word": exercise.conventions.end_of_word}
     if role == TRAIN:
@@ -96,7 +110,8 @@ def telling_crash(role: str, crash: str) -> bool:
 
 BOOK = MistakeBook(
     entries=CATALOGUE,
-    reference={TRAIN: train_bpe, ENCODE: encode, LENGTHS: sequence_lengths, COUNT: count_pairs},
+    reference={TRAIN: train_bpe, ENCODE: encode, LENGTHS: sequence_lengths, COUNT: count_pairs,
+               MERGE: merge_pair},
     canonical=canonical,
     options=options,
     combinations=combinations,

@@ -10,6 +10,7 @@ reference's. One ``run`` signature per role:
 - ``encode``: ``run(word, merges, *, end_of_word) -> list[str]``
 - ``sequence_lengths``: ``run(sentence, merges, *, end_of_word) -> {"char", "bpe", "word"}``
 - ``count_pairs``: ``run(words) -> {(a, b): count}`` (the entries of its own module)
+- ``merge_pair``: ``run(pair, words) -> {symbols: count}`` (the entries of its own module)
 
 The implementations are deliberately plain: each is the lesson's algorithm with one thing
 done the way students get it wrong. Entries are listed most specific first, and where two
@@ -19,6 +20,7 @@ before a ``>=`` loop, a sorted merge list last); the grader keeps this order.
 
 from __future__ import annotations
 
+from grader.families.bpe.merging import MISTAKES as MERGE_MISTAKES
 from grader.families.bpe.pair_counts import MISTAKES as COUNT_MISTAKES
 from grader.families.bpe.real_code import real_code_mistakes
 from grader.families.bpe.witnesses import (  # the lessons' inputs, also for the tests
@@ -71,7 +73,7 @@ from reference.plain import train_bpe
 from reference.tie_breaks import CONCATENATED, DESCRIPTIONS, FIRST_SEEN, LEXICOGRAPHIC
 from reference.tie_breaks import REVERSE_LEXICOGRAPHIC, TIE_BREAKS
 
-ROLES = ("train", "encode", "sequence_lengths", "count_pairs")
+ROLES = ("train", "encode", "sequence_lengths", "count_pairs", "merge_pair")
 
 _CAT_CAP = ["cat cat cat cat cap cap cap cap"]
 
@@ -526,7 +528,7 @@ SEQUENCE_LENGTH_MISTAKES: tuple[Mistake, ...] = (
 REAL_TRAIN_MISTAKES, REAL_ENCODE_MISTAKES = real_code_mistakes()
 CATALOGUE: tuple[Mistake, ...] = (
     TRAIN_MISTAKES + REAL_TRAIN_MISTAKES + ENCODE_MISTAKES + REAL_ENCODE_MISTAKES
-    + SEQUENCE_LENGTH_MISTAKES + COUNT_MISTAKES
+    + SEQUENCE_LENGTH_MISTAKES + COUNT_MISTAKES + MERGE_MISTAKES
 )
 
 

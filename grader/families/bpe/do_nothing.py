@@ -7,11 +7,11 @@ evidence of work, :mod:`grader.families.bpe.evidence`).
 
 - ``empty``: no merges, no tokens, zero counts, no pairs;
 - ``constant``: the same answer whatever the input;
-- ``identity``: nothing learned, nothing merged: the bare characters (and the marker), and
-  counts with ``bpe`` equal to ``char``;
+- ``identity``: nothing learned, nothing merged: the bare characters (and the marker), counts
+  with ``bpe`` equal to ``char``, the words as they were;
 - ``echo``: the input handed back: the first word's adjacent characters as merges (no
   counting), the word as one token, every word one token, each word's first pair with its
-  count.
+  count, the pair as the only word.
 """
 
 from __future__ import annotations
@@ -29,12 +29,14 @@ _BODIES: dict[str, dict[str, str]] = {
         "encode": "return []",
         "sequence_lengths": 'return {"char": 0, "bpe": 0, "word": 0}',
         "count_pairs": "return {}",
+        "merge_pair": "return {}",
     },
     "constant": {
         "train": 'return _form([("a", "b")])',
         "encode": 'return ["a"]',
         "sequence_lengths": 'return {"char": 1, "bpe": 1, "word": 1}',
         "count_pairs": 'return {("a", "b"): 1}',
+        "merge_pair": 'return {("a", "b"): 1}',
     },
     "identity": {
         "train": "return []",
@@ -45,6 +47,7 @@ _BODIES: dict[str, dict[str, str]] = {
             '    return {"char": chars, "bpe": chars, "word": len(words)}'
         ),
         "count_pairs": "return {}",
+        "merge_pair": "return dict(words)",
     },
     "echo": {
         "train": (
@@ -59,11 +62,13 @@ _BODIES: dict[str, dict[str, str]] = {
             '    return {"char": len(words), "bpe": len(words), "word": len(words)}'
         ),
         "count_pairs": "return {tuple(s[:2]): n for s, n in words.items() if len(s) > 1}",
+        "merge_pair": "return {tuple(pair): sum(words.values())}",
     },
 }
 
 _PARAMETERS = {"train": "corpus, num_merges", "encode": "word, merges",
-               "sequence_lengths": "sentence, merges", "count_pairs": "words"}
+               "sequence_lengths": "sentence, merges", "count_pairs": "words",
+               "merge_pair": "pair, words"}
 
 _HELPERS = Template('''_MARK = [$eow] if $eow else []
 

@@ -9,7 +9,8 @@ return on the input, and also:
   of its own, the whole word as one token (with or without the marker), or no tokens;
 - ``sequence_lengths``: ``bpe`` equal to ``char`` (no merge applied) or to ``word`` (every
   word one token);
-- ``count_pairs``: no pairs (``{}``).
+- ``count_pairs``: no pairs (``{}``);
+- ``merge_pair``: the words as they were (the pair occurs nowhere).
 """
 
 from __future__ import annotations
@@ -19,7 +20,8 @@ from typing import Any
 from grader.families.bpe import do_nothing
 from grader.spec import Exercise
 
-TRAIN, ENCODE, LENGTHS, COUNT = "train", "encode", "sequence_lengths", "count_pairs"
+TRAIN, ENCODE, LENGTHS = "train", "encode", "sequence_lengths"
+COUNT, MERGE = "count_pairs", "merge_pair"
 
 NO_WORK = {
     TRAIN: ("no points until {name} gets right a case or generated input whose right "
@@ -29,6 +31,7 @@ NO_WORK = {
     LENGTHS: ("no points until {name} gets right a case or generated input whose "
               "bpe count differs from both char and word"),
     COUNT: "no points until {name} gets right a case or generated input that has pairs to count",
+    MERGE: "no points until {name} gets right a case or generated input that has a pair to merge",
 }
 
 
@@ -52,9 +55,12 @@ def trivial_answer(exercise: Exercise, role: str, inputs: tuple, expected: Any) 
     elif role == COUNT:
         if not expected:
             return True
+    elif role == MERGE:
+        if expected == inputs[1]:  # the pair occurs nowhere: nothing to merge
+            return True
     else:
         return True
-    call = inputs if role in (TRAIN, COUNT) else (inputs[0], [])
+    call = inputs if role in (TRAIN, COUNT, MERGE) else (inputs[0], [])
     return any(_same(do_nothing.answer(exercise, kind, role, *call), expected)
                for kind in do_nothing.KINDS)
 

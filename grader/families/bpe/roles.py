@@ -1,5 +1,5 @@
 """Character BPE's roles: train merges, encode a word, count a sentence's sequence lengths,
-count a vocabulary's pairs.
+count a vocabulary's pairs, apply one merge to a vocabulary.
 
 Each role says what its function takes (a corpus in the exercise's corpus form; merge lists
 sent in its merge form), how its answer's shape is checked, which cases hold an input for it,
@@ -11,13 +11,22 @@ from __future__ import annotations
 
 from typing import Any
 
-from grader.families.bpe import differential, efficiency, judges, pair_counts, properties, shapes, stub
+from grader.families.bpe import (
+    differential,
+    efficiency,
+    judges,
+    merging,
+    pair_counts,
+    properties,
+    shapes,
+    stub,
+)
 from grader.families.bpe.evidence import NO_WORK
 from grader.families.bpe.expected import to_merge_form
 from grader.families.bpe.spec import ROLES as NAMES
 from grader.spec import Exercise, Role
 
-COUNT, TRAIN, ENCODE, LENGTHS = NAMES
+COUNT, MERGE, TRAIN, ENCODE, LENGTHS = NAMES
 CODE_CHECKS = frozenset({"cases", "differential", "properties"})
 
 
@@ -47,7 +56,7 @@ TRAIN_ROLE = Role(
     generated=differential.TRAIN_INPUTS,
     properties=properties.train_properties,
     timed=efficiency.run,
-    depends_on=frozenset({COUNT}),
+    depends_on=frozenset({COUNT, MERGE}),
     no_work=NO_WORK[TRAIN],
 )
 
@@ -100,4 +109,18 @@ COUNT_ROLE = Role(
     no_work=NO_WORK[COUNT],
 )
 
-ROLES = (COUNT_ROLE, TRAIN_ROLE, ENCODE_ROLE, LENGTHS_ROLE)
+MERGE_ROLE = Role(
+    name=MERGE,
+    arguments=("pair", "words"),
+    checks=CODE_CHECKS,
+    send=merging.send,
+    shape=merging.shape,
+    case_items=merging.case_items,
+    stub_examples=merging.stub_examples,
+    generated=merging.GENERATED,
+    properties=merging.properties,
+    audit_advice="a case whose corpus, at some step, shows it",
+    no_work=NO_WORK[MERGE],
+)
+
+ROLES = (COUNT_ROLE, MERGE_ROLE, TRAIN_ROLE, ENCODE_ROLE, LENGTHS_ROLE)

@@ -163,7 +163,7 @@ def bare_pair(item: Any) -> Pair:
     return (item[0], item[1])
 
 
-ROLES = ("count_pairs", "train", "encode", "sequence_lengths")
+ROLES = ("count_pairs", "merge_pair", "train", "encode", "sequence_lengths")
 """The roles in the order stubs list them: a helper before the functions built on it."""
 
 
@@ -172,7 +172,7 @@ BpeMilestone = milestone_model(ROLES, "BpeMilestone", __name__)
 
 class BpeExercise(Exercise):
     """A character-BPE exercise: students train merges, encode words, count sequence lengths,
-    and write the steps training is made of (counting pairs)."""
+    and write the steps training is made of (counting pairs, applying one merge)."""
 
     model_config = ConfigDict(title="bpe exercise (character BPE)")
     role_order: ClassVar[tuple[str, ...]] = ROLES

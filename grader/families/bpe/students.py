@@ -18,7 +18,10 @@ import re
 from string import Template
 from typing import Optional
 
-from grader.families.bpe import pair_counts
+from grader.families.bpe import merging, pair_counts
+from grader.families.bpe.merging import FIRST_OCCURRENCE as MERGE_FIRST_OCCURRENCE
+from grader.families.bpe.merging import RIGHT_TO_LEFT as MERGE_RIGHT_TO_LEFT
+from grader.families.bpe.merging import STRING_REPLACE as MERGE_BY_STRING_REPLACE
 from grader.families.bpe.pair_counts import ONCE_PER_WORD as PAIRS_ONCE_PER_WORD
 from grader.families.bpe.real_students import COMBINED, combined, real_code_students
 from grader.mistakes.kinds import StudentMistake
@@ -255,34 +258,6 @@ def read_words(corpus):
 ''',
 }
 
-MERGE_RIGHT_TO_LEFT = '''
-def merge_word(symbols, pair):
-    out, i = [], len(symbols) - 1
-    while i >= 0:
-        if i >= 1 and (symbols[i - 1], symbols[i]) == pair:
-            out.insert(0, symbols[i - 1] + symbols[i])
-            i -= 2
-        else:
-            out.insert(0, symbols[i])
-            i -= 1
-    return tuple(out)
-'''
-
-MERGE_BY_STRING_REPLACE = '''
-def merge_word(symbols, pair):
-    text = " ".join(symbols)
-    text = text.replace(pair[0] + " " + pair[1], pair[0] + pair[1])
-    return tuple(text.split(" "))
-'''
-
-MERGE_FIRST_OCCURRENCE = '''
-def merge_word(symbols, pair):
-    for i in range(len(symbols) - 1):
-        if (symbols[i], symbols[i + 1]) == pair:
-            return symbols[:i] + (symbols[i] + symbols[i + 1],) + symbols[i + 2:]
-    return symbols
-'''
-
 TRAIN_STALE_COUNTS = '''
 def $train_name(corpus, num_merges):
     words = read_words(corpus)
@@ -418,6 +393,11 @@ def _counts_in_the_trainer(exercise: Exercise) -> bool:
     return pair_counts.COUNT not in exercise.roles()
 
 
+def _merges_in_the_trainer(exercise: Exercise) -> bool:
+    """Likewise for merging a word: the merger's own mistakes stand for it when asked for."""
+    return merging.MERGE not in exercise.roles()
+
+
 def _has_marker(exercise: Exercise) -> bool:
     return bool(exercise.conventions.end_of_word)
 
@@ -444,9 +424,12 @@ STUDENT_MISTAKES: dict[str, StudentMistake] = {
         StudentMistake("raw-text", "train", {"read_words": TEXTS_NOT_SPLIT}, applies=_texts_only),
         StudentMistake("stale-counts", "train", {"train": TRAIN_STALE_COUNTS}),
         StudentMistake("merge-discarded", "train", {"train": TRAIN_MERGE_DISCARDED}),
-        StudentMistake("overlap-right-to-left", "train", {"merge_word": MERGE_RIGHT_TO_LEFT}),
-        StudentMistake("merge-by-string-replace", "train", {"merge_word": MERGE_BY_STRING_REPLACE}),
-        StudentMistake("merge-first-occurrence", "train", {"merge_word": MERGE_FIRST_OCCURRENCE}),
+        StudentMistake("overlap-right-to-left", "train", {"merge_word": MERGE_RIGHT_TO_LEFT},
+                       applies=_merges_in_the_trainer),
+        StudentMistake("merge-by-string-replace", "train", {"merge_word": MERGE_BY_STRING_REPLACE},
+                       applies=_merges_in_the_trainer),
+        StudentMistake("merge-first-occurrence", "train", {"merge_word": MERGE_FIRST_OCCURRENCE},
+                       applies=_merges_in_the_trainer),
         StudentMistake("one-merge-too-many", "train", settings={"merge_count": "num_merges + 1"}),
         StudentMistake("one-merge-too-few", "train", settings={"merge_count": "num_merges - 1"}),
         StudentMistake("no-stop-when-done", "train", {"train": TRAIN_REPEAT_LAST}),
@@ -502,6 +485,8 @@ def student_source(exercise: Exercise, mistake_id: Optional[str] = None) -> str:
     settings = _settings(exercise, mistake)
     roles = exercise.roles()
     body = [SHARED_FUNCTIONS, parts["read_words"], parts["count_pairs"], parts["best_pair"], parts["merge_word"]]
+    if merging.MERGE in roles:
+        body.append(merging.MERGE_PAIR)
     if "train" in roles:
         body.append(parts["train"])
     if "encode" in roles:
@@ -550,6 +535,7 @@ def _settings(exercise: Exercise, mistake: Optional[StudentMistake]) -> dict[str
         "encode_name": functions["encode"].name if "encode" in functions else "encode",
         "lengths_name": (functions["sequence_lengths"].name if "sequence_lengths" in functions
                          else "sequence_lengths"),
+        "merge_name": functions[merging.MERGE].name if merging.MERGE in functions else "merge_pair",
         "record": "(best, best[0] + best[1])" if with_token else "best",
         "pair_of_item": "tuple(item[0])" if with_token else "tuple(item)",
         "merge_count": "num_merges",
@@ -568,6 +554,7 @@ def _settings(exercise: Exercise, mistake: Optional[StudentMistake]) -> dict[str
 
 STUDENT_MISTAKES.update({mistake.id: mistake for mistake in real_code_students()})
 STUDENT_MISTAKES.update({mistake.id: mistake for mistake in pair_counts.STUDENTS})
+STUDENT_MISTAKES.update({mistake.id: mistake for mistake in merging.STUDENTS})
 
 
 def student_mistake(mistake_id: str) -> StudentMistake:

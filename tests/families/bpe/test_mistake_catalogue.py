@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 
 from grader.families.bpe import catalogue as mistakes
 from grader.families.bpe import wrong_bpe
+from grader.families.bpe.book import BOOK
 from grader.families.bpe.real_code import NoPairLeft
 from grader.families.bpe.catalogue import (
     CATALOGUE,
@@ -31,6 +32,8 @@ REFERENCE = {
     "train": lambda inputs: train_bpe(**inputs),
     "encode": lambda inputs: encode(**inputs),
     "sequence_lengths": lambda inputs: sequence_lengths(**inputs),
+    "count_pairs": lambda inputs: BOOK.reference["count_pairs"](**inputs),
+    "merge_pair": lambda inputs: BOOK.reference["merge_pair"](**inputs),
 }
 
 BY_ID = pytest.mark.parametrize("mistake", CATALOGUE, ids=[m.id for m in CATALOGUE])
@@ -54,7 +57,15 @@ def _is_lengths(value: object) -> bool:
     )
 
 
-SHAPE = {"train": _is_merge_list, "encode": _is_token_list, "sequence_lengths": _is_lengths}
+def _is_counted(value: object) -> bool:
+    """A dict of tuples of str (pairs, or words) to positive int counts."""
+    return isinstance(value, dict) and all(
+        isinstance(key, tuple) and all(isinstance(part, str) for part in key)
+        and type(count) is int and count > 0 for key, count in value.items())
+
+
+SHAPE = {"train": _is_merge_list, "encode": _is_token_list, "sequence_lengths": _is_lengths,
+         "count_pairs": _is_counted, "merge_pair": _is_counted}
 CRASHED = "crashed: no pair left"
 
 

@@ -72,6 +72,8 @@ REFERENCE = {
     "train": lambda inputs: train_bpe(**inputs),
     "encode": lambda inputs: encode(**inputs),
     "sequence_lengths": lambda inputs: sequence_lengths(**inputs),
+    "count_pairs": lambda inputs: BOOK.reference["count_pairs"](**inputs),
+    "merge_pair": lambda inputs: BOOK.reference["merge_pair"](**inputs),
 }
 
 
