@@ -76,6 +76,12 @@ def json_pair(pair: Optional[Pair]) -> Optional[list[str]]:
     return None if pair is None else [pair[0], pair[1]]
 
 
+def literal(value: Any) -> dict[str, str]:
+    """A value JSON cannot hold as it is (bytes, tuples of bytes), carried in ``details`` as its
+    Python literal, ``{"literal": "[(b'c', b'd')]"}``, which every report shows as written."""
+    return {"literal": repr(value)}
+
+
 def first_differing_index(expected: Sequence[Any], actual: Sequence[Any]) -> Optional[int]:
     """The first index where the two lists differ (one ending counts), or None if equal."""
     for index, (want, got) in enumerate(zip(expected, actual)):

@@ -50,6 +50,7 @@ class StudentAnswer:
     failure: Optional[str] = None
     kind: str = "ok"  # the sandbox outcome kind, or "shape" for a value of the wrong shape
     modified: Optional[str] = None  # which argument the call changed, in words
+    returned: Any = None  # for a value of the wrong shape: that value, as plain data
 
     @property
     def ok(self) -> bool:
@@ -115,7 +116,8 @@ class StudentCalls:
         answer = self._call(name, spec.send(self.exercise, args), spec.arguments)
         if not answer.ok:
             return answer
-        return self._shaped(lambda: spec.shape(self.exercise, answer.value, name), answer.modified)
+        return self._shaped(lambda: spec.shape(self.exercise, answer.value, name), answer.value,
+                            answer.modified)
 
     answer = call
 
@@ -141,11 +143,12 @@ class StudentCalls:
         return StudentAnswer(failure=failure_message(name, outcome), kind=outcome.kind)
 
     @staticmethod
-    def _shaped(convert: Any, modified: Optional[str] = None) -> StudentAnswer:
+    def _shaped(convert: Any, returned: Any, modified: Optional[str] = None) -> StudentAnswer:
         try:
             return StudentAnswer(value=convert(), modified=modified)
         except shapes.ShapeError as error:
-            return StudentAnswer(failure=cap(str(error)), kind=error.kind, modified=modified)
+            return StudentAnswer(failure=cap(str(error)), kind=error.kind, modified=modified,
+                                 returned=returned)
 
 
 def modification(function: str, names: tuple[str, ...], sent: list, after: Optional[list]) -> Optional[str]:

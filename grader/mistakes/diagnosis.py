@@ -1,12 +1,14 @@
-"""Naming a student's mistake: the catalogued mistakes that reproduce their output exactly.
+"""Which catalogued mistakes reproduce one output exactly, and running a mistake bounded in time.
 
-When a check fails on some input, every known mistake of that role (in its family's
-:class:`~grader.mistakes.kinds.MistakeBook`) is run on the same input and kept only if its
-output *equals* the student's, in the family's canonical form, so a diagnosis is never a guess. This is trusted-side code: the student's output arrives as plain values
-(already shape-checked by the grader), and nothing here runs student code.
+:func:`matching` runs every known mistake of a role (in its family's
+:class:`~grader.mistakes.kinds.MistakeBook`) on one input and keeps those whose output *equals*
+the given one in the family's canonical form, so a match is never a guess; the grader names a
+milestone's mistakes from all its failing inputs at once (:mod:`grader.mistakes.narrowing`),
+and this single-input form is what the catalogue's own checks use. Trusted-side code: nothing
+here runs student code.
 
 A mistake that raises, or runs past a small time limit, is skipped. An output equal to the
-reference's is never diagnosed (a mistake that agrees with the reference on this input says
+reference's matches nothing (a mistake that agrees with the reference on this input says
 nothing about the student).
 """
 
@@ -19,12 +21,9 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from typing import Any
 
-from grader.mistakes.kinds import EMPTY_BOOK, NOT_COMPARABLE, Mistake, MistakeBook
-from grader.result import Diagnosis
-from grader.spec import Exercise
-from grader.spec.family import family_of
+from grader.mistakes.kinds import NOT_COMPARABLE, Mistake, MistakeBook
 
-__all__ = ["DEFAULT_TIME_LIMIT", "diagnoses", "matching", "name_mistakes", "run_bounded"]
+__all__ = ["DEFAULT_TIME_LIMIT", "matching", "run_bounded"]
 
 DEFAULT_TIME_LIMIT = 1.0
 """Seconds one mistake may run on one input before it is skipped."""
@@ -48,20 +47,6 @@ def matching(book: MistakeBook, role: str, actual: object, inputs: Mapping[str, 
         candidates, given, actual, expected, lambda: book.reference[role](**given),
         lambda value: book.canonical(role, value), time_limit,
     )
-
-
-def name_mistakes(exercise: Exercise, role: str, actual: Any, given: Mapping[str, Any]) -> list[Diagnosis]:
-    """Every known mistake that reproduces ``actual`` on ``given`` under ``exercise``'s
-    conventions; ``given`` holds the role's inputs in the grader's canonical forms."""
-    book = family_of(exercise).mistakes or EMPTY_BOOK
-    if not book.for_role(role):
-        return []
-    return diagnoses(matching(book, role, actual, given, book.options(exercise, role)))
-
-
-def diagnoses(mistakes: Iterable[Mistake]) -> list[Diagnosis]:
-    """The mistakes as result-model diagnoses, the hint as the message."""
-    return [Diagnosis(id=m.id, title=m.title, message=m.hint) for m in mistakes]
 
 
 # --- matching ------------------------------------------------------------------------------

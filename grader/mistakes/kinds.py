@@ -79,8 +79,6 @@ class MistakeBook:
     combinations: Callable[[str, Optional[str]], Sequence[Mistake]] = _no_combinations
     telling_crash: Callable[[str, str], bool] = _never
     crash: tuple[type[BaseException], ...] = ()
-    named_milestone_wide: frozenset[str] = frozenset()
-    """Roles whose mistakes are named from all of a milestone's failing inputs at once."""
 
     def for_role(self, role: Optional[str]) -> tuple[Mistake, ...]:
         """Every mistake of ``role``, in catalogue order (most specific first)."""

@@ -71,9 +71,7 @@ class Named:
 
 def usable(book: MistakeBook, role: str, observation: Observation) -> bool:
     """Whether an observation can tell mistakes apart: a comparable value, or a crash the
-    family says a mistake reproduces. Roles the family names per input are not named here."""
-    if role not in book.named_milestone_wide:
-        return False
+    family says a mistake reproduces."""
     if observation.crashed:
         return book.telling_crash(role, observation.crash or "")
     return book.canonical(role, observation.actual) is not NOT_COMPARABLE

@@ -52,6 +52,10 @@ lists ``[a, b]``; ``step`` numbers count from 1.
 
 ``divergence`` (WordPiece's first_divergence) is shown as labelled values.
 
+Anywhere in ``details``, a value JSON cannot hold as it is (bytes) may be carried as its Python
+literal, ``{"literal": "[(b'c', b'd')]"}``: every report shows the literal as written, not as
+a quoted string.
+
 Any other kind is shown as labelled values, and so is a mapping a reader cannot make
 sense of.
 
@@ -176,7 +180,13 @@ def _is_pair_with_token(value: Any) -> bool:
     return isinstance(value, list) and len(value) == 2 and _is_pair(value[0]) and isinstance(value[1], str)
 
 
+def _is_literal(value: Any) -> bool:
+    return isinstance(value, dict) and list(value) == ["literal"] and isinstance(value["literal"], str)
+
+
 def _python_repr(value: Any, pairs: bool) -> str:
+    if _is_literal(value):
+        return value["literal"]
     if isinstance(value, list):
         items = [
             repr(tuple(item)) if pairs and _is_pair(item)

@@ -20,16 +20,25 @@ from grader.families.bpe.generated import reference_merges
 from grader.grading.search import generated_examples
 from grader.grading.secrets import inputs_seed
 from grader.spec import load_exercise
+from grader.spec.family import family_of
 from grader.families.bpe.expected import case_encodings, reference_pairs
 from reference import encode as reference_encode
 
 from conftest import TEST_SEED_SECRET
 
 EXERCISES = ("bpe-train-encode", "lesson97-bpe")
+CODE_EXERCISES = ("bpe-train-encode", "lesson97-bpe", "bpe-steps", "wordpiece", "byte-bpe")
+"""Every shipped exercise whose students hand in code."""
+
+
+def test_every_code_family_writes_every_do_nothing_kind():
+    for exercise_id in CODE_EXERCISES:
+        exercise = load_exercise(exercise_id)
+        assert set(family_of(exercise).do_nothing(exercise)) == set(do_nothing.KINDS), exercise_id
 
 
 @pytest.mark.parametrize("kind", do_nothing.KINDS)
-@pytest.mark.parametrize("exercise_id", EXERCISES)
+@pytest.mark.parametrize("exercise_id", CODE_EXERCISES)
 def test_do_nothing_submissions_score_zero(exercise_id, kind, tmp_path):
     exercise = load_exercise(exercise_id)
     report = grade_submission(write_do_nothing(exercise, tmp_path, kind), exercise)

@@ -159,3 +159,21 @@ def test_inputs_are_shown_in_the_form_the_students_function_takes(follow_through
     assert "[((" in differential.message or "[])" in differential.message
     names = {d.id for c in failing for d in c.diagnoses}
     assert names == {"encode-marker-dropped"}
+
+
+@pytest.mark.parametrize("exercise_id, mistake_id, milestone_id", [
+    ("wordpiece", "wordpiece-raw-frequency", "train"),
+    ("wordpiece", "divergence-pairs-swapped", "divergence"),
+    ("byte-bpe", "byte-ties-smaller", "train"),
+    ("byte-bpe", "byte-str-tokens", "train"),
+    ("byte-bpe", "byte-decode-each-token", "decode"),
+])
+def test_every_family_names_a_milestone_from_all_its_failing_inputs(
+        tmp_path, exercise_id, mistake_id, milestone_id):
+    # The evidence ("reproduces your output on all N failing inputs") comes only from naming
+    # the milestone as a whole: every family goes that one way.
+    report = graded(load_exercise(exercise_id), tmp_path, mistake_id)
+    named = [d for c in milestone(report, milestone_id).checks for d in c.diagnoses]
+    assert named and {d.id for d in named} == {mistake_id}
+    assert all(d.evidence and "reproduces your output" in d.evidence for d in named)
+

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from grader.families.bpe import do_nothing
 from grader.spec import Exercise
+from grader.spec.family import family_of
 
 
 def write_do_nothing(exercise: Exercise, directory: Path, kind: str) -> Path:
-    """The ``kind`` do-nothing submission to ``exercise``, written to ``directory``."""
+    """The ``kind`` do-nothing submission of ``exercise``'s family, written to ``directory``."""
     path = Path(directory) / f"do_nothing_{kind}.py"
-    path.write_text(do_nothing.source(exercise, kind), encoding="utf-8")
+    path.write_text(family_of(exercise).do_nothing(exercise)[kind], encoding="utf-8")
     return path

@@ -117,5 +117,4 @@ BOOK = MistakeBook(
     combinations=combinations,
     telling_crash=telling_crash,
     crash=(NoPairLeft,),
-    named_milestone_wide=frozenset(ROLES),
 )

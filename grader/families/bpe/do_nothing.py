@@ -16,12 +16,12 @@ evidence of work, :mod:`grader.families.bpe.evidence`).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from string import Template
-from typing import Any, Callable
+from typing import Any
 
 from grader.spec import Exercise
-
-KINDS: tuple[str, ...] = ("empty", "constant", "identity", "echo")
 
 _BODIES: dict[str, dict[str, str]] = {
     "empty": {
@@ -83,42 +83,59 @@ def _helpers(exercise: Exercise, with_token: bool) -> str:
     return _HELPERS.substitute(eow=repr(exercise.conventions.end_of_word), item=item)
 
 
-def _function(name: str, role: str, kind: str) -> str:
-    return f"def {name}({_PARAMETERS[role]}):\n    {_BODIES[kind][role]}\n"
+@dataclass(frozen=True)
+class DoNothing:
+    """Do-nothing implementations of a family's roles, written as source once.
 
-
-def kinds_for(exercise: Exercise) -> tuple[str, ...]:
-    """The do-nothing kinds there are for ``exercise``: all of them when every function it
-    asks for is a role this module can write, else none."""
-    return KINDS if all(role in _PARAMETERS for role in exercise.roles()) else ()
-
-
-def source(exercise: Exercise, kind: str) -> str:
-    """A student file of ``kind`` for ``exercise``: every function does nothing that way."""
-    with_token = exercise.conventions.merge_form == "pairs-with-token"
-    parts = [f'# exercise: {exercise.id}\n"""A do-nothing submission ({kind})."""\n',
-             _helpers(exercise, with_token)]
-    for role in exercise.roles():
-        parts.append(_function(exercise.function(role).name, role, kind))
-    return "\n\n".join(parts)
-
-
-def sources(exercise: Exercise) -> dict[str, str]:
-    """Kind -> the source of that do-nothing submission, for every kind there is."""
-    return {kind: source(exercise, kind) for kind in kinds_for(exercise)}
-
-
-_COMPILED: dict[tuple[str, str, str], Callable[..., Any]] = {}
-
-
-def answer(exercise: Exercise, kind: str, role: str, *inputs: Any) -> Any:
-    """What the ``kind`` implementation of ``role`` returns on ``inputs``, merges as bare pairs.
-
-    This runs the grader's own source above in the trusted process, never a student's.
+    ``bodies[kind][role]`` is the body of that kind's function for ``role`` and
+    ``parameters[role]`` its parameter list; every body may use the helpers ``_MARK`` (the
+    end-of-word marker as a list of zero or one token) and ``_form(pairs)`` (merges in the
+    exercise's merge form). A family that builds on this one writes its own tables.
     """
-    key = (kind, role, exercise.conventions.end_of_word)
-    if key not in _COMPILED:
-        namespace: dict[str, Any] = {}
-        exec(_helpers(exercise, False) + "\n\n" + _function("run", role, kind), namespace)  # noqa: S102
-        _COMPILED[key] = namespace["run"]
-    return _COMPILED[key](*inputs)
+
+    bodies: Mapping[str, Mapping[str, str]]
+    parameters: Mapping[str, str]
+    _compiled: dict = field(default_factory=dict, compare=False, repr=False)
+
+    @property
+    def kinds(self) -> tuple[str, ...]:
+        return tuple(self.bodies)
+
+    def kinds_for(self, exercise: Exercise) -> tuple[str, ...]:
+        """The do-nothing kinds there are for ``exercise``: all of them when every function
+        it asks for is a role written here, else none."""
+        return self.kinds if all(role in self.parameters for role in exercise.roles()) else ()
+
+    def function(self, name: str, role: str, kind: str) -> str:
+        return f"def {name}({self.parameters[role]}):\n    {self.bodies[kind][role]}\n"
+
+    def source(self, exercise: Exercise, kind: str) -> str:
+        """A student file of ``kind`` for ``exercise``: every function does nothing that way."""
+        with_token = exercise.conventions.merge_form == "pairs-with-token"
+        parts = [f'# exercise: {exercise.id}\n"""A do-nothing submission ({kind})."""\n',
+                 _helpers(exercise, with_token)]
+        for role in exercise.roles():
+            parts.append(self.function(exercise.function(role).name, role, kind))
+        return "\n\n".join(parts)
+
+    def sources(self, exercise: Exercise) -> dict[str, str]:
+        """Kind -> the source of that do-nothing submission, for every kind there is."""
+        return {kind: self.source(exercise, kind) for kind in self.kinds_for(exercise)}
+
+    def answer(self, exercise: Exercise, kind: str, role: str, *inputs: Any) -> Any:
+        """What the ``kind`` implementation of ``role`` returns on ``inputs``, merges as bare
+        pairs. This runs the grader's own source, in the trusted process, never a student's."""
+        key = (kind, role, exercise.conventions.end_of_word)
+        if key not in self._compiled:
+            namespace: dict[str, Any] = {}
+            exec(_helpers(exercise, False) + "\n\n" + self.function("run", role, kind), namespace)  # noqa: S102
+            self._compiled[key] = namespace["run"]
+        return self._compiled[key](*inputs)
+
+
+CHARACTER_BPE = DoNothing(_BODIES, _PARAMETERS)
+KINDS = CHARACTER_BPE.kinds
+kinds_for = CHARACTER_BPE.kinds_for
+source = CHARACTER_BPE.source
+sources = CHARACTER_BPE.sources
+answer = CHARACTER_BPE.answer

@@ -2,14 +2,14 @@
 
 Builds on the bpe family (its conventions model, case rules and tie prose). Its folder holds
 the spec model and rules (``spec``, ``rules``), expected values (``expected``), the stub
-(``stub``), answer shapes in bytes (``shapes``), the cases check's judges (``judges``), the
+(``stub``), answer shapes in bytes (``shapes``), do-nothing submissions (``do_nothing``), the cases check's judges (``judges``), the
 timed run on CS336's corpus (``efficiency``), its mistakes (``mistakes``) and the
 student-style submissions that make them (``students``).
 """
 
 from grader.families.bpe import prose
 from grader.families.bpe.rules import placeholder_case
-from grader.families.byte_level import mistakes, rules, students, stub
+from grader.families.byte_level import do_nothing, mistakes, rules, students, stub
 from grader.families.byte_level.roles import ROLES
 from grader.families.byte_level.spec import ByteExercise
 from grader.mistakes.kinds import Students
@@ -26,5 +26,6 @@ FAMILY = Family(
     conventions=stub.stub_text,
     mistakes=mistakes.BOOK,
     students=Students(applicable=students.applicable_mistakes, source=students.student_source),
+    do_nothing=do_nothing.sources,
     placeholder_case=placeholder_case,
 )

@@ -4,48 +4,61 @@ Training is judged on the merges, exactly and in order, and on the vocabulary as
 tests judge it: the same set of tokens under ids ``0..n-1`` (which id a token gets is free).
 Encoding and decoding are judged per text of the case's ``encode`` list, with the reference's
 vocab and merges for the case, so a training mistake does not cascade; decoding must give
-back the text exactly. Bytes appear in feedback as Python literals (``b' t'``), which JSON
-reports carry as strings.
+back the text exactly. Every call is noted as an observation, so the milestone's mistakes
+are named from all its inputs at once; tokens returned as ``str`` are noted with the value
+returned, which the family's canonical form tells apart (:mod:`.mistakes`). Bytes appear in
+feedback as Python literals (``[(b'c', b'd')]``), which every report shows as written.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import partial
 from typing import Any, Optional
 
+from grader.families.byte_level.do_nothing import trivial_answer
 from grader.families.byte_level.expected import case_text, expected_ids, reference_byte_bpe, vocab_size
-from grader.families.byte_level.mistakes import BOOK
 from grader.families.byte_level.spec import ByteCase as Case
 from grader.grading.checks.items import CaseItem, CaseLabel, Verdict
-from grader.grading.feedback import first_differing_index
+from grader.grading.feedback import first_differing_index, literal
 from grader.grading.student_calls import StudentCalls
-from grader.mistakes.diagnosis import diagnoses, name_mistakes
+from grader.grading.naming import observed
+from grader.grading.student_calls import StudentAnswer
+from grader.mistakes.narrowing import Observation
 
 TEXT_SHOWN = 120
 TRAIN, ENCODE, DECODE = "train_byte_bpe", "encode_byte_bpe", "decode_byte_bpe"
 
 
 def train_items(calls: StudentCalls, case: Case, label: CaseLabel) -> list[CaseItem]:
-    # Every byte-level answer (a 256-byte vocabulary at least) is more than doing nothing.
+    inputs = (case_text(case), vocab_size(case), list(case.special_tokens))
+    work = not trivial_answer(calls.exercise, TRAIN, inputs, reference_byte_bpe(case))
     return [CaseItem(label.check_id, label.title(f"train to {vocab_size(case)} tokens"),
-                     label.visibility, partial(_judge_train, calls, case), real_work=True)]
+                     label.visibility, partial(_judge_train, calls, case), real_work=work)]
 
 
 def encode_items(calls: StudentCalls, case: Case, label: CaseLabel) -> list[CaseItem]:
-    return _text_items(calls, case, label, _judge_encode, "encode")
+    vocab, merges = reference_byte_bpe(case)
+    return _text_items(calls, case, label, _judge_encode, "encode", lambda text: not trivial_answer(
+        calls.exercise, ENCODE, (text, vocab, merges, list(case.special_tokens)),
+        expected_ids(case, text)))
 
 
 def decode_items(calls: StudentCalls, case: Case, label: CaseLabel) -> list[CaseItem]:
-    return _text_items(calls, case, label, _judge_decode, "decode the ids of")
+    vocab, _ = reference_byte_bpe(case)
+    return _text_items(calls, case, label, _judge_decode, "decode the ids of", lambda text: not trivial_answer(
+        calls.exercise, DECODE, (expected_ids(case, text), vocab), text))
 
 
 def _text_items(calls: StudentCalls, case: Case, label: CaseLabel, judge: Any,
-                verb: str) -> list[CaseItem]:
+                verb: str, work: Callable[[str], bool]) -> list[CaseItem]:
+    """One item per text of the case; ``work(text)``: whether its right answer is evidence
+    of work (not what a do-nothing function returns)."""
     return [
         CaseItem(f"{label.check_id}:{number}",
                  f"{label.name}: {verb} {_short(item.word)!r}" if label.public
                  else f"{label.name}, text {number}",
-                 label.visibility, partial(judge, calls, case, item.word), real_work=bool(item.word))
+                 label.visibility, partial(judge, calls, case, item.word), real_work=work(item.word))
         for number, item in enumerate(case.encode, 1)
     ]
 
@@ -54,14 +67,16 @@ def _short(text: str) -> str:
     return text if len(text) <= 40 else text[:37] + "..."
 
 
-def show_bytes(value: Any) -> Any:
-    """Bytes as their Python literal, inside lists, tuples and dict values (for JSON)."""
-    if isinstance(value, bytes):
-        return repr(value)
+def show_bytes(value: Any) -> dict[str, str]:
+    """Tokens and merges as the Python literal of their bytes (``[(b'c', b'd')]``), shown as
+    written in every report (:func:`grader.grading.feedback.literal`)."""
+    return literal(_as_tuples(value))
+
+
+def _as_tuples(value: Any) -> Any:
     if isinstance(value, (list, tuple)):
-        return [show_bytes(item) for item in value]
-    if isinstance(value, dict):
-        return {str(key): show_bytes(item) for key, item in value.items()}
+        items = [_as_tuples(item) for item in value]
+        return tuple(items) if isinstance(value, tuple) else items
     return value
 
 
@@ -76,18 +91,24 @@ def _judge_train(calls: StudentCalls, case: Case) -> Verdict:
     answer = calls.call(TRAIN, case_text(case), vocab_size(case), list(case.special_tokens))
     details: dict[str, Any] = {"kind": "byte-training", "input": _given(case),
                                "expected_merges": show_bytes(merges[:40])}
+    seen = _seen({"text": case_text(case), "vocab_size": vocab_size(case),
+                  "special_tokens": list(case.special_tokens)}, answer)
     if not answer.ok:
-        named = (lambda: diagnoses([BOOK.by_id("byte-str-tokens")])) if answer.kind == "shape-str" else None
-        return Verdict(False, answer.failure or "", details, diagnose=named)
+        return Verdict(False, answer.failure or "", details, observation=seen)
     got_vocab, got_merges = answer.value
     problem = merges_problem(merges, got_merges) or vocab_problem(vocab, got_vocab)
     if problem is None:
-        return Verdict(True)
+        return Verdict(True, observation=seen)
     details["your_merges"] = show_bytes(got_merges[:40])
-    return Verdict(False, problem, details, diagnose=partial(
-        name_mistakes, calls.exercise, TRAIN, answer.value,
-        {"text": case_text(case), "vocab_size": vocab_size(case),
-         "special_tokens": list(case.special_tokens)}))
+    return Verdict(False, problem, details, observation=seen)
+
+
+def _seen(inputs: dict[str, Any], answer: StudentAnswer) -> Observation:
+    """The call as an observation; str tokens as the value returned, for the canonical form
+    to recognise (any other wrong shape is a failure no mistake reproduces)."""
+    if answer.kind == "shape-str":
+        return Observation(inputs, actual=answer.returned)
+    return observed(inputs, answer)
 
 
 def merges_problem(expected: list, actual: list) -> Optional[str]:
@@ -123,36 +144,36 @@ def _judge_encode(calls: StudentCalls, case: Case, text: str) -> Verdict:
     vocab, merges = reference_byte_bpe(case)
     expected = expected_ids(case, text)
     answer = calls.call(ENCODE, text, vocab, merges, list(case.special_tokens))
+    seen = observed({"text": text, "vocab": vocab, "merges": merges,
+                     "special_tokens": list(case.special_tokens)}, answer)
     details: dict[str, Any] = {"kind": "byte-ids", "input": {"text": text},
                                "expected": expected,
                                "expected_tokens": show_bytes([vocab[i] for i in expected])}
     if answer.ok and answer.value == expected:
-        return Verdict(True)
+        return Verdict(True, observation=seen)
     if not answer.ok:
-        return Verdict(False, answer.failure or "", details)
+        return Verdict(False, answer.failure or "", details, observation=seen)
     details["actual"] = answer.value
     details["your_tokens"] = show_bytes([vocab.get(i, b"?") for i in answer.value])
     index = first_differing_index(expected, answer.value)
     message = (f"{calls.function_name(ENCODE)}({_short(text)!r}, ...) returned "
                f"{len(answer.value)} ids, expected {len(expected)}; they first differ at id "
                f"{(index or 0) + 1}.")
-    return Verdict(False, message, details, diagnose=partial(
-        name_mistakes, calls.exercise, ENCODE, answer.value,
-        {"text": text, "vocab": vocab, "merges": merges, "special_tokens": list(case.special_tokens)}))
+    return Verdict(False, message, details, observation=seen)
 
 
 def _judge_decode(calls: StudentCalls, case: Case, text: str) -> Verdict:
     vocab, _ = reference_byte_bpe(case)
     ids = expected_ids(case, text)
     answer = calls.call(DECODE, ids, vocab)
+    seen = observed({"ids": ids, "vocab": vocab}, answer)
     details: dict[str, Any] = {"kind": "byte-text", "input": {"ids": ids,
                                "tokens": show_bytes([vocab[i] for i in ids])}, "expected": text}
     if answer.ok and answer.value == text:
-        return Verdict(True)
+        return Verdict(True, observation=seen)
     if not answer.ok:
-        return Verdict(False, answer.failure or "", details)
+        return Verdict(False, answer.failure or "", details, observation=seen)
     details["actual"] = answer.value
     message = (f"decoding the ids of {_short(text)!r} gave {_short(answer.value)!r}; a round "
                "trip must give the text back exactly.")
-    return Verdict(False, message, details, diagnose=partial(
-        name_mistakes, calls.exercise, DECODE, answer.value, {"ids": ids, "vocab": vocab}))
+    return Verdict(False, message, details, observation=seen)

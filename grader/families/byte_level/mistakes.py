@@ -177,16 +177,24 @@ REFERENCES: dict[str, Callable[..., Any]] = {
 }
 
 
+STR_TOKENS = ("tokens as str",)
+"""The canonical form of any training answer whose tokens are ``str``: what matters for naming
+is that shape, not which strings (a student spells bytes as text in more than one way)."""
+
+
 def canonical(role: str, value: Any) -> Any:
     """A comparable form of an answer of ``role``, or ``NOT_COMPARABLE`` when it is malformed."""
     try:
         if role == "train_byte_bpe":
             vocab, merges = value  # which id a token gets is free: compare the tokens
+            tokens = list(dict(vocab).values()) + [part for pair in merges for part in pair]
+            if any(type(token) is str for token in tokens):
+                return STR_TOKENS
             return (sorted(dict(vocab).values()), [tuple(pair) for pair in merges])
         if role == "encode_byte_bpe":
             return [int(i) for i in value]
         return value if isinstance(value, str) else NOT_COMPARABLE
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, AttributeError):
         return NOT_COMPARABLE
 
 

@@ -4,13 +4,13 @@ parts from BPE.
 Builds on the bpe family (the same corpus conventions, cases, generated corpora, prose and
 student-program parts, as HF tokenizers' WordPiece trainer builds on its BPE trainer). Its
 folder holds the spec model (``spec``), expected values (``expected``), the stub (``stub``),
-answer shapes (``shapes``), the cases check's judges (``judges``) and their feedback with
+answer shapes (``shapes``), do-nothing submissions (``do_nothing``), the cases check's judges (``judges``) and their feedback with
 scores (``feedback``), generated-input judges (``differential``), its mistakes
 (``mistakes``) and the student-style submissions that make them (``students``).
 """
 
 from grader.families.bpe import prose, rules
-from grader.families.wordpiece import mistakes, students, stub
+from grader.families.wordpiece import do_nothing, mistakes, students, stub
 from grader.families.wordpiece.roles import ROLES
 from grader.families.wordpiece.spec import WordpieceExercise
 from grader.mistakes.kinds import Students
@@ -27,5 +27,6 @@ FAMILY = Family(
     conventions=stub.stub_text,
     mistakes=mistakes.BOOK,
     students=Students(applicable=students.applicable_mistakes, source=students.student_source),
+    do_nothing=do_nothing.sources,
     placeholder_case=rules.placeholder_case,
 )

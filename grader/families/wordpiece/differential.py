@@ -2,7 +2,8 @@
 
 Both roles take ``(corpus, num_merges)`` and are generated like BPE training; a wrong merge
 list is explained at its first differing step with the scores there, a wrong divergence by
-the expected and the returned triple.
+the expected and the returned triple. A generated input whose right answer a do-nothing
+function also gives is no evidence of work.
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from grader.families.bpe.differential import corpus_record, judge_against
+from grader.families.wordpiece.do_nothing import trivial_answer
 from grader.families.wordpiece.expected import divergence, wordpiece_merges
 from grader.families.wordpiece.feedback import wordpiece_difference, wordpiece_message
 from grader.grading.feedback import json_pairs
@@ -38,11 +40,13 @@ def divergence_shown(calls: StudentCalls, failure: Failure) -> Shown:
                  f"expected {failure.expected!r}, got {failure.answer.value!r}.")
 
 
-def _no_work_shown(exercise: Exercise, example: Any) -> bool:
-    return False  # the cases carry the evidence of work
+def _work_shown(role: str, expected: Any) -> Any:
+    def shown(exercise: Exercise, example: Any) -> bool:
+        return not trivial_answer(exercise, role, example, expected(exercise, *example))
+    return shown
 
 
 TRAIN_INPUTS = corpus_record(TRAIN, judge_against(TRAIN, wordpiece_merges), train_shown,
-                             _no_work_shown)
+                             _work_shown(TRAIN, wordpiece_merges))
 DIVERGENCE_INPUTS = corpus_record(DIVERGENCE, judge_against(DIVERGENCE, divergence),
-                                  divergence_shown, _no_work_shown)
+                                  divergence_shown, _work_shown(DIVERGENCE, divergence))

@@ -57,6 +57,7 @@ def wordpiece_difference(
     if got in scores and got not in shown:
         shown.append(got)
     pair_counts = _pair_counts(words)
+    top = max(pair_counts.values(), default=0)
     return {
         "step": index + 1,
         "expected": json_pair(want),
@@ -66,6 +67,9 @@ def wordpiece_difference(
             for a, b in shown
         ],
         "tied": json_pairs(tied) if len(tied) > 1 else [],
+        # BPE's candidates at this step: what a trainer ranking by raw count would pick.
+        "most_frequent": {"pairs": json_pairs([p for p, n in pair_counts.items() if n == top]),
+                          "count": top},
         "rule": rule,
         "rule_text": DESCRIPTIONS[rule],
     }
@@ -98,10 +102,21 @@ def wordpiece_message(difference: dict[str, Any], num_merges: int) -> str:
         named = ", ".join(show(pair) for pair in tied[:TIED_NAMED])
         text += (f" {len(tied)} pairs tie on the highest score ({named}); the tie rule "
                  f"'{difference['rule']}' ({difference['rule_text']}) picks {show(want)}.")
-    else:
-        text += (" WordPiece merges the pair with the highest score count(ab)/(count(a)*count(b)),"
-                 " compared exactly, not the most frequent pair.")
+    elif got_score:
+        text += " " + _why_not(difference, got)
     return text
+
+
+def _why_not(difference: dict[str, Any], got: list[str]) -> str:
+    """Why the student's pair is not WordPiece's pick, claiming only what the step shows: that
+    it is the most frequent pair (BPE's pick) only when it is."""
+    rule = ("WordPiece merges the pair with the highest score count(ab)/(count(a)*count(b)), "
+            "compared exactly")
+    frequent = difference.get("most_frequent") or {}
+    if tuple(got) in {tuple(pair) for pair in frequent.get("pairs") or []}:
+        return (f"{show(got)} is the most frequent pair here ({frequent.get('count')} times), "
+                f"which is BPE's choice; {rule}, not by frequency.")
+    return f"{rule}; {show(got)} does not have the highest score at this step."
 
 
 def show_divergence(value: Optional[tuple[int, Pair, Pair]]) -> str:

@@ -41,12 +41,9 @@ def grade_item(context: CheckContext, item: CaseItem, share: float) -> CheckResu
             verdict = item.judge()
     else:
         verdict = item.judge()
-    # Families without milestone-wide naming name the mistake of each failing item.
-    named = (verdict.diagnose() if verdict.diagnose is not None and not verdict.passed
-             and item.visibility == "visible" else [])
     result = graded(
         item.check_id, item.title, share, verdict.passed, visibility=item.visibility,
-        message=verdict.message, details=verdict.details, diagnoses=named,
+        message=verdict.message, details=verdict.details,
     )
     result.real_work = item.real_work
     result.trivial_pass = verdict.trivial

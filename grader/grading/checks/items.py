@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any, Optional
 
 from grader.mistakes.narrowing import Observation
-from grader.result import Diagnosis, Visibility
+from grader.result import Visibility
 
 
 @dataclass(frozen=True)
@@ -24,7 +24,6 @@ class Verdict:
     message: str = ""
     details: Optional[dict[str, Any]] = None
     observation: Optional[Observation] = None
-    diagnose: Optional[Callable[[], list[Diagnosis]]] = None  # families named item by item
     trivial: bool = False  # passed only against an answer a do-nothing function gives
 
 

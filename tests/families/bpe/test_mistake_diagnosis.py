@@ -23,8 +23,7 @@ from grader.families.bpe.catalogue import (
 )
 from grader.families.bpe.book import BOOK
 from grader.families.bpe.real_code import NoPairLeft
-from grader.mistakes.diagnosis import DEFAULT_TIME_LIMIT, diagnoses, matching
-from grader.result import Diagnosis
+from grader.mistakes.diagnosis import DEFAULT_TIME_LIMIT, matching
 from reference import END_OF_WORD, TIE_BREAKS, encode, train_bpe
 from reference.sequence_lengths import sequence_lengths
 
@@ -159,11 +158,6 @@ def test_inputs_the_reference_refuses_name_nothing():
 def test_unknown_role_is_refused():
     with pytest.raises(ValueError, match="train, encode, sequence_lengths"):
         diagnose("decode", [], {})
-
-
-def test_diagnoses_carry_the_hint_as_message():
-    mistake = mistake_by_id("encode-left-to-right")
-    assert diagnoses([mistake]) == [Diagnosis(mistake.id, mistake.title, mistake.hint)]
 
 
 # --- mistakes that crash or hang are skipped -------------------------------------------------

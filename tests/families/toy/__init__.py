@@ -139,8 +139,7 @@ FAMILY = Family(
                 audit_advice="a case whose corpus has a tie that shows it"),),
     exercise=ToyExercise,
     conventions=stub_text,
-    mistakes=MistakeBook(entries=(MISTAKE,), reference={ROLE: vocabulary},
-                         named_milestone_wide=frozenset(ROLES)),
+    mistakes=MistakeBook(entries=(MISTAKE,), reference={ROLE: vocabulary}),
     students=Students(applicable=lambda exercise: [StudentMistake(MISTAKE.id, ROLE)],
                       source=source),
 )

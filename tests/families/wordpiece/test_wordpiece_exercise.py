@@ -64,7 +64,20 @@ def test_feedback_shows_exact_scores_at_the_first_differing_step():
     assert scores[("e", "s")] == "9/(17*9)=1/17"
     message = wordpiece_message(difference, 4)
     assert "expected ('i', 'd') (score 3/(3*3)=1/3)" in message
-    assert "not the most frequent pair" in message
+    # (e, s) occurs 9 times, as often as any pair: the trainer ranked by frequency, as BPE does.
+    assert "('e', 's') is the most frequent pair here (9 times), which is BPE's choice" in message
+
+
+def test_feedback_claims_frequency_only_for_the_most_frequent_pair():
+    deck = case("deck-corpus")
+    expected = wordpiece_merges(EXERCISE, deck.corpus, 4)
+    # (l, o) occurs 7 times, fewer than (e, s)'s 9: not what a frequency ranking picks, so the
+    # feedback must not say the code ranks by frequency.
+    difference = wordpiece_difference(EXERCISE, deck.corpus, 4, expected, [("l", "o")] + expected[1:])
+    message = wordpiece_message(difference, 4)
+    assert "(score 7/(7*7)=1/7)" in message
+    assert "most frequent" not in message and "frequency" not in message
+    assert "('l', 'o') does not have the highest score at this step" in message
 
 
 def test_feedback_at_a_tie_names_the_rule():
