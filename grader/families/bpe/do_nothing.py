@@ -128,7 +128,8 @@ class DoNothing:
         key = (kind, role, exercise.conventions.end_of_word)
         if key not in self._compiled:
             namespace: dict[str, Any] = {}
-            exec(_helpers(exercise, False) + "\n\n" + self.function("run", role, kind), namespace)  # noqa: S102
+            program = _helpers(exercise, False) + "\n\n" + self.function("run", role, kind)
+            exec(program, namespace)  # noqa: S102
             self._compiled[key] = namespace["run"]
         return self._compiled[key](*inputs)
 

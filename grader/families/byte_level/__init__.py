@@ -2,9 +2,9 @@
 
 Builds on the bpe family (its conventions model, case rules and tie prose). Its folder holds
 the spec model and rules (``spec``, ``rules``), expected values (``expected``), the stub
-(``stub``), answer shapes in bytes (``shapes``), do-nothing submissions (``do_nothing``), the cases check's judges (``judges``), the
-timed run on CS336's corpus (``efficiency``), its mistakes (``mistakes``) and the
-student-style submissions that make them (``students``).
+(``stub``), answer shapes in bytes (``shapes``), do-nothing submissions (``do_nothing``), the
+cases check's judges (``judges``), the timed run on CS336's corpus (``efficiency``), its
+mistakes (``mistakes``) and the student-style submissions that make them (``students``).
 """
 
 from grader.families.bpe import prose

@@ -39,15 +39,22 @@ def train_items(calls: StudentCalls, case: Case, label: CaseLabel) -> list[CaseI
 
 def encode_items(calls: StudentCalls, case: Case, label: CaseLabel) -> list[CaseItem]:
     vocab, merges = reference_byte_bpe(case)
-    return _text_items(calls, case, label, _judge_encode, "encode", lambda text: not trivial_answer(
-        calls.exercise, ENCODE, (text, vocab, merges, list(case.special_tokens)),
-        expected_ids(case, text)))
+    specials = list(case.special_tokens)
+
+    def work(text: str) -> bool:
+        inputs = (text, vocab, merges, specials)
+        return not trivial_answer(calls.exercise, ENCODE, inputs, expected_ids(case, text))
+
+    return _text_items(calls, case, label, _judge_encode, "encode", work)
 
 
 def decode_items(calls: StudentCalls, case: Case, label: CaseLabel) -> list[CaseItem]:
     vocab, _ = reference_byte_bpe(case)
-    return _text_items(calls, case, label, _judge_decode, "decode the ids of", lambda text: not trivial_answer(
-        calls.exercise, DECODE, (expected_ids(case, text), vocab), text))
+
+    def work(text: str) -> bool:
+        return not trivial_answer(calls.exercise, DECODE, (expected_ids(case, text), vocab), text)
+
+    return _text_items(calls, case, label, _judge_decode, "decode the ids of", work)
 
 
 def _text_items(calls: StudentCalls, case: Case, label: CaseLabel, judge: Any,
@@ -58,7 +65,8 @@ def _text_items(calls: StudentCalls, case: Case, label: CaseLabel, judge: Any,
         CaseItem(f"{label.check_id}:{number}",
                  f"{label.name}: {verb} {_short(item.word)!r}" if label.public
                  else f"{label.name}, text {number}",
-                 label.visibility, partial(judge, calls, case, item.word), real_work=work(item.word))
+                 label.visibility, partial(judge, calls, case, item.word),
+                 real_work=work(item.word))
         for number, item in enumerate(case.encode, 1)
     ]
 

@@ -4,9 +4,10 @@ parts from BPE.
 Builds on the bpe family (the same corpus conventions, cases, generated corpora, prose and
 student-program parts, as HF tokenizers' WordPiece trainer builds on its BPE trainer). Its
 folder holds the spec model (``spec``), expected values (``expected``), the stub (``stub``),
-answer shapes (``shapes``), do-nothing submissions (``do_nothing``), the cases check's judges (``judges``) and their feedback with
-scores (``feedback``), generated-input judges (``differential``), its mistakes
-(``mistakes``) and the student-style submissions that make them (``students``).
+answer shapes (``shapes``), do-nothing submissions (``do_nothing``), the cases check's
+judges (``judges``) and their feedback with scores (``feedback``), generated-input judges
+(``differential``), its mistakes (``mistakes``) and the student-style submissions that make
+them (``students``).
 """
 
 from grader.families.bpe import prose, rules
