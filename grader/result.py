@@ -88,6 +88,11 @@ class MilestoneResult:
     title: str
     checks: list[CheckResult] = field(default_factory=list)
     max_score: float = 0.0
+    # The id of the catalogued mistake that explains every visible input the milestone got
+    # wrong, made on top of real work (grader.grading.evidence). Used for scoring, not rendered.
+    work_explained_by: str | None = field(default=None, repr=False, compare=False)
+    # every visible answer it got wrong is a crash or a do-nothing answer (for grade audit)
+    answers_trivial: bool = field(default=False, repr=False, compare=False)
 
     @property
     def score(self) -> float:

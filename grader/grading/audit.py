@@ -13,7 +13,10 @@ submissions are graded without them (which also keeps the audit quick); the corr
 submission is graded with every check.
 
 The family's do-nothing submissions (for character BPE: empty, constant, identity, echo) are
-graded with every check too: the audit fails when any of them earns a point. A family whose
+graded with every check too: the audit fails when any of them earns a point. The other half of
+fairness: a mistaken submission that passes some check of a milestone it affects must earn
+there (``MistakeAudit.unpaid``), since its mistake is made on top of real work, unless every
+answer it gets wrong is a do-nothing answer. A family whose
 students hand in something else than code audits its own way (``Family.audit``).
 """
 
@@ -56,6 +59,9 @@ class MistakeAudit:
     error: Optional[str] = None
     witness: dict[str, Any] = field(default_factory=dict)
     advice: str = "a case that shows it"  # what input to add when a milestone misses it
+    kept: dict[str, str] = field(default_factory=dict)  # affected milestone -> "points/max"
+    # affected milestones that pass some check yet earn nothing: real work zeroed
+    unpaid: list[str] = field(default_factory=list)
 
     @property
     def missed(self) -> list[str]:
@@ -65,6 +71,11 @@ class MistakeAudit:
     @property
     def caught(self) -> bool:
         return self.error is None and not self.missed
+
+    @property
+    def fair(self) -> bool:
+        """Whether every affected milestone that passes some check earns for it."""
+        return self.error is not None or not self.unpaid
 
     @property
     def named(self) -> bool:
@@ -82,6 +93,8 @@ class MistakeAudit:
             "caught": self.caught,
             "catching_checks": self.catching_checks,
             "named_in": self.named_in,
+            "kept": self.kept,
+            "unpaid": self.unpaid,
             "error": self.error,
         }
 
@@ -125,7 +138,7 @@ class AuditReport:
         point for doing nothing."""
         return (
             self.reference.full_marks
-            and all(m.caught for m in self.mistakes)
+            and all(m.caught and m.fair for m in self.mistakes)
             and not self.unexpected
             and not any(self.do_nothing.values())
         )
@@ -295,6 +308,13 @@ def judge_mistake(exercise: Exercise, mistake: StudentMistake, entry: Any, repor
     if report.errors:
         audit.error = "; ".join(report.errors)
     for milestone in report.milestones:
+        if milestone.id in audit.affected:
+            audit.kept[milestone.id] = f"{milestone.score:g}/{milestone.max_score:g}"
+            if milestone.score == 0 and any(check.passed for check in milestone.checks):
+                if milestone.answers_trivial:
+                    audit.kept[milestone.id] += " (its answers are what do-nothing code returns)"
+                else:
+                    audit.unpaid.append(milestone.id)
         failing = [check for check in milestone.checks if not check.passed]
         if not failing:
             continue
@@ -377,7 +397,14 @@ def _mistake_line(mistake: MistakeAudit) -> str:
         f"{milestone} ({summarize_checks(checks)})"
         for milestone, checks in mistake.catching_checks.items()
     )
+    mark = mark if mistake.fair else "✗"
     text = f"  {mark} {mistake.id} [{mistake.role}]: fails {caught_by or 'nothing'}"
+    if mistake.kept:
+        text += "; keeps " + ", ".join(f"{milestone} {points}"
+                                     for milestone, points in mistake.kept.items())
+    if mistake.unpaid:
+        text += (f"; EARNS NOTHING on {', '.join(mistake.unpaid)} though it passes checks there "
+                 "(the real work its answers show is not recognised)")
     if mistake.missed:
         text += f"; PASSES {', '.join(mistake.missed)}"
     if mistake.error:

@@ -151,5 +151,7 @@ def grade_milestone(
             context = CheckContext(calls, box, calls.exercise, milestone, check, share, observations)
             result.checks.extend(kind.run(context))
     if observations is not None:
-        observations.settle()
+        explained = observations.work_explained(observations.settle())
+        result.work_explained_by = explained.mistake.id if explained is not None else None
+        result.answers_trivial = observations.answers_trivial()
     return result

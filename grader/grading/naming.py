@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any, Optional
 
 from grader.mistakes.kinds import EMPTY_BOOK, MistakeBook
-from grader.mistakes.narrowing import Named, Observation, key, name_for_milestone
+from grader.mistakes.narrowing import Named, Observation, key, name_for_milestone, usable, wrong_outputs
 from grader.result import CheckResult, Diagnosis
 from grader.spec import Exercise
 from grader.spec.family import family_of
@@ -52,6 +52,34 @@ class MilestoneObservations:
         else:
             self.noted.append((result, list(observations)))
 
+    def work_explained(self, named: Sequence[Named]) -> Optional[Named]:
+        """The first of ``named`` that is evidence of real work, or None.
+
+        It must explain every visible input the student got wrong (none may be unexplained or
+        of the wrong shape), and on at least one of them the student's answer is not what
+        do-nothing code returns: the mistake was made on top of an algorithm that works."""
+        everything = [o for _, observations in self.noted for o in observations]
+        book = book_of(self.exercise)
+        if not everything or not all(usable(book, self.role, o) for o in everything):
+            return None
+        options = book.options(self.exercise, self.role)
+        wrong = {key(o): o for o in wrong_outputs(book, self.role, everything, options)}
+        for name in named:
+            if name.explained_keys != set(wrong):
+                continue
+            if any(not o.crashed and not _trivial(book, self.exercise, self.role, o)
+                   for k, o in wrong.items() if k in name.explained_keys):
+                return name
+        return None
+
+    def answers_trivial(self) -> bool:
+        """Whether every visible answer the student got wrong is a crash or what do-nothing
+        code returns: then nothing the milestone saw shows work."""
+        everything = [o for _, observations in self.noted for o in observations]
+        book = book_of(self.exercise)
+        return bool(everything) and all(o.crashed or _trivial(book, self.exercise, self.role, o)
+                                        for o in everything)
+
     def settle(self) -> list[Named]:
         """Give each noted result the milestone's surviving names that explain its inputs."""
         everything = [o for _, observations in self.noted for o in observations]
@@ -74,6 +102,13 @@ def note(context: Any, result: CheckResult, role: str, observations: Sequence[Ob
         alone.note(result, observations)
         alone.settle()
     return result
+
+
+def _trivial(book: MistakeBook, exercise: Exercise, role: str, observation: Observation) -> bool:
+    try:
+        return book.trivial(exercise, role, observation.inputs, observation.actual)
+    except Exception:  # noqa: BLE001 - an answer that cannot be judged shows no work
+        return True
 
 
 def _diagnosis(name: Named) -> Diagnosis:

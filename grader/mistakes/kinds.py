@@ -60,6 +60,10 @@ def _never(role: str, crash: str) -> bool:
     return False
 
 
+def _always(exercise: Any, role: str, inputs: Mapping[str, Any], value: Any) -> bool:
+    return True
+
+
 @dataclass(frozen=True)
 class MistakeBook:
     """A family's mistakes and what comparing a student with them needs.
@@ -69,7 +73,10 @@ class MistakeBook:
     ``options(exercise, role)`` the exercise's conventions as keyword arguments of the runs;
     ``combinations(role, tie_break)`` two mistakes at once, tried when no single one explains
     a milestone; ``telling_crash(role, message)`` whether a crash of the student's code is
-    one a mistake reproduces by raising ``crash`` (e.g. no pair left to merge).
+    one a mistake reproduces by raising ``crash`` (e.g. no pair left to merge);
+    ``trivial(exercise, role, inputs, value)`` whether ``value``, a student's answer on
+    ``inputs``, is what a do-nothing implementation also returns (a family that does not say
+    treats every answer as trivial: its names are then never evidence of work).
     """
 
     entries: tuple[Mistake, ...] = ()
@@ -79,6 +86,7 @@ class MistakeBook:
     combinations: Callable[[str, Optional[str]], Sequence[Mistake]] = _no_combinations
     telling_crash: Callable[[str, str], bool] = _never
     crash: tuple[type[BaseException], ...] = ()
+    trivial: Callable[[Any, str, Mapping[str, Any], Any], bool] = _always
 
     def for_role(self, role: Optional[str]) -> tuple[Mistake, ...]:
         """Every mistake of ``role``, in catalogue order (most specific first)."""

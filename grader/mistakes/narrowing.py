@@ -11,6 +11,12 @@ contradict none, ranked by how many they explain, then single mistakes before co
 then catalogue order. A call the student got right contradicts the mistakes that would have
 got it wrong. Combinations of two mistakes (``MistakeBook.combinations``) are tried only when
 no single one survives, and only within a time budget.
+
+When nothing survives, code with a second quirk on top of a known mistake would get no name
+at all; so the single mistakes that explain at least half of the failing inputs (two or
+more) are kept as *partial* names, most explained first, and say what they leave unexplained
+("reproduces your output on 14 of the 16 failing inputs; the other 2 differ from it too").
+A partial name is never evidence of work (:mod:`grader.grading.evidence`).
 """
 
 from __future__ import annotations
@@ -59,8 +65,18 @@ class Named:
     observed: int
     combined: bool
     explained_keys: frozenset[str]  # the :func:`key` of each observation it explains
+    contradicted: int = 0  # observations it gets otherwise (a partial name)
+
+    @property
+    def partial(self) -> bool:
+        return self.contradicted > 0
 
     def evidence(self) -> str:
+        if self.partial:
+            other = self.observed - self.explained
+            return (f"reproduces your output on {self.explained} of the {self.observed} failing "
+                    f"inputs; on the other {other} your code differs from it too, so there is "
+                    "more than this one mistake")
         if self.explained == self.observed:
             every = {1: "the", 2: "both"}.get(self.observed, f"all {self.observed}")
             noun = "input" if self.observed == 1 else "inputs"
@@ -93,7 +109,7 @@ def name_for_milestone(
     mistake that would have got one of them wrong is contradicted too.
     """
     tie_break = options.get("tie_break")
-    kept = _wrong_outputs(book, role, [o for o in observations if usable(book, role, o)], options)
+    kept = wrong_outputs(book, role, [o for o in observations if usable(book, role, o)], options)
     if not kept:
         return []
     right = [o for o in agreeing if not o.crashed and usable(book, role, o)]
@@ -103,11 +119,13 @@ def name_for_milestone(
         deadline = time.perf_counter() + budget
         named = _survivors(book, role, book.combinations(role, tie_break), kept, right, options,
                            combined=True, deadline=deadline)
+    if not named:
+        named = _partial(book, role, singles, kept, right, options)
     order = {id(named_one): index for index, named_one in enumerate(named)}
     return sorted(named, key=lambda n: (-n.explained, n.combined, order[id(n)]))
 
 
-def _wrong_outputs(book: MistakeBook, role: str, observations: list[Observation],
+def wrong_outputs(book: MistakeBook, role: str, observations: list[Observation],
                    options: Mapping[str, Any]) -> list[Observation]:
     """The observations whose output is not the reference's (a crash always counts)."""
     kept, seen = [], set()
@@ -147,6 +165,33 @@ def _survivors(
                 named.append(Named(mistake, len(explains), len(observations), combined,
                                    frozenset(explains)))
     return named
+
+
+PARTIAL_LIMIT = 2
+"""Partial names shown at most, the best first."""
+
+
+def _partial(book: MistakeBook, role: str, candidates: Sequence[Mistake],
+             observations: list[Observation], agreeing: list[Observation],
+             options: Mapping[str, Any]) -> list[Named]:
+    """The single mistakes that explain at least half of ``observations`` (two or more) and
+    contradict no call the student got right."""
+    needed = max(2, (len(observations) + 1) // 2)
+    if len(observations) < 2:
+        return []
+    found = []
+    for mistake in candidates:
+        verdicts = {key(o): _verdict(book, role, mistake, o, options) for o in observations}
+        explains = frozenset(k for k, verdict in verdicts.items() if verdict == EXPLAINS)
+        if len(explains) < needed:
+            continue
+        if any(_verdict(book, role, mistake, o, options) == CONTRADICTS for o in agreeing):
+            continue
+        contradicted = sum(verdict == CONTRADICTS for verdict in verdicts.values())
+        found.append(Named(mistake, len(explains), len(observations), False, explains,
+                           contradicted=contradicted))
+    found.sort(key=lambda n: -n.explained)
+    return found[:PARTIAL_LIMIT]
 
 
 def _verdict(book: MistakeBook, role: str, mistake: Mistake, observation: Observation,

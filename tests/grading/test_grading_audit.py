@@ -131,3 +131,25 @@ def test_the_audit_fails_when_doing_nothing_earns_points(tmp_path):
     assert report.do_nothing["empty"] and report.do_nothing["empty"][0].startswith("train/")
     shipped = run_audit(load_exercise("lesson97-bpe"), mistake_ids=[], jobs=1)
     assert shipped.do_nothing == {kind: [] for kind in shipped.do_nothing} and shipped.ok
+
+
+def test_a_mistake_on_real_work_keeps_points_and_the_audit_says_how_many():
+    report = run_audit(load_exercise("bpe-train-encode"), mistake_ids=["ties-reverse-lexicographic"],
+                       jobs=1)
+    audit = report.mistakes[0]
+    assert audit.caught and audit.fair and not audit.unpaid
+    points, most = audit.kept["train"].split("/")
+    assert 0 < float(points) < float(most)
+    assert report.ok
+
+
+def test_the_audit_fails_when_real_work_earns_nothing(monkeypatch):
+    # Without the evidence of a named mistake, a trainer right but for its tie rule passes
+    # only trivial checks and would earn nothing: the audit must say so.
+    from grader.grading import naming
+
+    monkeypatch.setattr(naming.MilestoneObservations, "work_explained", lambda self, named: None)
+    report = run_audit(load_exercise("bpe-train-encode"), mistake_ids=["ties-reverse-lexicographic"],
+                       jobs=1)
+    assert report.mistakes[0].unpaid == ["train"]
+    assert not report.ok

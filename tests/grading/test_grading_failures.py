@@ -104,9 +104,13 @@ def test_lists_for_tuples_fail_when_the_exercise_asks_for_tuples(strict_tuples):
     assert "item 0 is a list ['e', 's']; return tuples, e.g. ('e', 's')" in " ".join(messages)
     problem_corpus = next(c for c in milestone(report, "train").checks if c.id == "cases:problem-corpus")
     assert not problem_corpus.passed
-    # Only cases whose merge list is empty can pass: [] has no item of the wrong type.
-    passed = [c for c in milestone(report, "train").checks if c.passed]
-    assert passed and all(c.id.startswith("cases:") for c in passed)
+    # Only cases whose merge list is empty can pass ([] has no item of the wrong type), and the
+    # properties, judged where an answer has the right shape: none of it is work, none earns.
+    train = milestone(report, "train")
+    passed = [c for c in train.checks if c.passed]
+    assert passed and all(c.id.startswith(("cases:", "property:")) for c in passed)
+    assert not any(c.id == "differential" and c.passed for c in train.checks)
+    assert train.score == 0
 
 
 def test_lists_for_tuples_pass_when_the_exercise_accepts_them(exercise):

@@ -47,12 +47,20 @@ def test_the_lowercasing_encoder_fails_generated_and_property_checks(tmp_path):
     assert "differential" in failed and "property:round-trip" in failed
 
 
-def test_a_crash_is_charged_once_in_the_text_and_properties_say_not_checked(tmp_path):
+def test_a_crash_costs_only_the_inputs_where_it_happens(tmp_path):
     report = graded(TRAIN_ENCODE, tmp_path, "no-pair-crash")
     train = milestone(report, "train")
-    properties = [c for c in train.checks if c.id.startswith("property:") and not c.passed]
-    assert properties and all(c.message.startswith("not checked:") for c in properties)
-    assert all("holds on the others" in c.message for c in properties)
+    properties = [c for c in train.checks if c.id.startswith("property:")]
+    assert properties and all(c.passed and c.score > 0 for c in properties)
+    assert all("which the cases and the differential check charge" in c.message
+               for c in properties)
+    differential = next(c for c in train.checks if c.id == "differential")
+    assert not differential.passed and 0 < differential.score < differential.max_score
+    assert "earns their share" in differential.message
+    every_crash = sum(c.max_score for c in train.checks
+                      if not c.passed and c.id.startswith("cases:"))
+    assert train.score == pytest.approx(train.max_score - every_crash
+                                        - (differential.max_score - differential.score), abs=1e-3)
     assert {d.id for c in train.checks for d in c.diagnoses} == {"no-pair-crash"}
     text = render(report, "text")
     assert text.count("max() arg is an empty sequence") + text.count("min() arg is an empty sequence") <= 3

@@ -17,6 +17,7 @@ from typing import Any
 
 from grader.families.bpe.catalogue import CATALOGUE, ROLES
 from grader.families.bpe.compound import combinations
+from grader.families.bpe.evidence import trivial_answer
 from grader.families.bpe.merging import merge_pair
 from grader.families.bpe.real_code import NoPairLeft, crash_looks_like_no_pair_left
 from grader.mistakes.kinds import NOT_COMPARABLE, MistakeBook
@@ -104,6 +105,21 @@ def options(exercise: Exercise, role: str) -> dict[str, Any]:
     return given
 
 
+_TRIVIAL_INPUTS = {TRAIN: ("corpus", "num_merges"), ENCODE: ("word",), LENGTHS: ("sentence",),
+                   COUNT: ("words",), MERGE: ("pair", "words")}
+
+
+def trivial(exercise: Exercise, role: str, inputs: Mapping[str, Any], value: Any) -> bool:
+    """Whether a student's ``value`` on ``inputs`` is what do-nothing code also returns."""
+    names = _TRIVIAL_INPUTS.get(role)
+    if names is None:
+        return True
+    form = canonical(role, value)
+    if form is NOT_COMPARABLE:
+        return True
+    return trivial_answer(exercise, role, tuple(inputs[name] for name in names), form)
+
+
 def telling_crash(role: str, crash: str) -> bool:
     return role == TRAIN and crash_looks_like_no_pair_left(crash)
 
@@ -117,4 +133,5 @@ BOOK = MistakeBook(
     combinations=combinations,
     telling_crash=telling_crash,
     crash=(NoPairLeft,),
+    trivial=trivial,
 )

@@ -8,9 +8,9 @@ started as the student's run starts (:mod:`grader.grading.ahead`), or the gradin
 itself after it; the student's
 ``train_bpe`` trains on it once in the sandbox, whose trusted side measures the call's CPU
 time. The check passes when the answer is an honest BPE run (at least as many ``(a, b)``
-string pairs as the reference learned, at most the number asked for, each occurring in the
-corpus as rewritten by the pairs before it: :mod:`grader.families.bpe.merge_replay`), whatever its
-tie rule, and the student's time is at most ``max_ratio`` times the reference's and at most
+string pairs as the reference learned, each of the first ``num_merges`` a most frequent pair
+of the corpus as rewritten by the pairs before it: :mod:`grader.families.bpe.merge_replay`),
+whatever its tie rule, and the student's time is at most ``max_ratio`` times the reference's and at most
 ``max_seconds``. Whether the merges are the right ones is the train milestone's business; the
 message says when they differ from the reference's. The timing itself is
 :mod:`grader.grading.timing`.
@@ -33,7 +33,7 @@ from dataclasses import replace
 from typing import Any, Optional
 
 from grader.families.bpe import zipf_corpus
-from grader.families.bpe.merge_replay import first_unfounded_merge
+from grader.families.bpe.merge_replay import first_departure
 from grader.families.bpe.shapes import merges_shape
 from grader.families.bpe.spec import EfficiencySettings
 from grader.grading import ahead
@@ -125,9 +125,11 @@ def judge(box: SandboxLike, exercise: Exercise, outcome: Any, expected: list[Pai
                                  actual, expected, exercise)
     if problem:
         return False, problem
-    same = actual[: len(expected)] == expected
+    same = actual == expected
+    extra = len(actual) - settings.num_merges
     learned = (f"{name} learned the reference's merges {workload}" if same else
-               f"{name} learned {len(actual)} merges that occur in the corpus {workload}")
+               f"{name} learned {min(len(actual), settings.num_merges)} BPE merges {workload}"
+               + (f" (and {extra} more than asked for)" if extra > 0 else ""))
     note = "" if same else " " + differs_note(expected, actual, exercise)
     verdict = speed_verdict(student_seconds, reference_seconds, settings)
     if verdict is None:
@@ -137,22 +139,28 @@ def judge(box: SandboxLike, exercise: Exercise, outcome: Any, expected: list[Pai
 
 def honest_run_problem(name: str, corpus: Any, actual: list[Pair], expected: list[Pair],
                        exercise: Exercise) -> Optional[str]:
-    """Why ``actual`` is not an honest BPE run on ``corpus`` of the reference's length, or None."""
+    """Why ``actual`` is not an honest BPE run on ``corpus`` of the reference's length, or None.
+
+    Merges beyond the number asked for are the train milestone's to charge: the run is judged
+    on the first ``num_merges``, so a trainer that learns one merge too many keeps its speed."""
     asked = exercise.efficiency.num_merges
     after = "; its speed is not graded until it returns an honest run."
     if len(actual) < len(expected):
         return (f"{name} returned {len(actual)} merges, but the corpus has pairs for "
                 f"{len(expected)} (the reference learned that many){after}")
-    if len(actual) > asked:
-        return f"{name} returned {len(actual)} merges when asked for {asked}{after}"
-    if actual == expected:
+    judged = actual[:asked]
+    if judged == expected:
         return None  # the reference's own run: honest without replaying it
-    position = first_unfounded_merge(corpus, actual, exercise.conventions.end_of_word)
-    if position is not None:
-        return (f"merge {position + 1} of {name}, {cap(repr(actual[position]), 120)}, occurs nowhere in the "
-                f"corpus as rewritten by the merges before it (is the end-of-word marker a "
-                f"symbol of its own?){after}")
-    return None
+    departure = first_departure(corpus, judged, exercise.conventions.end_of_word)
+    if departure is None:
+        return None
+    merge = f"merge {departure.index + 1} of {name}, {cap(repr(judged[departure.index]), 120)},"
+    if departure.count == 0:
+        return (f"{merge} occurs nowhere in the corpus as rewritten by the merges before it "
+                f"(is the end-of-word marker a symbol of its own?){after}")
+    return (f"{merge} occurs {departure.count} times in the corpus as rewritten by the merges "
+            f"before it, but the most frequent pair there occurs {departure.most} times: BPE "
+            f"merges a most frequent pair at every step{after}")
 
 
 def differs_note(expected: list[Pair], actual: list[Pair], exercise: Exercise) -> str:

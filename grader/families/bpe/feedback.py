@@ -148,6 +148,13 @@ def merges_message(difference: dict[str, Any], num_merges: int) -> str:
     text = f"merge {step} differs: expected {show(want)}, got {show(got)}. "
     tied = difference["tied"]
     want_count = counts.get(tuple(want))
+    got_count = counts.get(tuple(got))
+    if got_count is None:
+        # Not a pair of the words at all: the tie (if any) is not what went wrong.
+        return text + (f"{show(got)} is not an adjacent pair of the words at that step, so it "
+                       "cannot be merged there (are the words split into symbols as the "
+                       f"conventions say?); the pair to merge there is {show(want)} "
+                       f"(count {want_count}).")
     if tied:
         named = ", ".join(show(pair) for pair in tied[:TIED_NAMED])
         more = f" and {len(tied) - TIED_NAMED} more" if len(tied) > TIED_NAMED else ""
@@ -157,10 +164,7 @@ def merges_message(difference: dict[str, Any], num_merges: int) -> str:
         )
     else:
         text += f"At that step {show(want)} is the most frequent pair (count {want_count})."
-    got_count = counts.get(tuple(got))
-    if got_count is None:
-        text += f" {show(got)} is not an adjacent pair of the words at that step."
-    elif not tied or tuple(got) not in {tuple(pair) for pair in tied}:
+    if not tied or tuple(got) not in {tuple(pair) for pair in tied}:
         text += f" {show(got)} has count {got_count} there."
     return text
 

@@ -1,17 +1,20 @@
-"""Is a merge list an honest BPE run on a corpus, whatever its counting or tie rule?
+"""Is a merge list an honest BPE run on a corpus, whatever its tie rule?
 
-The efficiency check grades speed on any honest run, not only on the reference's merges:
-each ``(a, b)`` must occur as adjacent symbols somewhere in the corpus as rewritten by the
-merges before it. Any tie rule, and even a trainer that does not pick the most frequent
-pair, passes; merges that occur nowhere (a marker glued onto the last character, pairs
-made up or copied from another corpus) fail at the first such merge.
+The efficiency check grades speed on any honest run, not only on the reference's merges: at
+each step the merge must be a most frequent pair of the corpus as rewritten by the merges
+before it (counted over the words, each weighted by its count). Any tie rule passes; merges
+that occur nowhere (a marker glued onto the last character, pairs made up), a pair that is
+not the most frequent (another counting, or a table precomputed for another corpus: the
+timed corpus depends on the course's secret) fail at the first such merge.
 
-Replaying keeps an index from each pair to the distinct words containing it, so each merge
-touches only those words: the cost is that of a fast trainer, never merges x words.
+Replaying keeps an index from each pair to the distinct words containing it and a heap of
+counts, so each merge touches only those words: the cost is that of a fast trainer.
 """
 
 from __future__ import annotations
 
+import heapq
+from dataclasses import dataclass
 from typing import Any, Optional
 
 from reference.corpus import segment, word_counts
@@ -19,11 +22,24 @@ from reference.corpus import segment, word_counts
 Pair = tuple[str, str]
 
 
-def _pairs(symbols: list[str]) -> set[Pair]:
-    return set(zip(symbols, symbols[1:]))
+@dataclass(frozen=True)
+class Departure:
+    """Where a merge list stops being BPE: merge ``index`` (0-based) has ``count``
+    occurrences where the most frequent pair has ``most``."""
+
+    index: int
+    count: int
+    most: int
 
 
-def _merged(symbols: list[str], pair: Pair) -> list[str]:
+def _pair_counts(symbols: tuple[str, ...]) -> dict[Pair, int]:
+    counts: dict[Pair, int] = {}
+    for pair in zip(symbols, symbols[1:]):
+        counts[pair] = counts.get(pair, 0) + 1
+    return counts
+
+
+def _merged(symbols: tuple[str, ...], pair: Pair) -> tuple[str, ...]:
     a, b = pair
     out: list[str] = []
     i = 0
@@ -34,30 +50,60 @@ def _merged(symbols: list[str], pair: Pair) -> list[str]:
         else:
             out.append(symbols[i])
             i += 1
-    return out
+    return tuple(out)
 
 
-def first_unfounded_merge(corpus: Any, merges: list[Pair], end_of_word: str) -> Optional[int]:
-    """The index of the first merge that occurs nowhere in the rewritten corpus, or None."""
-    words = [list(segment(word, end_of_word)) for word in word_counts(corpus)]
-    index: dict[Pair, set[int]] = {}
-    for number, symbols in enumerate(words):
-        for pair in _pairs(symbols):
-            index.setdefault(pair, set()).add(number)
-    for position, pair in enumerate(merges):
-        holders = index.pop(pair, None)
-        if not holders:
-            return position
-        for number in holders:
-            old = words[number]
-            for other in _pairs(old) - {pair}:
-                owners = index.get(other)
-                if owners is not None:
-                    owners.discard(number)
-                    if not owners:
-                        del index[other]
+class _Replay:
+    """The corpus as rewritten so far: pair counts, which words hold each pair, a max-heap."""
+
+    def __init__(self, corpus: Any, end_of_word: str) -> None:
+        counted = word_counts(corpus)
+        self.words = [tuple(segment(word, end_of_word)) for word in counted]
+        self.weights = list(counted.values())
+        self.counts: dict[Pair, int] = {}
+        self.holders: dict[Pair, set[int]] = {}
+        for number, symbols in enumerate(self.words):
+            self._add(number, symbols, 1)
+        self.heap = [(-count, pair) for pair, count in self.counts.items()]
+        heapq.heapify(self.heap)
+
+    def _add(self, number: int, symbols: tuple[str, ...], sign: int) -> list[Pair]:
+        changed = []
+        for pair, times in _pair_counts(symbols).items():
+            self.counts[pair] = self.counts.get(pair, 0) + sign * times * self.weights[number]
+            owners = self.holders.setdefault(pair, set())
+            (owners.add if sign > 0 else owners.discard)(number)
+            if self.counts[pair] <= 0:
+                del self.counts[pair]
+                del self.holders[pair]
+            changed.append(pair)
+        return changed
+
+    def most(self) -> int:
+        while self.heap:
+            negative, pair = self.heap[0]
+            if self.counts.get(pair) == -negative:
+                return -negative
+            heapq.heappop(self.heap)  # stale: the pair's count changed since it was pushed
+        return 0
+
+    def merge(self, pair: Pair) -> None:
+        for number in list(self.holders.get(pair, ())):
+            old = self.words[number]
             new = _merged(old, pair)
-            words[number] = new
-            for other in _pairs(new):
-                index.setdefault(other, set()).add(number)
+            self.words[number] = new
+            changed = self._add(number, old, -1) + self._add(number, new, 1)
+            for other in set(changed):
+                if other in self.counts:
+                    heapq.heappush(self.heap, (-self.counts[other], other))
+
+
+def first_departure(corpus: Any, merges: list[Pair], end_of_word: str) -> Optional[Departure]:
+    """The first merge that is not a most frequent pair of the rewritten corpus, or None."""
+    replay = _Replay(corpus, end_of_word)
+    for position, pair in enumerate(merges):
+        count, most = replay.counts.get(pair, 0), replay.most()
+        if count == 0 or count < most:
+            return Departure(position, count, most)
+        replay.merge(pair)
     return None

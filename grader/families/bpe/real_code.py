@@ -4,7 +4,8 @@ Each is a catalogue entry like those of :mod:`grader.families.bpe.catalogue`, wi
 implementation here: trainers that crash once no pair is left (``max()`` of an empty dict),
 trainers that stop when the best pair occurs only once, encoders that cut out the longest
 known token anywhere in the word and recurse on both sides, and encoders that lowercase or
-strip the word before encoding it.
+strip the word before encoding it, and encoders that take the marker off the last token
+(subword-nmt's output).
 
 A crash is an outcome too: :class:`NoPairLeft` is what a crashing entry raises, so naming can
 tell "this mistake crashes here" from "this mistake does not apply here".
@@ -30,9 +31,13 @@ class NoPairLeft(ValueError):
         super().__init__("max() arg is an empty sequence")
 
 
-CRASH_SIGNS = ("empty sequence", "ValueError", "IndexError")
-"""Words in a student's failure that say it is this crash (``max``/``min`` of nothing,
-``most_common(1)[0]`` of nothing)."""
+CRASH_SIGNS = ("empty sequence", "ValueError", "IndexError", "required positional argument",
+               "NoneType")
+"""Words in a student's failure that say it is this crash: ``max``/``min`` of nothing,
+``most_common(1)[0]`` of nothing, and the HF course's form: the best pair left as ``""`` or
+``None`` when nothing is counted, then ``merge_pair(*best_pair, splits)`` (a ``TypeError``:
+missing required positional arguments) or ``best[0]`` of ``None``. A ``KeyError`` is not
+among them: it says a lookup failed, which is many other bugs."""
 
 
 def crash_looks_like_no_pair_left(failure: str) -> bool:
@@ -84,6 +89,16 @@ def encode_stripped(word, merges, *, end_of_word=END_OF_WORD):
     return encode(word.strip(PUNCTUATION), merges, end_of_word=end_of_word)
 
 
+def encode_marker_stripped(word, merges, *, end_of_word=END_OF_WORD):
+    """subword-nmt's output: the marker taken off the last token (a lone one dropped)."""
+    tokens = encode(word, merges, end_of_word=end_of_word)
+    if not end_of_word or not tokens or not tokens[-1].endswith(end_of_word):
+        return tokens
+    if tokens[-1] == end_of_word:
+        return tokens[:-1]
+    return tokens[:-1] + [tokens[-1][: -len(end_of_word)]]
+
+
 def real_code_mistakes():
     """The train entries and the encode entries (the catalogue lists them with its own)."""
     train = (
@@ -93,8 +108,9 @@ def real_code_mistakes():
             hint=(
                 "Once every word is a single symbol the pair counts are empty, and "
                 "`max(pairs, key=pairs.get)` raises `ValueError: max() arg is an empty "
-                "sequence`. Check `if not pairs: break` before picking, so training just stops "
-                "early when asked for more merges than the corpus has."
+                "sequence` (or a best pair left at its starting value, `\"\"` or `None`, "
+                "fails when it is used). Check `if not pairs: break` before picking, so "
+                "training just stops early when asked for more merges than the corpus has."
             ),
             role="train",
             run=train_crash_when_no_pair,
@@ -151,6 +167,19 @@ def real_code_mistakes():
             role="encode",
             run=encode_stripped,
             witness=encode_input("lowest."),
+        ),
+        Mistake(
+            id="encode-marker-stripped",
+            title="End-of-word marker stripped from the last token",
+            hint=(
+                "Your tokens are right except that the last one lost its `</w>` (`est</w>` "
+                "came out as `est`, a lone `</w>` vanished), as subword-nmt prints them. The "
+                "marker is part of the token: `est</w>` (a word's end) and `est` (inside a "
+                "word) are different tokens with different ids, so return the last token whole."
+            ),
+            role="encode",
+            run=encode_marker_stripped,
+            witness=encode_input("lowest"),
         ),
     )
     return train, encode_entries

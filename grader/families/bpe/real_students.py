@@ -78,6 +78,10 @@ def real_code_students() -> list:
         StudentMistake("no-pair-crash", "train", {"train": TRAIN_NO_PAIR_CHECK}),
         StudentMistake("min-count-two", "train", {"train": TRAIN_MIN_COUNT_TWO}),
         StudentMistake("encode-longest-anywhere", "encode", {"encode": ENCODE_LONGEST_ANYWHERE}),
+        StudentMistake("encode-marker-stripped", "encode", settings={"finish": (
+            "(tokens[:-1] if tokens[-1] == EOW else tokens[:-1] + [tokens[-1][:-len(EOW)]]) "
+            "if EOW and tokens and tokens[-1].endswith(EOW) else tokens")},
+            applies=lambda exercise: bool(exercise.conventions.end_of_word)),
         *[
             StudentMistake(mistake_id, "encode",
                            settings={"start": f"list(start_symbols({prepared}))"})

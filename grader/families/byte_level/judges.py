@@ -25,6 +25,7 @@ from grader.grading.student_calls import StudentCalls
 from grader.grading.naming import observed
 from grader.grading.student_calls import StudentAnswer
 from grader.mistakes.narrowing import Observation
+from reference.byte_level import decode_byte_bpe
 
 TEXT_SHOWN = 120
 TRAIN, ENCODE, DECODE = "train_byte_bpe", "encode_byte_bpe", "decode_byte_bpe"
@@ -49,12 +50,23 @@ def encode_items(calls: StudentCalls, case: Case, label: CaseLabel) -> list[Case
 
 
 def decode_items(calls: StudentCalls, case: Case, label: CaseLabel) -> list[CaseItem]:
+    """A round trip per text, and one decoding of ids that are not valid UTF-8: the first
+    text's ids with a lone continuation byte after them, which decodes to U+FFFD."""
     vocab, _ = reference_byte_bpe(case)
 
     def work(text: str) -> bool:
         return not trivial_answer(calls.exercise, DECODE, (expected_ids(case, text), vocab), text)
 
-    return _text_items(calls, case, label, _judge_decode, "decode the ids of", work)
+    items = _text_items(calls, case, label, _judge_decode, "decode the ids of", work)
+    if case.encode:
+        number = len(case.encode) + 1
+        items.append(CaseItem(
+            f"{label.check_id}:{number}",
+            f"{label.name}: decode ids that are not valid UTF-8" if label.public
+            else f"{label.name}, text {number}",
+            label.visibility, partial(_judge_invalid_decode, calls, case, case.encode[0].word),
+            real_work=True))
+    return items
 
 
 def _text_items(calls: StudentCalls, case: Case, label: CaseLabel, judge: Any,
@@ -168,6 +180,33 @@ def _judge_encode(calls: StudentCalls, case: Case, text: str) -> Verdict:
                f"{len(answer.value)} ids, expected {len(expected)}; they first differ at id "
                f"{(index or 0) + 1}.")
     return Verdict(False, message, details, observation=seen)
+
+
+def invalid_ids(case: Case, text: str) -> list[int]:
+    """The ids of ``text`` followed by the id of the lone byte 0x80, valid UTF-8 nowhere."""
+    vocab, _ = reference_byte_bpe(case)
+    lone = next(i for i, token in vocab.items() if token == b"\x80")
+    return expected_ids(case, text) + [lone]
+
+
+def _judge_invalid_decode(calls: StudentCalls, case: Case, text: str) -> Verdict:
+    vocab, _ = reference_byte_bpe(case)
+    ids = invalid_ids(case, text)
+    expected = decode_byte_bpe(ids, vocab)
+    answer = calls.call(DECODE, ids, vocab)
+    seen = observed({"ids": ids, "vocab": vocab}, answer)
+    details: dict[str, Any] = {"kind": "byte-text", "input": {"ids": ids,
+                               "tokens": show_bytes([vocab[i] for i in ids])}, "expected": expected}
+    if answer.ok and answer.value == expected:
+        return Verdict(True, observation=seen)
+    why = ("bytes that are not valid UTF-8 (here a lone b'\\x80') must decode to the "
+           "replacement character U+FFFD, not fail: decode the joined bytes with "
+           "errors='replace'.")
+    if not answer.ok:
+        return Verdict(False, f"{answer.failure or ''}; {why}", details, observation=seen)
+    details["actual"] = answer.value
+    return Verdict(False, f"decoding gave {_short(answer.value)!r}, expected "
+                          f"{_short(expected)!r}: {why}", details, observation=seen)
 
 
 def _judge_decode(calls: StudentCalls, case: Case, text: str) -> Verdict:

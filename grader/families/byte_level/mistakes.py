@@ -15,9 +15,10 @@ special_tokens) -> ids``; ``decode_byte_bpe``: ``run(ids, vocab) -> str``.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
+from grader.families.byte_level.do_nothing import BYTE_LEVEL, trivial_answer
 from grader.mistakes.kinds import NOT_COMPARABLE, Mistake, MistakeBook
 from reference.byte_level import (
     _PRETOKENIZER,
@@ -198,5 +199,17 @@ def canonical(role: str, value: Any) -> Any:
         return NOT_COMPARABLE
 
 
-BOOK = MistakeBook(entries=BYTE_MISTAKES, reference=REFERENCES, canonical=canonical)
+def trivial(exercise: Any, role: str, inputs: Mapping[str, Any], value: Any) -> bool:
+    """Whether a student's ``value`` on ``inputs`` is what do-nothing code also returns."""
+    if canonical(role, value) in (NOT_COMPARABLE, STR_TOKENS):
+        return True
+    arguments = tuple(inputs[name] for name in BYTE_LEVEL.parameters[role].split(", "))
+    try:
+        return trivial_answer(exercise, role, arguments, value)
+    except (TypeError, ValueError, AttributeError, KeyError):
+        return True
+
+
+BOOK = MistakeBook(entries=BYTE_MISTAKES, reference=REFERENCES, canonical=canonical,
+                   trivial=trivial)
 """The runs take no convention options: CS336's conventions are fixed."""

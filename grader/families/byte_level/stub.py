@@ -12,6 +12,7 @@ from grader.families.byte_level.expected import case_text, expected_ids, referen
 from grader.families.byte_level.spec import ByteCase as Case
 from grader.spec import Exercise
 from grader.spec.stubs import Doctest, StubText
+from reference.byte_level import pretokenize
 
 TRAIN, ENCODE = "train_byte_bpe", "encode_byte_bpe"
 
@@ -72,7 +73,42 @@ def byte_conventions(exercise: Exercise) -> list[str]:
     ]
 
 
+def first_step(case: Case) -> tuple[list[str], dict[tuple[bytes, bytes], int]]:
+    """The case's pre-tokens and the pair counts of the first training step, as the reference
+    counts them: pairs within pre-tokens only, each pre-token weighted by how often it occurs."""
+    pieces = pretokenize(case_text(case), list(case.special_tokens))
+    counts: dict[tuple[bytes, bytes], int] = {}
+    for piece in pieces:
+        data = piece.encode("utf-8")
+        for i in range(len(data) - 1):
+            pair = (data[i:i + 1], data[i + 1:i + 2])
+            counts[pair] = counts.get(pair, 0) + 1
+    return pieces, counts
+
+
+def tie_paragraph(exercise: Exercise) -> str:
+    """The tie rule, worked on the first public case whose first step is a tie, with the
+    exercise's own pre-tokenizer; the rule alone when no case ties."""
+    rule = ("When several pairs share the highest count, merge the greater pair of bytes "
+            "(rule 'reverse-lexicographic').")
+    python = "In Python: max(counts, key=lambda p: (counts[p], p))."
+    for case in exercise.public_cases:
+        pieces, counts = first_step(case)
+        most = max(counts.values(), default=0)
+        tied = [pair for pair, count in counts.items() if count == most]
+        winner = max(tied, default=None)
+        if len(tied) < 2 or reference_byte_bpe(case)[1][:1] != [winner]:
+            continue
+        shown = ", ".join(f"({a!r}, {b!r})" for a, b in tied)
+        times = "once" if most == 1 else f"{most} times"
+        return (f"{rule} For example, training on {case_text(case)!r}: the pre-tokens are "
+                f"{', '.join(repr(piece) for piece in pieces)}; at the first step the pairs "
+                f"{shown} all occur {times}, and this rule merges ({winner[0]!r}, "
+                f"{winner[1]!r}). {python}")
+    return f"{rule} {python}"
+
+
 def stub_text(exercise: Exercise) -> StubText:
-    """The byte-level conventions, and BPE's tie paragraph on the exercise's own cases."""
+    """The byte-level conventions, and the tie paragraph worked with the byte pre-tokenizer."""
     text = bpe_stub.stub_text(exercise)
-    return StubText(byte_conventions(exercise), text.ties, text.tie_example, text.note)
+    return StubText(byte_conventions(exercise), tie_paragraph(exercise), text.tie_example, text.note)

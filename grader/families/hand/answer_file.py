@@ -62,6 +62,12 @@ def read_answer_file(path: Path, max_bytes: int) -> dict[str, Any]:
         mark = getattr(error, "problem_mark", None)
         where = f"line {mark.line + 1}: " if mark is not None else ""
         problem = getattr(error, "problem", None) or str(error).splitlines()[0]
+        if "'\\t'" in problem:
+            problem += ("; YAML indents with spaces only: replace the tab at the start of that "
+                        "line with spaces (two per level, as in the file grade stub writes)")
+        elif "unhashable key" in problem:
+            problem += ("; a key must be text, not a list: write a pair as a key in quotes, "
+                        "\"a b\": count")
         raise AnswerFileError(f"{path.name} is not valid YAML: {where}{problem}") from None
     except RecursionError:
         raise AnswerFileError(f"{path.name} nests too deeply") from None
@@ -71,6 +77,28 @@ def read_answer_file(path: Path, max_bytes: int) -> dict[str, Any]:
     if _depth(data) > MAX_DEPTH:
         raise AnswerFileError(f"{path.name} nests deeper than {MAX_DEPTH} levels")
     return data
+
+
+_CORPUS_HEADING = re.compile(r"^#\s*Your corpus\b")
+_CORPUS_LINE = re.compile(r"^#\s+(\S+):\s*([0-9]+)\s*$")
+
+
+def commented_corpus(path: Path, max_bytes: int) -> dict[str, int] | None:
+    """The corpus listed in the comments ``grade stub`` writes at the top of an answers file
+    ("# Your corpus ...", then "#   word: count" lines), or None when there is no such list."""
+    with path.open("rb") as handle:
+        text = handle.read(max_bytes).decode("utf-8", errors="replace")
+    lines = text.splitlines()
+    start = next((i for i, line in enumerate(lines) if _CORPUS_HEADING.match(line)), None)
+    if start is None:
+        return None
+    corpus: dict[str, int] = {}
+    for line in lines[start + 1:]:
+        found = _CORPUS_LINE.match(line)
+        if not found:
+            break
+        corpus[found.group(1)] = int(found.group(2))
+    return corpus or None
 
 
 def _depth(value: Any, level: int = 1) -> int:

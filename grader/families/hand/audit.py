@@ -4,7 +4,8 @@ Each student's variant differs, so the audit grades several variants (fixed audi
 ids under the given secret). For each variant it writes the correct answers file, which must
 score full marks, and one file per known mistake (:mod:`grader.families.hand.mistakes`). A
 mistake *affects* a milestone in a variant when its answer to one of the milestone's questions
-differs from the reference's there; it is *caught* when, in every variant, each milestone it
+differs from the reference's there and does not follow from the mistake's own first merge
+(follow-through earns those answers their part); it is *caught* when, in every variant, each milestone it
 affects fails and the others pass. A mistake that changes no answer in any audited variant is
 a gap: the variants never expose it.
 """
@@ -18,7 +19,7 @@ from typing import Any, Optional
 import yaml
 
 from grader.families.hand.expected import expected_answers
-from grader.families.hand.judges import FILE_KEYS
+from grader.families.hand.judges import FILE_KEYS, answer_passes, own_run
 from grader.grading.audit import AuditReport, MistakeAudit, ReferenceAudit, UnknownMistake
 from grader.grading.engine import grade_submission
 from grader.families.hand.mistakes import applicable, diagnostic_variant, same_answer
@@ -66,8 +67,10 @@ def run_answers_audit(exercise: Exercise, *, mistake_ids: Optional[list[str]] = 
                 answers = {**expected, **mistake.sheet(exercise, variant)}
                 report = _grade(exercise, Path(directory), student, mistake.id, answers, secret)
                 reports.setdefault(mistake.id, report)
+                own = own_run(exercise, variant, {FILE_KEYS[q]: a for q, a in answers.items()})
                 affected = {milestone_of[q] for q in expected
-                            if not same_answer(q, answers[q], expected[q])}
+                            if not same_answer(q, answers[q], expected[q])
+                            and not answer_passes(exercise, variant, q, answers[q], own)}
                 _judge(audits[mistake.id], missed[mistake.id], unexpected, affected, report)
     for mistake_id, audit in audits.items():
         audit.failed = [m for m in audit.affected if m not in missed[mistake_id]]

@@ -10,9 +10,13 @@ prints it, plus any known mistake that reproduces the answer exactly.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any, Optional
 
+from grader.families.hand.expected import expected_answers, pair_text
+from grader.families.hand.follow_through import run_from
 from grader.families.hand.mistakes import name_answer_mistakes
+from grader.families.hand.pairs import read_pair
 from grader.families.hand.variants import Variant
 from grader.grading.checks.context import CheckContext
 from grader.grading.feedback import graded
@@ -35,20 +39,92 @@ def run(context: CheckContext) -> list[CheckResult]:
     sheet = context.calls
     milestone = context.milestone
     shares = check_points(context.points, [1.0] * len(milestone.questions))
+    data = normalized(sheet.data, sheet.variant)
+    own = _own_run(sheet.exercise, sheet.variant, data)
     results: list[CheckResult] = []
     for question, share in zip(milestone.questions, shares):
-        results.extend(_grade_question(sheet.exercise, sheet.variant, question, sheet.data,
-                                       sheet.expected[question], share))
+        results.extend(_grade_question(sheet.exercise, sheet.variant, question, data,
+                                       sheet.expected[question], share, own))
     return results
+
+
+# --------------------------------------------------------------------------- notations
+
+
+def normalized(data: dict, variant: Variant) -> dict:
+    """``data`` with every pair in the file's own form ``"a b"`` where it is written in
+    another clear notation (:mod:`grader.families.hand.pairs`); anything else as it was."""
+    candidates = sorted({pair_text(pair) for step in variant.steps for pair in step.pair_counts})
+
+    def pair(value: Any) -> Any:
+        return read_pair(value, candidates) or value
+
+    data = dict(data)
+    if isinstance(data.get("first_merge"), dict) and "pair" in data["first_merge"]:
+        data["first_merge"] = {**data["first_merge"], "pair": pair(data["first_merge"]["pair"])}
+    if isinstance(data.get("pair_counts"), dict):
+        data["pair_counts"] = {pair(key): value for key, value in data["pair_counts"].items()}
+    if isinstance(data.get("tie"), dict):
+        tie = dict(data["tie"])
+        if isinstance(tie.get("tied"), list):
+            tie["tied"] = [pair(item) for item in tie["tied"]]
+        if "chosen" in tie:
+            tie["chosen"] = pair(tie["chosen"])
+        data["tie"] = tie
+    return data
+
+
+@dataclass(frozen=True)
+class OwnRun:
+    """The run that follows from the student's own (wrong) first merge, and its answers."""
+
+    first: str
+    variant: Variant
+    expected: dict[str, Any]
+    reference_tie_step: int
+
+
+def own_run(exercise: Exercise, variant: Variant, data: dict) -> Optional[OwnRun]:
+    """The run that follows from the first merge of ``data`` (the file's keys, pairs in the
+    file's form), when that merge is a wrong but real pair of the corpus."""
+    return _own_run(exercise, variant, data)
+
+
+def answer_passes(exercise: Exercise, variant: Variant, question: str, answer: Any,
+                  own: Optional[OwnRun]) -> bool:
+    """Whether ``answer`` to ``question`` passes, right for the variant or for ``own``'s run
+    (every word of a tokens answer), as the checks judge it."""
+    expected = expected_answers(exercise, variant)[question]
+    compare = _COMPARE[question]
+    theirs = own.expected[question] if own is not None and _followable(question, own) else None
+    if question == "tokens":
+        answers = answer if isinstance(answer, dict) else {}
+        return all(not compare(answers.get(word), expected[word])
+                   or (theirs is not None and not compare(answers.get(word), theirs[word]))
+                   for word in expected)
+    return not compare(answer, expected) or (theirs is not None and not compare(answer, theirs))
+
+
+def _own_run(exercise: Exercise, variant: Variant, data: dict) -> Optional[OwnRun]:
+    first = data.get("first_merge")
+    written = first.get("pair") if isinstance(first, dict) else None
+    if not isinstance(written, str) or len(written.split(" ")) != 2:
+        return None
+    a, b = written.split(" ")
+    own = run_from(exercise, variant, (a, b))
+    if own is None:
+        return None
+    return OwnRun(written, own, expected_answers(exercise, own), variant.tie_step)
 
 
 # --------------------------------------------------------------------------- per question
 
 
 def _grade_question(exercise: Exercise, variant: Variant, question: str, data: dict,
-                    expected: Any, share: float) -> list[CheckResult]:
+                    expected: Any, share: float, own: Optional[OwnRun] = None) -> list[CheckResult]:
     key = FILE_KEYS[question]
     given = data.get(key)
+    followed = _followable(question, own)
     if question == "tokens":
         words = list(expected)
         results = []
@@ -56,10 +132,19 @@ def _grade_question(exercise: Exercise, variant: Variant, question: str, data: d
         for word, word_share in zip(words, split_evenly(share, len(words))):
             results.append(_judge(exercise, variant, question, f"answers:tokens:{word}",
                                   f"tokens of {word!r}", answers.get(word), expected[word],
-                                  word_share, word))
+                                  word_share, word,
+                                  own=own if followed else None))
         return results
     return [_judge(exercise, variant, question, f"answers:{question}", _TITLES[question],
-                   given, expected, share)]
+                   given, expected, share, own=own if followed else None)]
+
+
+def _followable(question: str, own: Optional[OwnRun]) -> bool:
+    """Whether ``question``'s answer can follow from the student's own first merge."""
+    if own is None or question == "first-merge":
+        return False
+    # A tie at the first step is what the wrong first merge got wrong: nothing to follow.
+    return question != "tie" or (own.variant.tie_step > 0 and own.reference_tie_step > 1)
 
 
 _TITLES = {
@@ -71,11 +156,18 @@ _TITLES = {
 
 
 def _judge(exercise: Exercise, variant: Variant, question: str, check_id: str, title: str,
-           given: Any, expected: Any, share: float, word: str = "") -> CheckResult:
+           given: Any, expected: Any, share: float, word: str = "",
+           own: Optional[OwnRun] = None) -> CheckResult:
     compare = _COMPARE[question]
     problems = compare(given, expected)
     if not problems:
         return graded(check_id, title, share, True, message="correct")
+    if own is not None:
+        theirs = own.expected[question][word] if question == "tokens" else own.expected[question]
+        if not compare(given, theirs):
+            return graded(check_id, title, share, True, message=(
+                f"right for your own first merge ({own.first}): it follows from it correctly, so "
+                "it earns its points; the first merge itself is charged in its own milestone"))
     trace = _trace(exercise, variant, question, word)
     details = {"kind": "trace", "question": question, "expected": expected, "answer": given,
                "trace": trace}
@@ -106,7 +198,8 @@ def _show(items: list[str]) -> str:
 
 def _pair_problem(value: Any, what: str) -> Optional[str]:
     if not isinstance(value, str) or len(value.split(" ")) != 2 or "" in value.split(" "):
-        return f"{what} must be a pair written as two symbols and one space, e.g. \"c a\"; got {value!r}."
+        return (f"{what} must be a pair: its two symbols and one space, e.g. \"c a\" (also "
+                f"[\"c\", \"a\"] or (c, a)); got {value!r}.")
     return None
 
 

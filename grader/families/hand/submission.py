@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Optional
 
-from grader.families.hand.answer_file import AnswerFileError, read_answer_file
+from grader.families.hand.answer_file import AnswerFileError, commented_corpus, read_answer_file
 from grader.families.hand.expected import expected_answers
 from grader.families.hand.mistakes import diagnostic_variant
 from grader.families.hand.variants import Variant, VariantError, course_secret
@@ -48,16 +48,35 @@ class AnswersFile:
     def open(self, stack: contextlib.ExitStack, path: Path, exercise: Exercise, *,
              seed_secret: Optional[str], strict_sandbox: bool, helper: bool) -> Opened:
         assert exercise.answers is not None
+        limit = exercise.answers.max_file_bytes
         try:
-            data = read_answer_file(path, exercise.answers.max_file_bytes)
+            data = read_answer_file(path, limit)
             variant = diagnostic_variant(exercise, data.get("student"), course_secret(seed_secret))
         except SeedSecretError as error:
             raise GradingSetupError(str(error)) from None
         except (AnswerFileError, VariantError) as error:
-            reason = f"{path.name} could not be graded: {error}"
-            return Opened(not_gradable=[reason], blocked=lambda milestone: reason)
+            return _not_graded(f"{path.name} could not be graded: {error}")
+        stated = commented_corpus(path, limit)
+        if stated is not None and stated != dict(variant.corpus):
+            return _not_graded(
+                f"{path.name} was made for another corpus than the one student "
+                f"{variant.student!r} has here: its comments list {_corpus_text(stated)}, but "
+                f"{variant.student!r} is graded on {_corpus_text(variant.corpus)}. Check the "
+                "student: line (it must be your own id, as the file was made with it), and take "
+                "your file from your course (a file made with another secret has another corpus)."
+            )
         sheet = AnswerSheet(exercise, variant, data, expected_answers(exercise, variant))
         return Opened(calls=sheet)
+
+
+def _not_graded(reason: str) -> Opened:
+    """A file that cannot be graded: the reason once, each milestone pointing at it."""
+    return Opened(not_gradable=[reason],
+                  blocked=lambda milestone: "not graded: see the problem with the submission above")
+
+
+def _corpus_text(corpus: Any) -> str:
+    return ", ".join(f"{word}: {count}" for word, count in dict(corpus).items())
 
 
 ANSWERS_FILE = AnswersFile()

@@ -46,6 +46,16 @@ def course_secret(given: Optional[str] = None) -> str:
 
 
 def check_student(student: object) -> str:
+    if student is None:
+        raise VariantError(
+            "the file has no student id: add the line student: \"YOUR_ID\" (the id your course "
+            "gave you; the grader recomputes your corpus from it)"
+        )
+    if isinstance(student, int):
+        raise VariantError(
+            f"the student id is written as the number {str(student)[:70]}: put it in quotes, "
+            f"student: \"YOUR_ID\", so that it is read as written (a number loses leading zeros)"
+        )
     if not isinstance(student, str) or not STUDENT_PATTERN.match(student):
         raise VariantError(
             f"student id {str(student)[:70]!r} must be 1-64 letters, digits or ._@+- "

@@ -14,10 +14,11 @@ Run signatures (keyword arguments, as the catalogue's ``train`` entries):
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from fractions import Fraction
 from typing import Any, Optional
 
+from grader.families.wordpiece.do_nothing import trivial_answer
 from grader.mistakes.kinds import NOT_COMPARABLE, Mistake, MistakeBook
 from reference.corpus import word_counts
 from reference.plain import count_pairs, initial_segmentation, merge_words
@@ -73,6 +74,49 @@ def _train_with(scorer: Scorer) -> Callable[..., list[Pair]]:
         return merges
 
     return run
+
+
+def _continuation_start(corpus: Any) -> dict:
+    """Each word as its first character, then ``##`` and each following one (no marker)."""
+    words: dict = {}
+    for word, count in word_counts(corpus).items():
+        symbols = tuple(c if i == 0 else f"##{c}" for i, c in enumerate(word))
+        words[symbols] = words.get(symbols, 0) + count
+    return words
+
+
+def _continuation_merged(symbols: tuple, pair: Pair) -> tuple:
+    a, b = pair
+    joined = a + (b[2:] if b.startswith("##") else b)
+    out, i = [], 0
+    while i < len(symbols):
+        if i + 1 < len(symbols) and symbols[i] == a and symbols[i + 1] == b:
+            out.append(joined)
+            i += 2
+        else:
+            out.append(symbols[i])
+            i += 1
+    return tuple(out)
+
+
+def train_continuation_prefix(corpus: Any, num_merges: int, *, tie_break: str = LEXICOGRAPHIC,
+                              end_of_word: str = EOW) -> list[Pair]:
+    """The HF course's WordPiece trainer: ``##`` continuation pieces and no end-of-word
+    marker, the same exact score; a merged piece drops its right side's ``##``."""
+    words = _continuation_start(corpus)
+    merges: list[Pair] = []
+    for _ in range(num_merges):
+        pairs = count_pairs(words)
+        if not pairs:
+            break
+        pair = best_pair(_exact(words, pairs, symbol_counts(words)), tie_break)
+        merges.append(pair)
+        merged: dict = {}
+        for symbols, count in words.items():
+            new = _continuation_merged(symbols, pair)
+            merged[new] = merged.get(new, 0) + count
+        words = merged
+    return merges
 
 
 train_raw_frequency = _train_with(_raw_frequency)
@@ -157,6 +201,20 @@ WORDPIECE_MISTAKES: tuple[Mistake, ...] = (
         witness=_input(ROUNDING_WITNESS, 6),
     ),
     Mistake(
+        id="wordpiece-continuation-prefix",
+        title="Words split into ## continuation pieces (BERT's convention, not this exercise's)",
+        hint=(
+            "You start each word as its first character followed by `##`-prefixed pieces "
+            "(`w`, `##i`, `##d`, ...), as the Hugging Face course and BERT do, with no "
+            "end-of-word marker. This exercise starts a word as its characters and the marker "
+            "`</w>` as a symbol of its own (`w`, `i`, `d`, ..., `</w>`), and a merge joins the two "
+            "symbols as they are; the score is the same."
+        ),
+        role="train_wordpiece",
+        run=train_continuation_prefix,
+        witness=_input(LESSON_WORD_COUNTS, 3),
+    ),
+    Mistake(
         id="divergence-zero-based",
         title="Divergence step counted from 0",
         hint=(
@@ -217,5 +275,14 @@ def options(exercise: Any, role: str) -> dict[str, Any]:
             "tie_break": exercise.conventions.tie_break}
 
 
+def trivial(exercise: Any, role: str, inputs: Mapping[str, Any], value: Any) -> bool:
+    """Whether a student's ``value`` on ``inputs`` is what do-nothing code also returns."""
+    from_student = canonical(role, value)
+    if from_student is NOT_COMPARABLE:
+        return True
+    answer = None if from_student == ("none",) else from_student
+    return trivial_answer(exercise, role, (inputs["corpus"], inputs["num_merges"]), answer)
+
+
 BOOK = MistakeBook(entries=WORDPIECE_MISTAKES, reference=REFERENCES, canonical=canonical,
-                   options=options)
+                   options=options, trivial=trivial)

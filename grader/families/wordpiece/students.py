@@ -97,6 +97,26 @@ def $divergence_name(corpus, num_merges):
     return None
 '''
 
+CONTINUATION = '''
+def start_symbols(word):
+    return tuple(c if i == 0 else "##" + c for i, c in enumerate(word))
+
+
+def merge_word(symbols, pair):
+    a, b = pair
+    joined = a + (b[2:] if b.startswith("##") else b)
+    out, i = [], 0
+    while i < len(symbols):
+        if i + 1 < len(symbols) and (symbols[i], symbols[i + 1]) == pair:
+            out.append(joined)
+            i += 2
+        else:
+            out.append(symbols[i])
+            i += 1
+    return tuple(out)
+'''
+"""The HF course's pieces: the later definitions replace the shared ones."""
+
 STUDENT_MISTAKES: dict[str, StudentMistake] = {
     mistake.id: mistake
     for mistake in (
@@ -104,6 +124,8 @@ STUDENT_MISTAKES: dict[str, StudentMistake] = {
         StudentMistake("wordpiece-unweighted-symbols", "train_wordpiece",
                        {"scores": SCORES["unweighted"]}),
         StudentMistake("wordpiece-rounded-scores", "train_wordpiece", {"scores": SCORES["rounded"]}),
+        StudentMistake("wordpiece-continuation-prefix", "train_wordpiece",
+                       {"pieces": CONTINUATION}),
         StudentMistake("divergence-zero-based", "first_divergence",
                        settings={"returned": "(step - 1, bpe, wordpiece)"}),
         StudentMistake("divergence-pairs-swapped", "first_divergence",
@@ -127,7 +149,7 @@ def applicable_mistakes(exercise: Exercise) -> list[StudentMistake]:
 def student_source(exercise: Exercise, mistake_id: Optional[str] = None) -> str:
     """The source of a WordPiece submission: correct, or with mistake ``mistake_id``."""
     mistake = STUDENT_MISTAKES[mistake_id] if mistake_id is not None else None
-    parts = {"scores": SCORES["exact"]}
+    parts = {"scores": SCORES["exact"], "pieces": ""}
     if mistake is not None:
         parts.update({key: str(value) for key, value in mistake.parts.items()})
     functions = exercise.roles()
@@ -144,7 +166,7 @@ def student_source(exercise: Exercise, mistake_id: Optional[str] = None) -> str:
         settings.update(mistake.settings)
     body = [SHARED, READ_WORDS[exercise.conventions.corpus_form], COUNT_PAIRS,
             BEST_PAIR[exercise.conventions.tie_break], MERGE_WORD, MERGE_ALL, parts["scores"],
-            RAW_SCORES]
+            RAW_SCORES, parts["pieces"]]
     if "train_wordpiece" in functions:
         body.append(TRAIN)
     if "first_divergence" in functions:

@@ -5,7 +5,9 @@ failure reads all come from the role's :class:`~grader.grading.search.Generated`
 failure reports Hypothesis's *shrunk* smallest counterexample, with what differs (for merges,
 the first differing step) and every known mistake that reproduces the student's output on it
 (and on the unshrunk input the search started from). A crash hides any other difference, so
-the inputs where the code does not crash are searched too.
+the inputs where the code does not crash are searched too; when they all agree with the
+reference, the crash costs only the inputs where it happens: the check fails, and earns the
+share of the generated inputs answered right.
 """
 
 from __future__ import annotations
@@ -54,22 +56,40 @@ def _differential(context: CheckContext) -> CheckResult:
                       message=f"agrees with the reference on {record.count(exercise)} generated inputs")
     message, details = report(calls, record, failure)
     seen = failure_observations(exercise, record, failure)
+    earned = 0.0
     if not failure.answer.ok:
         # A crash hides any other difference: look for one among the inputs that do not crash.
-        wrong = smallest_failure(exercise, role, _without_crashes(judge), seed=calls.seed)
+        answered: set[str] = set()
+        crashed: set[str] = set()
+        wrong = smallest_failure(exercise, role, _without_crashes(judge, answered, crashed),
+                                 seed=calls.seed)
         if wrong is not None:
             also, _ = report(calls, record, wrong)
             message += (". On the inputs where it does not crash it differs too: "
                         + also.replace(_LEAD, "the smallest found is ", 1))
             details.pop("cause", None)  # more than the crash: not to be folded into it
             seen += failure_observations(exercise, record, wrong)
+        elif answered:
+            # One bug costs once: a crash costs the inputs where it happens, not the check.
+            tried = len(answered | crashed)
+            earned = round(points * len(answered) / tried, 4)
+            message += (f". On the {len(answered)} of {tried} generated inputs where it does "
+                        "not crash it agrees with the reference, and earns their share")
     result = graded(CHECK_ID, TITLE, points, False, message=message, details=details)
+    result.score = earned
     return note(context, result, role, seen)
 
 
-def _without_crashes(judge: Callable[[Any], Optional[Failure]]) -> Callable[[Any], Optional[Failure]]:
+def _without_crashes(judge: Callable[[Any], Optional[Failure]], answered: set[str],
+                     crashed: set[str]) -> Callable[[Any], Optional[Failure]]:
+    """``judge`` with crashes passed over, noting which inputs were answered right and which
+    crashed."""
     def judge_values(example: Any) -> Optional[Failure]:
         failure = judge(example)
+        if failure is None:
+            answered.add(repr(example))
+        elif not failure.answer.ok:
+            crashed.add(repr(example))
         return failure if failure is None or failure.answer.ok else None
 
     return judge_values

@@ -5,8 +5,9 @@ of the check's points, searched with the same bounded, deterministic Hypothesis 
 differential check, over the first of the same generated inputs; a failure names the property
 and the smallest input found. The student's answers are remembered per input, so the checks of
 one role share their calls (determinism alone calls a second time). Where the code crashes a
-property cannot be checked: that is said once, and the property is searched among the inputs
-the code answers.
+property cannot be checked: the property is judged on the inputs the code answers, and says
+so; the crash itself is charged by the cases and the differential check, not again here. A
+property the code never gives one answer for is not checked and earns nothing.
 
 :func:`deterministic` and :func:`inputs_unmodified` are laws of every role, for families to
 list: calling again with the same input gives the same answer, and the arguments are not
@@ -71,17 +72,22 @@ def _property(context: CheckContext, role: str, prop: Property, share: float, ex
     calls = context.calls
     check_id = f"property:{prop.id}"
     crashes: list[Failure] = []
+    answered: set[str] = set()
 
     def judge(example: Any) -> Optional[Failure]:
         failure = prop.judge(example)
         if failure is not None and failure.crashed:
             crashes.append(failure)
             return None
+        if failure is None:
+            answered.add(repr(example))
         return failure
 
     failure = smallest_failure(calls.exercise, role, judge, judged=examples, seed=calls.seed)
-    if failure is None and crashes:
+    if failure is None and crashes and not answered:
         return _not_checked(context, role, prop, share, crashes, examples)
+    if failure is None and crashes:
+        return _held_where_answered(context, role, prop, share, crashes, len(answered))
     if failure is None:
         return graded(check_id, prop.title, share, True,
                       message=f"holds on {examples} generated inputs")
@@ -99,20 +105,34 @@ def _property(context: CheckContext, role: str, prop: Property, share: float, ex
     return note(context, result, role, failure_observations(calls.exercise, record, failure))
 
 
+def _held_where_answered(context: CheckContext, role: str, prop: Property, share: float,
+                         crashes: list[Failure], answered: int) -> CheckResult:
+    """The property held wherever the code answered: its points, and the crash said, not charged."""
+    calls = context.calls
+    record = generated(calls.exercise, role)
+    first = min(crashes, key=lambda crash: len(repr(crash.example)))
+    inputs = len({repr(crash.example) for crash in crashes})
+    message = (
+        f"holds on the {answered} generated inputs {calls.function_name(role)} answers; on "
+        f"{inputs} others (e.g. {record.call_text(calls, first.example)}) it "
+        f"{'crashed' if first.answer.kind == 'exception' else 'gave no answer'}, which the "
+        "cases and the differential check charge"
+    )
+    return graded(f"property:{prop.id}", prop.title, share, True, message=message)
+
+
 def _not_checked(context: CheckContext, role: str, prop: Property, share: float,
                  crashes: list[Failure], examples: int) -> CheckResult:
-    """The property held wherever the code answered; where it crashed it could not be checked."""
+    """The code answered none of the inputs: the property could not be checked at all."""
     calls = context.calls
     record = generated(calls.exercise, role)
     first = min(crashes, key=lambda crash: len(repr(crash.example)))
     cause = first.answer.failure or first.answer.kind
     name = calls.function_name(role)
-    inputs = len({repr(crash.example) for crash in crashes})
     message = (
         f"not checked: {name} {'crashed' if first.answer.kind == 'exception' else 'gave no answer'} "
-        f"on {inputs} of the {examples} generated inputs "
-        f"(e.g. {record.call_text(calls, first.example)}), and the property holds on the others. "
-        f"The crash: {cause}"
+        f"on every one of the {examples} generated inputs "
+        f"(e.g. {record.call_text(calls, first.example)}). The crash: {cause}"
     )
     details = counterexample_details(prop.id, record.given(calls, first.example),
                                      explanation=cause)

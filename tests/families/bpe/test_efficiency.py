@@ -152,8 +152,45 @@ def test_made_up_or_non_pair_answers_fail():
     assert not repeated.passed and "merge 2 of train_bpe" in repeated.message
     triples = grade(StandInBox(lambda corpus, k: [["a", "b", "c"]] * 20, cpu_seconds=0.0))
     assert not triples.passed
-    too_many = grade(StandInBox(lambda corpus, k: correct(corpus, k + 5), cpu_seconds=0.0))
-    assert not too_many.passed and "when asked for 20" in too_many.message
+
+
+def test_merges_beyond_the_number_asked_are_left_to_the_train_milestone():
+    one_too_many = grade(StandInBox(lambda corpus, k: correct(corpus, k + 1), cpu_seconds=0.0))
+    assert one_too_many.passed, one_too_many.message
+    assert "(and 1 more than asked for)" in one_too_many.message
+    assert "'Train the merges' milestone grades which merges are right" in one_too_many.message
+
+
+def test_pairs_that_merely_occur_in_the_corpus_are_not_a_bpe_run():
+    def occurring(corpus, num_merges):
+        # pairs of the corpus's words, the last ones met: real pairs, not picked by count
+        words = [w for text in corpus for w in text.split()] if not isinstance(corpus, dict) \
+            else list(corpus)
+        seen = []
+        for word in words:
+            symbols = list(word) + ["</w>"]
+            for pair in zip(symbols, symbols[1:]):
+                if list(pair) not in seen:
+                    seen.append(list(pair))
+        return seen[-num_merges:]
+
+    result = grade(StandInBox(occurring, cpu_seconds=0.0))
+    assert not result.passed
+    assert ("occurs nowhere" in result.message
+            or "but the most frequent pair there occurs" in result.message), result.message
+
+
+def test_a_table_learned_on_another_corpus_gets_no_speed_points():
+    elsewhere = efficiency.corpus_for(SMALL, "another course's secret")
+
+    def precomputed(corpus, num_merges):
+        return [list(pair) for pair in train_bpe(elsewhere, num_merges)]
+
+    assert train_bpe(elsewhere, 20) != train_bpe(efficiency.corpus_for(SMALL), 20)
+    result = grade(StandInBox(precomputed, cpu_seconds=0.0))
+    assert not result.passed
+    assert "BPE merges a most frequent pair at every step" in result.message \
+        or "occurs nowhere" in result.message, result.message
 
 
 def test_the_corpus_depends_on_the_secret():

@@ -41,6 +41,10 @@ def test_the_crash_is_recognised_in_a_students_failure_message():
     assert crash_looks_like_no_pair_left("train_bpe raised ValueError: max() arg is an empty sequence")
     assert crash_looks_like_no_pair_left("train_bpe raised IndexError: list index out of range")
     assert not crash_looks_like_no_pair_left("train_bpe raised KeyError: ('a', 'b')")
+    # the HF course's form: the best pair left at "" and unpacked into a helper
+    assert crash_looks_like_no_pair_left(
+        "train_bpe raised TypeError: merge_pair() missing 2 required positional arguments: "
+        "'splits' and 'word_freqs'")
 
 
 def test_min_count_two_stops_when_the_best_pair_occurs_once():

@@ -234,3 +234,92 @@ def test_stub_needs_a_student_and_renders_their_variant(tmp_path):
     secret = runner.invoke(main, ["stub", "hand-bpe", "--student", "alice",
                                   "--seed-secret", "another"]).output
     assert secret != alice
+
+
+# --------------------------------------------------------------------------- marking as a person would
+
+
+ALICE_WRONG_FIRST = """# exercise: hand-bpe
+student: "alice"
+first_merge:
+  pair: "(r, o)"
+  count: 5
+pair_counts:
+  "c a": 2
+  "a p": 2
+  "p </w>": 2
+  "n e": 4
+  "e w": 4
+  "w e": 4
+  "e r": 4
+  "r </w>": 4
+  "(ro, w)": 5
+  "w </w>": 5
+vocabulary: ["</w>", "a", "c", "e", "n", "o", "p", "r", "w", "ro", "row", "row</w>", "er", "er</w>"]
+tokens:
+  "nerow": ["n", "e", "row</w>"]
+  "taps": ["t", "a", "p", "s", "</w>"]
+tie:
+  step: 1
+  tied: [["o", "w"], "(r, o)", "w </w>"]
+  chosen: "ow"
+  rule: "concatenated"
+"""
+
+
+def test_answers_that_follow_from_a_wrong_first_merge_earn_their_part(tmp_path):
+    # alice's corpus (practice secret) is cap: 2, newer: 4, row: 5; the rule merges (o, w)
+    # first, this student (r, o), and every later answer is right for that first merge.
+    report = grade_submission(write(tmp_path, ALICE_WRONG_FIRST), EXERCISE,
+                              seed_secret=DEFAULT_SECRET)
+    scores = {m.id: m.score for m in report.milestones}
+    assert scores["first-merge"] == 0
+    assert all(scores[m] == next(x.max_score for x in report.milestones if x.id == m)
+               for m in ("pair-counts", "vocabulary", "tokens", "tie"))
+    notes = {m.id: m.checks[0].message for m in report.milestones}
+    assert notes["pair-counts"].startswith("right for your own first merge (r o)")
+    assert notes["vocabulary"].startswith("right for your own first merge (r o)")
+    assert notes["tie"] == "correct"  # written in three notations, all read as pairs
+
+
+def test_answers_that_follow_from_nothing_get_nothing(tmp_path):
+    text = ALICE_WRONG_FIRST.replace('"(ro, w)": 5', '"ro w": 4')
+    report = grade_submission(write(tmp_path, text), EXERCISE, seed_secret=DEFAULT_SECRET)
+    assert next(m for m in report.milestones if m.id == "pair-counts").score == 0
+
+
+@pytest.mark.parametrize("written", ['"o w"', '["o", "w"]', '"(o, w)"', "\"('o', 'w')\"", '"ow"'])
+def test_every_clear_notation_of_a_pair_is_read_as_the_pair(tmp_path, written):
+    text = ALICE_WRONG_FIRST.replace('pair: "(r, o)"', f"pair: {written}")
+    report = grade_submission(write(tmp_path, text), EXERCISE, seed_secret=DEFAULT_SECRET)
+    assert next(m for m in report.milestones if m.id == "first-merge").passed
+
+
+def test_a_tab_is_reported_once_with_the_fix(tmp_path):
+    text = '# exercise: hand-bpe\nstudent: "alice"\nfirst_merge:\n\tpair: "o w"\n'
+    report = grade_submission(write(tmp_path, text), EXERCISE, seed_secret=DEFAULT_SECRET)
+    assert len(report.errors) == 1
+    assert "replace the tab at the start of that line with spaces" in report.errors[0]
+    from grader.report import render
+    assert render(report, "text").count("found character '\\t'") == 1
+
+
+def test_a_file_made_for_another_student_says_so(tmp_path):
+    made = CliRunner().invoke(main, ["stub", "hand-bpe", "--student", "alice",
+                                     "--seed-secret", DEFAULT_SECRET])
+    assert made.exit_code == 0, made.output
+    path = write(tmp_path, made.output.replace('student: "alice"', 'student: "alicee"'))
+    report = grade_submission(path, EXERCISE, seed_secret=DEFAULT_SECRET)
+    assert report.score == 0 and not report.gradable
+    assert "was made for another corpus than the one student 'alicee' has" in report.errors[0]
+    assert "cap: 2, newer: 4, row: 5" in report.errors[0]
+
+
+@pytest.mark.parametrize("line, message", [
+    ("", "the file has no student id: add the line student:"),
+    ("student: 42", "put it in quotes"),
+])
+def test_a_missing_or_numeric_id_says_how_to_write_it(tmp_path, line, message):
+    report = grade_submission(write(tmp_path, f"# exercise: hand-bpe\n{line}\nfirst_merge: {{}}\n"),
+                              EXERCISE)
+    assert message in report.errors[0]
