@@ -13,7 +13,7 @@ tell "this mistake crashes here" from "this mistake does not apply here".
 
 from __future__ import annotations
 
-from grader.families.bpe.witnesses import encode_input, train_input
+from grader.families.bpe.witnesses import LESSON_WORD_COUNTS, encode_input, train_input
 from grader.mistakes.kinds import Mistake
 from reference.corpus import END_OF_WORD, segment
 from reference.encoding import encode
@@ -179,7 +179,9 @@ def real_code_mistakes():
             ),
             role="encode",
             run=encode_marker_stripped,
-            witness=encode_input("lowest"),
+            # (d, est</w>) fires: stripped gives dest, no marker at all leaves d est
+            witness=encode_input("dest", train_bpe(LESSON_WORD_COUNTS, 10,
+                                                   tie_break="concatenated")),
         ),
     )
     return train, encode_entries

@@ -99,6 +99,14 @@ def _continuation_merged(symbols: tuple, pair: Pair) -> tuple:
     return tuple(out)
 
 
+def _continuation_merge_all(words: dict, pair: Pair) -> dict:
+    merged: dict = {}
+    for symbols, count in words.items():
+        new = _continuation_merged(symbols, pair)
+        merged[new] = merged.get(new, 0) + count
+    return merged
+
+
 def train_continuation_prefix(corpus: Any, num_merges: int, *, tie_break: str = LEXICOGRAPHIC,
                               end_of_word: str = EOW) -> list[Pair]:
     """The HF course's WordPiece trainer: ``##`` continuation pieces and no end-of-word
@@ -111,12 +119,26 @@ def train_continuation_prefix(corpus: Any, num_merges: int, *, tie_break: str = 
             break
         pair = best_pair(_exact(words, pairs, symbol_counts(words)), tie_break)
         merges.append(pair)
-        merged: dict = {}
-        for symbols, count in words.items():
-            new = _continuation_merged(symbols, pair)
-            merged[new] = merged.get(new, 0) + count
-        words = merged
+        words = _continuation_merge_all(words, pair)
     return merges
+
+
+def divergence_continuation_prefix(corpus: Any, num_merges: int, *,
+                                   tie_break: str = LEXICOGRAPHIC,
+                                   end_of_word: str = EOW) -> Optional[tuple]:
+    """The first divergence with ``##`` pieces on both sides: BPE's most frequent pair and
+    WordPiece's best score on the same segmentation, which follows BPE's merges."""
+    words = _continuation_start(corpus)
+    for step in range(1, num_merges + 1):
+        pairs = count_pairs(words)
+        if not pairs:
+            return None
+        bpe = best_pair(pairs, tie_break)
+        wordpiece = best_pair(_exact(words, pairs, symbol_counts(words)), tie_break)
+        if bpe != wordpiece:
+            return (step, bpe, wordpiece)
+        words = _continuation_merge_all(words, bpe)
+    return None
 
 
 train_raw_frequency = _train_with(_raw_frequency)
@@ -234,6 +256,19 @@ WORDPIECE_MISTAKES: tuple[Mistake, ...] = (
         ),
         role="first_divergence",
         run=divergence_swapped,
+        witness=_input(LESSON_WORD_COUNTS, 5),
+    ),
+    Mistake(
+        id="divergence-continuation-prefix",
+        title="Words split into ## continuation pieces (BERT's convention, not this exercise's)",
+        hint=(
+            "Both of your trainers start each word as its first character followed by "
+            "`##`-prefixed pieces, with no end-of-word marker, so the pairs you compare are "
+            "not this exercise's. Start a word as its characters and `</w>` as a symbol of its "
+            "own, merge symbols as they are, and compare BPE's and WordPiece's picks there."
+        ),
+        role="first_divergence",
+        run=divergence_continuation_prefix,
         witness=_input(LESSON_WORD_COUNTS, 5),
     ),
     Mistake(

@@ -117,6 +117,50 @@ def merge_word(symbols, pair):
 '''
 """The HF course's pieces: the later definitions replace the shared ones."""
 
+DIVERGENCE_CONTINUATION = '''
+def pieces_of(word):
+    return tuple(c if i == 0 else "##" + c for i, c in enumerate(word))
+
+
+def merge_pieces(symbols, pair):
+    a, b = pair
+    joined = a + (b[2:] if b.startswith("##") else b)
+    out, i = [], 0
+    while i < len(symbols):
+        if i + 1 < len(symbols) and (symbols[i], symbols[i + 1]) == pair:
+            out.append(joined)
+            i += 2
+        else:
+            out.append(symbols[i])
+            i += 1
+    return tuple(out)
+
+
+def $divergence_name(corpus, num_merges):
+    words = {}
+    for word, freq in read_words(corpus).items():
+        plain = "".join(word)
+        if EOW and plain.endswith(EOW):
+            plain = plain[: -len(EOW)]
+        pieces = pieces_of(plain)
+        words[pieces] = words.get(pieces, 0) + freq
+    for step in range(1, num_merges + 1):
+        pairs = count_pairs(words)
+        if not pairs:
+            return None
+        bpe = best_pair(pairs)
+        wordpiece = best_pair(scores_of(words, pairs))
+        if bpe != wordpiece:
+            return (step, bpe, wordpiece)
+        new_words = {}
+        for symbols, freq in words.items():
+            merged = merge_pieces(symbols, bpe)
+            new_words[merged] = new_words.get(merged, 0) + freq
+        words = new_words
+    return None
+'''
+"""A divergence on the HF course's pieces, beside a trainer on the exercise's own."""
+
 STUDENT_MISTAKES: dict[str, StudentMistake] = {
     mistake.id: mistake
     for mistake in (
@@ -126,6 +170,8 @@ STUDENT_MISTAKES: dict[str, StudentMistake] = {
         StudentMistake("wordpiece-rounded-scores", "train_wordpiece", {"scores": SCORES["rounded"]}),
         StudentMistake("wordpiece-continuation-prefix", "train_wordpiece",
                        {"pieces": CONTINUATION}),
+        StudentMistake("divergence-continuation-prefix", "first_divergence",
+                       {"divergence": DIVERGENCE_CONTINUATION}),
         StudentMistake("divergence-zero-based", "first_divergence",
                        settings={"returned": "(step - 1, bpe, wordpiece)"}),
         StudentMistake("divergence-pairs-swapped", "first_divergence",
@@ -149,7 +195,7 @@ def applicable_mistakes(exercise: Exercise) -> list[StudentMistake]:
 def student_source(exercise: Exercise, mistake_id: Optional[str] = None) -> str:
     """The source of a WordPiece submission: correct, or with mistake ``mistake_id``."""
     mistake = STUDENT_MISTAKES[mistake_id] if mistake_id is not None else None
-    parts = {"scores": SCORES["exact"], "pieces": ""}
+    parts = {"scores": SCORES["exact"], "pieces": "", "divergence": DIVERGENCE}
     if mistake is not None:
         parts.update({key: str(value) for key, value in mistake.parts.items()})
     functions = exercise.roles()
@@ -170,7 +216,7 @@ def student_source(exercise: Exercise, mistake_id: Optional[str] = None) -> str:
     if "train_wordpiece" in functions:
         body.append(TRAIN)
     if "first_divergence" in functions:
-        body.append(DIVERGENCE)
+        body.append(parts["divergence"])
     what = f"known mistake {mistake_id}" if mistake_id else "no known mistake (a correct submission)"
     header = f'# exercise: {exercise.id}\n"""A student-style submission with {what}."""\n'
     return header + Template("\n".join(body)).substitute(settings)
