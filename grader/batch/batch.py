@@ -26,6 +26,7 @@ from grader.batch.sharding import Shard
 from grader.grading.engine import GradingSetupError, exercise_header, resolve_exercise
 from grader.grading.submission_file import SubmissionFileError, read_submission
 from grader.grading.submissions import submission_kind
+from grader.report.bounds import bounded_text
 from grader.spec import Exercise
 
 GRADEBOOK = "gradebook.sqlite"
@@ -104,14 +105,23 @@ def run_batch(submissions: Path, out: Path, options: BatchOptions | None = None)
             if not options.regrade and book.reusable(item.fingerprint) is not None:
                 summary.reused += 1
             else:
-                tasks.append(Task(key, item.path, item.exercise, dict(options.grading_options)))
+                # Who handed it in is the batch's student id, never a line of the file.
+                tasks.append(Task(key, item.path, item.exercise,
+                                  {**options.grading_options,
+                                   "submitter": item.submission.student}))
                 by_key[key] = item
         progress = Progress(len(tasks), enabled=options.progress)
         fresh: set[int] = set()
 
         def finished(outcome: Outcome) -> None:
             item = by_key[outcome.key]
-            grading_id = book.record(_row(item, outcome))
+            try:
+                grading_id = book.record(_row(item, outcome))
+            except Exception as error:  # noqa: BLE001 - one student's row, never the batch
+                failed = Outcome(outcome.key, error=bounded_text(
+                    f"the grading could not be stored: {type(error).__name__}: {error}", 500),
+                    seconds=outcome.seconds)
+                grading_id = book.record(_row(item, failed))
             fresh.add(grading_id)
             summary.graded += 1
             progress.advance(failed=outcome.outcome == "grader-error")
@@ -194,6 +204,7 @@ def _header_exercise(path: Path, cache: dict[str, Exercise]) -> Exercise:
 def _row(item: _Prepared, outcome: Outcome) -> dict[str, Any]:
     report = outcome.report
     fingerprint = item.fingerprint
+    error = bounded_text(outcome.error, 2_000) if outcome.error else ""
     return {
         "student": item.submission.student, "name": item.submission.name,
         "email": item.submission.email, "exercise": item.exercise.id,
@@ -204,7 +215,7 @@ def _row(item: _Prepared, outcome: Outcome) -> dict[str, Any]:
         "score": report["score"] if report else 0.0,
         "max_score": report["max_score"] if report else float(sum(
             m.points for m in item.exercise.milestones)),
-        "report": report, "student_output": outcome.student_output, "error": outcome.error,
+        "report": report, "student_output": outcome.student_output, "error": error,
         "seconds": round(outcome.seconds, 3),
     }
 

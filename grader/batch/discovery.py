@@ -17,8 +17,10 @@ another kind of file, an answers file say, has its own, :class:`Accepts`);
 
 Files and folders may be mixed. Names starting with ``.``, ``__MACOSX``, ``__pycache__`` and
 ``.ipynb_checkpoints`` are bookkeeping of other tools and are ignored; anything else that
-cannot be graded (no file, several files, another kind of file, a student id seen twice) is
-returned as :class:`Unusable` with the reason, never dropped silently.
+cannot be graded (no file, several files, another kind of file, a student id seen twice, a
+symbolic link: a link is never followed, as it could reach another student's file or one only
+the grader's user may read) is returned as :class:`Unusable` with the reason, never dropped
+silently.
 """
 
 from __future__ import annotations
@@ -132,7 +134,9 @@ def _files_and_folders(folder: Path, entries: list[Path], accepts: Accepts) -> D
     found = Discovered(layout="+".join(sorted(kinds)) or "empty")
     for path in entries:
         entry = path.name
-        if path.is_dir():
+        if path.is_symlink():
+            found.unusable.append(Unusable(entry, LINK_REFUSED, student=_student_of(path)))
+        elif path.is_dir():
             chosen = _one_submission(path, folder, accepts)
             if isinstance(chosen, str):
                 found.unusable.append(Unusable(entry, chosen, student=entry))
@@ -143,6 +147,15 @@ def _files_and_folders(folder: Path, entries: list[Path], accepts: Accepts) -> D
         else:
             found.unusable.append(Unusable(entry, _not_a_submission(path, accepts)))
     return found
+
+
+LINK_REFUSED = ("a symbolic link: a submission is read only as a regular file in the "
+                "student's own folder, never through a link (it could point at another "
+                "student's file or at the grader's); submit the file itself")
+
+
+def _student_of(path: Path) -> str:
+    return path.stem if path.suffix else path.name
 
 
 def _not_a_submission(path: Path, accepts: Accepts) -> str:
@@ -156,14 +169,19 @@ def _not_a_submission(path: Path, accepts: Accepts) -> str:
 
 def _one_submission(directory: Path, root: Path, accepts: Accepts) -> Path | str:
     """The single submission file under ``directory``, or why there is none."""
-    candidates, others = [], []
+    candidates, others, links = [], [], []
     for path in sorted(directory.rglob("*")):
         if any(_ignored(part) for part in path.relative_to(directory).parts):
+            continue
+        if _through_a_link(path, directory):
+            links.append(_relative(path, directory))
             continue
         if path.is_file() and path.suffix.lower() in accepts.suffixes:
             candidates.append(path)
         elif path.is_file():
             others.append(path.name)
+    if links and not candidates:
+        return f"{LINK_REFUSED} ({', '.join(links[:3])})"
     if len(candidates) == 1:
         return candidates[0]
     if not candidates:
@@ -177,6 +195,16 @@ def _one_submission(directory: Path, root: Path, accepts: Accepts) -> Path | str
     names = ", ".join(_relative(p, directory) for p in candidates[:5])
     return (f"{len(candidates)} submission files ({names}); keep exactly one, "
             f"or name the one to grade {accepts.preferred}")
+
+
+def _through_a_link(path: Path, directory: Path) -> bool:
+    """Whether ``path``, or a folder between ``directory`` and it, is a symbolic link."""
+    current = path
+    while current != directory:
+        if current.is_symlink():
+            return True
+        current = current.parent
+    return directory.is_symlink()
 
 
 def _relative(path: Path, root: Path) -> str:

@@ -18,6 +18,7 @@ empty.
 from __future__ import annotations
 
 import csv
+import hashlib
 import io
 import re
 from pathlib import Path
@@ -26,6 +27,7 @@ from typing import Iterable, Sequence
 from grader.batch.gradebook import Grading
 from grader.batch.stored import report_from_json
 from grader.report import render
+from grader.report.safety import clean_text
 
 CANVAS_FIXED = ("Student", "ID", "SIS User ID", "SIS Login ID", "Section")
 UNSAFE_FILE_CHARACTERS = re.compile(r"[^A-Za-z0-9._@+-]")
@@ -47,10 +49,14 @@ def milestone_ids(gradings: Iterable[Grading]) -> list[str]:
     return list(seen)
 
 
-def grades_csv(gradings: Sequence[Grading]) -> str:
+def grades_csv(gradings: Sequence[Grading],
+               unusable: Sequence[tuple[str, str, str]] = ()) -> str:
+    """One row per grading, and one per unusable entry that names a student (no score, the
+    reason): nobody handed in is missing from the file."""
     milestones = milestone_ids(gradings)
     several = len({g.exercise for g in gradings}) > 1
-    header = ["student"] + (["exercise"] if several else []) + ["total"] + milestones + ["outcome"]
+    header = (["student"] + (["exercise"] if several else []) + ["total"] + milestones
+              + ["outcome", "reason"])
     rows = [header]
     for grading in gradings:
         scores = {m: s for m, s, _ in grading.milestone_scores}
@@ -58,14 +64,21 @@ def grades_csv(gradings: Sequence[Grading]) -> str:
         row = [grading.student] + ([grading.exercise] if several else [])
         row.append("" if errored else score_text(grading.score))
         row += ["" if errored or m not in scores else score_text(scores[m]) for m in milestones]
-        row.append(grading.outcome)
+        row += [grading.outcome, grading.error if errored else ""]
         rows.append(row)
+    graded = {grading.student for grading in gradings}
+    for entry, student, reason in unusable:
+        if student and student not in graded:
+            rows.append([student] + ([""] if several else []) + [""] + [""] * len(milestones)
+                        + ["unusable", f"{entry}: {reason}"])
     return _csv(rows)
 
 
 def canvas_csv(gradings: Sequence[Grading], assignment: str | None = None,
-               titles: dict[str, str] | None = None) -> str:
-    """Canvas's import format; ``assignment`` names the column when there is one exercise."""
+               titles: dict[str, str] | None = None,
+               unusable: Sequence[tuple[str, str, str]] = ()) -> str:
+    """Canvas's import format; ``assignment`` names the column when there is one exercise.
+    A student whose entry was unusable has a row with no score (Canvas leaves it ungraded)."""
     exercises = list(dict.fromkeys(g.exercise for g in gradings))
     titles = titles or {}
     columns = {}
@@ -89,6 +102,10 @@ def canvas_csv(gradings: Sequence[Grading], assignment: str | None = None,
             ok = grading is not None and grading.outcome != "grader-error"
             row.append(score_text(grading.score) if ok else "")
         rows.append(row)
+    for _, student, _ in unusable:
+        if student and student not in by_student:
+            rows.append([student, "", student, "", ""] + [""] * len(exercises))
+            by_student[student] = {}
     return _csv(rows)
 
 
@@ -99,10 +116,17 @@ def _csv(rows: list[list[str]]) -> str:
     return buffer.getvalue()
 
 
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+"""Leading characters a spreadsheet may read as a formula (OWASP's list, TAB and CR too)."""
+
+
 def _cell(value: object) -> str:
-    """Text a spreadsheet will not run as a formula (ids and names come from students)."""
-    text = str(value)
-    return "'" + text if text[:1] in ("=", "+", "-", "@") and not _number(text) else text
+    """Text a spreadsheet will not run as a formula, and no terminal escape (ids and names
+    come from students)."""
+    raw = str(value)
+    text = clean_text(raw)
+    formula = raw[:1] in FORMULA_STARTS or text[:1] in FORMULA_STARTS
+    return "'" + text if formula and not _number(text) else text
 
 
 def _number(text: str) -> bool:
@@ -114,7 +138,12 @@ def _number(text: str) -> bool:
 
 
 def report_file_name(student: str, exercise: str = "", several: bool = False) -> str:
+    """A safe file name for ``student``'s report, one per id: an id that is not safe as it is
+    is made safe and gets ``~`` and a digest of the exact id. ``~`` is never in a safe id, so
+    two ids never share a file (``a b`` is ``a_b~…``, ``a_b`` stays ``a_b``)."""
     base = UNSAFE_FILE_CHARACTERS.sub("_", student).strip(".") or "student"
+    if base != student:
+        base += "~" + hashlib.sha256(student.encode("utf-8", "surrogatepass")).hexdigest()[:12]
     if several:
         base += "--" + UNSAFE_FILE_CHARACTERS.sub("_", exercise)
     return base + ".html"

@@ -41,10 +41,11 @@ def write_outputs(out: Path, gradings: Sequence[Grading], unusable: Sequence[tup
     reports are rewritten for the grading ids in ``fresh`` and written where missing."""
     written = Written()
     gradings = sorted(gradings, key=lambda g: (g.student, g.exercise))
-    _write(out / GRADES_CSV, grades_csv(gradings), written)
+    _write(out / GRADES_CSV, grades_csv(gradings, unusable), written)
     if "canvas" in settings.csv_formats:
         titles = {g.exercise: (g.report or {}).get("title", "") for g in gradings}
-        _write(out / CANVAS_CSV, canvas_csv(gradings, settings.canvas_assignment, titles), written)
+        _write(out / CANVAS_CSV, canvas_csv(gradings, settings.canvas_assignment, titles,
+                                            unusable), written)
     written.reports = write_reports(gradings, out / REPORTS_DIR, only_missing_or=set(fresh))
     entries = [ClassEntry(g.student, report_from_json(g.report, g.student_output)
                           if g.report else None, g.error) for g in gradings]

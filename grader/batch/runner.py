@@ -194,6 +194,7 @@ def _signal_name(number: int) -> str:
 
 def _child(task: Task, writer: Connection) -> None:
     """In the forked child: grade, send the outcome, exit."""
+    from grader.batch.stored import stored_output, stored_report
     from grader.grading.engine import grade_submission
 
     signal.signal(signal.SIGINT, signal.default_int_handler)
@@ -201,7 +202,8 @@ def _child(task: Task, writer: Connection) -> None:
     try:
         # The batch keeps every core busy already: no helper process per grading.
         report = grade_submission(task.path, task.exercise, helper=False, **dict(task.options))
-        outcome = Outcome(task.key, report=report.to_json(), student_output=report.student_output,
+        outcome = Outcome(task.key, report=stored_report(report),
+                          student_output=stored_output(report.student_output),
                           seconds=time.monotonic() - started)
     except KeyboardInterrupt:
         os._exit(130)

@@ -1,11 +1,34 @@
-"""A :class:`~grader.result.GradeReport` rebuilt from the JSON a gradebook stores, so every
-report format can be rendered again without re-grading."""
+"""What a gradebook stores of a report, and the :class:`~grader.result.GradeReport` rebuilt
+from it, so every report format can be rendered again without re-grading.
+
+The stored report is the cleaned, bounded one every format renders
+(:func:`grader.report.bounds.bounded_view`: every string encodable, every quote bounded), at
+most :data:`STORED_CHARS` characters of JSON: a larger one is stored compact (no ``details``,
+short messages). Whatever a student's code returned, one row stays small and writable.
+"""
 
 from __future__ import annotations
 
+import json
 from typing import Any, Mapping
 
+from grader.report.bounds import OUTPUT_CHARS, bounded_text, bounded_view
 from grader.result import CheckResult, Diagnosis, GradeReport, MilestoneResult
+
+STORED_CHARS = 1_000_000
+
+
+def stored_report(report: GradeReport) -> dict[str, Any]:
+    """``report`` as the gradebook keeps it: bounded, encodable, under the size cap."""
+    data = bounded_view(report).to_json()
+    if len(json.dumps(data, ensure_ascii=False)) > STORED_CHARS:
+        data = bounded_view(report, compact=True).to_json()
+    return data
+
+
+def stored_output(text: str) -> str:
+    """A student's printed output as the gradebook keeps it (cleaned, bounded)."""
+    return bounded_text(text, OUTPUT_CHARS)
 
 
 def report_from_json(data: Mapping[str, Any], student_output: str = "") -> GradeReport:

@@ -21,7 +21,7 @@ from grader.batch.gradebook import GradebookError
 from grader.batch.merge import merge as merge_gradebooks
 from grader.batch.outputs import CSV_FORMATS, OutputSettings
 from grader.batch.sharding import Shard, ShardError
-from grader.commands.common import exercises_dir_option, grader_fault, with_exit_codes
+from grader.commands.common import exercises_dir_option, grader_fault, say, with_exit_codes
 from grader.grading.engine import GradingSetupError
 
 DEFAULT_COMMAND = "grade-folder"
@@ -121,7 +121,7 @@ def grade_folder(submissions: Path, out: Path, exercise_id: Optional[str], jobs:
     except Exception as error:  # noqa: BLE001 - any other failure is the grader's own fault
         grader_fault("batch", "internal error", error)
     for line in summary.lines():
-        click.echo(line)
+        say(line)
     if summary.interrupted:
         sys.exit(130)
 
@@ -144,7 +144,7 @@ def merge(sources: tuple[Path, ...], out: Path, csv_formats: tuple[str, ...],
     except GradebookError as error:
         raise click.UsageError(str(error)) from None
     for line in summary.lines():
-        click.echo(line)
+        say(line)
 
 
 __all__ = ["batch", "CSV_FORMATS"]

@@ -50,10 +50,19 @@ class InputError(click.ClickException):
     exit_code = INPUT_ERROR
 
 
+def say(text: str, *, err: bool = False) -> None:
+    """Print a line that may quote what a student wrote (a file name, a note, an exception),
+    its control characters escaped (:func:`grader.report.safety.terminal_text`)."""
+    # Imported here: the report package pulls in every renderer, which --help need not load.
+    from grader.report.safety import terminal_text
+
+    click.echo(terminal_text(text), err=err)
+
+
 def fail(command: str, *lines: str, code: int = GRADER_FAULT) -> NoReturn:
     """Print ``lines`` on standard error, each prefixed with ``grade COMMAND:``, and exit."""
     for line in lines:
-        click.echo(f"grade {command}: {line}", err=True)
+        say(f"grade {command}: {line}", err=True)
     sys.exit(code)
 
 

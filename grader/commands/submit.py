@@ -21,6 +21,7 @@ from grader.commands.common import (
     exercises_dir_option,
     fail,
     grader_fault,
+    say,
     use_color,
     with_exit_codes,
 )
@@ -64,6 +65,10 @@ def _threshold(value: Optional[str], maximum: float) -> Optional[float]:
               help="Secret that picks the generated inputs and the timed corpus; default: "
                    "$GRADE_SEED_SECRET, the file $GRADE_SEED_SECRET_FILE, else a per-user "
                    "secret in the config directory. Pin it to reproduce a report.")
+@click.option("--student", "submitter", metavar="ID", default=None,
+              help="Who handed the file in, as your platform knows them: an answers file is "
+                   "graded on that student's corpus, and a student: line naming anyone else "
+                   "is reported.")
 @click.option("--verbose", is_flag=True,
               help="Text format: list every check, passed ones included.")
 @click.option("--failures-only", is_flag=True,
@@ -73,7 +78,7 @@ def _threshold(value: Optional[str], maximum: float) -> Optional[float]:
 def submit(
     submission: Path, exercise_id: Optional[str], fmt: str, output: Optional[Path],
     strict_sandbox: bool, fail_under: Optional[str], quiet: bool, color: Optional[bool],
-    seed_secret: Optional[str], verbose: bool, failures_only: bool,
+    seed_secret: Optional[str], submitter: Optional[str], verbose: bool, failures_only: bool,
 ) -> None:
     from grader.sandbox.layers import start_probe
 
@@ -99,11 +104,11 @@ def submit(
     if exercise_id is not None:
         mismatch = header_mismatch(submission, exercise.id)
         if mismatch:
-            click.echo(f"warning: {mismatch}", err=True)
+            say(f"warning: {mismatch}", err=True)
     if not quiet:
         try:
             for note in read_submission(submission).notes:
-                click.echo(f"note: {note}", err=True)
+                say(f"note: {note}", err=True)
         except SubmissionFileError:
             pass  # the report says why it could not be graded
     try:
@@ -115,7 +120,7 @@ def submit(
     try:
         with Progress(f"grading {submission.name}", quiet=quiet):
             report = grade_submission(submission, exercise, strict_sandbox=strict_sandbox,
-                                      seed_secret=seed_secret)
+                                      seed_secret=seed_secret, submitter=submitter)
         options = {"hidden_visibility": exercise.feedback.hidden_visibility}
         document = render(report, fmt, color=colored, exercise_options=options, verbose=verbose,
                           failures_only=failures_only)

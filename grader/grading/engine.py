@@ -99,6 +99,7 @@ def grade_submission(
     strict_sandbox: bool = False,
     seed_secret: Optional[str] = None,
     helper: bool = True,
+    submitter: Optional[str] = None,
 ) -> GradeReport:
     """Grade the student file at ``path``; raise :class:`GradingSetupError` for bad input.
 
@@ -109,7 +110,9 @@ def grade_submission(
     a data file opens it its own way (no code runs, no sandbox starts); the checks are the same.
     With ``helper`` the work that does not depend on the student's code is done in a helper
     process on another core (:mod:`grader.grading.ahead`); callers that already keep every
-    core busy with gradings pass False.
+    core busy with gradings pass False. ``submitter`` is who handed the file in, as the
+    platform or the batch knows them (a family whose work is per student checks the file
+    against it).
     """
     started = time.perf_counter()
     path = Path(path)
@@ -119,10 +122,12 @@ def grade_submission(
     report = GradeReport(exercise=spec.id, title=spec.title)
     with contextlib.ExitStack() as stack:
         opened = submission_kind(spec).open(stack, path, spec, seed_secret=seed_secret,
-                                            strict_sandbox=strict_sandbox, helper=helper)
+                                            strict_sandbox=strict_sandbox, helper=helper,
+                                            submitter=submitter)
         report.sandbox_layers = dict(opened.layers)
         for message in opened.not_gradable:
             report.mark_not_gradable(message)
+        report.errors.extend(opened.notices)
         for milestone in spec.milestones:
             report.milestones.append(
                 grade_milestone(opened.calls, opened.box, milestone, opened.blocked(milestone), spec)

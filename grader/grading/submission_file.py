@@ -26,6 +26,9 @@ HEADER_SEARCH_LINES = 20
 # Cell magics whose body is still Python the student meant to run.
 TRANSPARENT_CELL_MAGICS = ("%%time", "%%timeit", "%%capture")
 _MISSING_MODULE = re.compile(r"No module named '([^'.]+)[^']*'")
+MAX_SUBMISSION_BYTES = 4_000_000
+"""A submission larger than this is refused before it is parsed (a homework is a few KB; a
+notebook with its outputs rarely passes 1 MB)."""
 
 
 class SubmissionFileError(ValueError):
@@ -45,7 +48,14 @@ class SubmissionSource:
 def read_submission(path: Path) -> SubmissionSource:
     """The submission's Python source; raise :class:`SubmissionFileError` when unreadable."""
     try:
-        raw = path.read_bytes()
+        size = path.stat().st_size
+        if size > MAX_SUBMISSION_BYTES:
+            raise SubmissionFileError(
+                f"{path.name} is {size:,} bytes; a submission may have at most "
+                f"{MAX_SUBMISSION_BYTES:,} (for a notebook, clear its outputs: Kernel > "
+                "Restart & Clear Output, then save)")
+        with path.open("rb") as handle:
+            raw = handle.read(MAX_SUBMISSION_BYTES + 1)
     except OSError as error:
         raise SubmissionFileError(f"cannot read {path.name}: {error.strerror or error}") from None
     try:

@@ -41,6 +41,7 @@ class Opened:
     box: Any = None
     layers: dict[str, bool] = field(default_factory=dict)
     not_gradable: list[str] = field(default_factory=list)
+    notices: list[str] = field(default_factory=list)  # problems that still let it be graded
     blocked: Callable[[Milestone], Optional[str]] = lambda milestone: None
     output: Callable[[], str] = lambda: ""
 
@@ -54,7 +55,11 @@ class SubmissionKind(Protocol):
     def file_name_problem(self, name: str) -> Optional[str]: ...
 
     def open(self, stack: contextlib.ExitStack, path: Path, exercise: Exercise, *,
-             seed_secret: Optional[str], strict_sandbox: bool, helper: bool) -> Opened: ...
+             seed_secret: Optional[str], strict_sandbox: bool, helper: bool,
+             submitter: Optional[str] = None) -> Opened:
+        """``submitter`` is who handed the file in, as the platform or the batch knows them;
+        a kind whose submissions are not per student ignores it."""
+        ...
 
 
 class SandboxedCode:
@@ -70,7 +75,8 @@ class SandboxedCode:
         return None
 
     def open(self, stack: contextlib.ExitStack, path: Path, exercise: Exercise, *,
-             seed_secret: Optional[str], strict_sandbox: bool, helper: bool) -> Opened:
+             seed_secret: Optional[str], strict_sandbox: bool, helper: bool,
+             submitter: Optional[str] = None) -> Opened:
         from grader.sandbox import Sandbox, SandboxLimits
 
         try:

@@ -23,6 +23,14 @@ def clean_text(text: str) -> str:
     return _NOT_TEXT.sub("\ufffd", _CONTROL.sub("", text))
 
 
+def terminal_text(text: str) -> str:
+    """``text`` for a terminal: every control character but newline and tab written as an
+    escape (``\\x1b``), so nothing a student named or printed can move the cursor, set the
+    window title or colour the instructor's terminal; lone surrogates as ``\\udXXX``."""
+    escaped = _CONTROL.sub(lambda found: f"\\x{ord(found.group()):02x}", text)
+    return _NOT_TEXT.sub(lambda found: f"\\u{ord(found.group()):04x}", escaped)
+
+
 def truncation_marker(omitted: int) -> str:
     return f"\n[... {omitted} more characters not shown ...]"
 

@@ -463,6 +463,8 @@ class Sandbox:
         error_r, error_w = os.pipe()
         scratch = INSIDE_SCRATCH if mounted else os.path.join(temp, "scratch")
         argv += [str(request_r), str(reply_w), self.file_name, scratch]
+        if mounted:
+            argv.append("--private-shm")  # the private root has a /dev/shm of its own
         if self.layers.get("pid-namespace"):
             argv.append("--init")
         elif sys.platform.startswith("linux"):

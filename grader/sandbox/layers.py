@@ -85,6 +85,8 @@ MNT_DETACH = 0x2
 PR_SET_NO_NEW_PRIVS = 38
 PIVOT_ROOT_SYSCALL = {"x86_64": 155, "aarch64": 41}
 DEVICES = ("null", "zero", "random", "urandom")
+SHARED_MEMORY = "/dev/shm"
+SHARED_MEMORY_SIZE = "16m"
 
 
 class LayerError(OSError):
@@ -451,6 +453,12 @@ def enter_private_root(plan: IsolationPlan) -> None:
     owner = sandbox_uid() if plan.layers.get("uid-drop") else os.getuid()
     _mount("tmpfs", tmp, "tmpfs", MS_NOSUID | MS_NODEV,
            f"size=64m,nr_inodes=4096,mode=0700,uid={owner},gid={owner}")
+    # /dev/shm: where multiprocessing makes its semaphores (SemLock), private to this sandbox
+    # and emptied with the scratch directory after every call.
+    shm = root + SHARED_MEMORY
+    os.makedirs(shm, exist_ok=True)
+    _mount("tmpfs", shm, "tmpfs", MS_NOSUID | MS_NODEV,
+           f"size={SHARED_MEMORY_SIZE},nr_inodes=1024,mode=0700,uid={owner},gid={owner}")
     workdir = root + plan.workdir
     os.makedirs(workdir, exist_ok=True)
     for host_file, inside, owned_by_nobody in plan.copies:

@@ -402,6 +402,8 @@ def landlock_rules(scratch):
     rules += [("/dev/null", FS_READ_FILE | FS_WRITE_FILE | FS_TRUNCATE)]
     rules += [("/dev/" + name, FS_READ_FILE) for name in ("zero", "random", "urandom")]
     rules.append((scratch, -1))
+    if CONFIG.get("shm"):  # a private tmpfs (never the host's, which sandboxes would share)
+        rules.append((CONFIG["shm"], -1))
     return rules
 
 
@@ -729,6 +731,8 @@ def clear_scratch(workdir):
     except OSError:
         pass
     empty_directory(CONFIG["scratch"])
+    if CONFIG.get("shm"):
+        empty_directory(CONFIG["shm"])
 
 
 def empty_directory(path):
@@ -938,6 +942,7 @@ def main(argv):
     flags = set(argv[5:])
     SUBMISSION_LABEL[0] = os.path.basename(submission)
     CONFIG["scratch"] = scratch
+    CONFIG["shm"] = "/dev/shm" if "--private-shm" in flags else None
     imports = os.path.join(os.path.dirname(os.path.abspath(__file__)), "imports")
     if os.path.isdir(imports):  # the exercise's allowed third-party modules, copied here
         sys.path.append(imports)

@@ -128,3 +128,15 @@ def test_merge_command(tmp_path: Path) -> None:
     assert (tmp_path / "all" / "grades.csv").read_text().count("\n") == 4
     result = runner.invoke(main, ["batch", "merge", str(tmp_path / "nothing-here"), "-o", "x"])
     assert result.exit_code == 2
+
+
+def test_names_a_student_chose_reach_the_terminal_and_the_csv_escaped(tmp_path: Path) -> None:
+    folder = lesson_class(tmp_path / "class", 1)
+    copy(LESSON_CORRECT, folder / "a\x1b]0;pwned\x07.py")
+    (folder / "x\x1b[2Jy.txt").write_text("hi")
+    result = CliRunner().invoke(main, ["batch", str(folder), "-o", str(tmp_path / "out")])
+    assert result.exit_code == 0, result.output
+    assert "\x1b" not in result.output and "\x07" not in result.output
+    assert "x\\x1b[2Jy.txt" in result.output
+    grades = (tmp_path / "out" / "grades.csv").read_text(encoding="utf-8")
+    assert "\x1b" not in grades and "\x07" not in grades

@@ -43,21 +43,30 @@ def parse(text: str) -> list[list[str]]:
 
 def test_grades_csv_has_student_total_and_one_column_per_milestone() -> None:
     rows = parse(grades_csv(ROWS))
-    assert rows[0] == ["student", "total", "train", "encode", "efficiency", "outcome"]
-    assert rows[1] == ["alice", "100", "45", "40", "15", "graded"]
-    assert rows[2] == ["bob", "58.0126", "17.8844", "25.1282", "15", "graded"]
+    assert rows[0] == ["student", "total", "train", "encode", "efficiency", "outcome", "reason"]
+    assert rows[1] == ["alice", "100", "45", "40", "15", "graded", ""]
+    assert rows[2] == ["bob", "58.0126", "17.8844", "25.1282", "15", "graded", ""]
     # a spreadsheet must not run a student-chosen id as a formula
-    assert rows[3] == ["'=cmd|' /C calc'!A0", "0", "0", "0", "0", "not-gradable"]
+    assert rows[3] == ["'=cmd|' /C calc'!A0", "0", "0", "0", "0", "not-gradable", ""]
     # a grading that failed is not a zero
-    assert rows[4] == ["carol", "", "", "", "", "grader-error"]
+    assert rows[4][:6] == ["carol", "", "", "", "", "grader-error"]
+
+
+def test_unusable_students_have_a_row_with_their_reason() -> None:
+    rows = parse(grades_csv(ROWS[:1], [("dave.py", "dave", "a symbolic link"),
+                                        ("notes.md", "", "not a Python file")]))
+    assert rows[-1] == ["dave", "", "", "", "", "unusable", "dave.py: a symbolic link"]
+    assert len(rows) == 3  # an entry that names no student has no row
+    canvas = parse(canvas_csv(ROWS[:1], unusable=[("dave.py", "dave", "a symbolic link")]))
+    assert canvas[-1][:3] == ["dave", "", "dave"] and canvas[-1][-1] == ""
 
 
 def test_grades_csv_names_the_exercise_when_there_are_several() -> None:
     rows = parse(grades_csv([ROWS[0], grading("dan", 50.0, [("tokenize", 50.0, 100.0)],
                                                exercise="other")]))
     assert rows[0] == ["student", "exercise", "total", "train", "encode", "efficiency",
-                       "tokenize", "outcome"]
-    assert rows[2] == ["dan", "other", "50", "", "", "", "50", "graded"]
+                       "tokenize", "outcome", "reason"]
+    assert rows[2] == ["dan", "other", "50", "", "", "", "50", "graded", ""]
 
 
 def test_canvas_csv_follows_the_gradebook_import_format() -> None:
@@ -74,8 +83,16 @@ def test_canvas_csv_follows_the_gradebook_import_format() -> None:
 
 def test_report_file_names_are_safe() -> None:
     assert report_file_name("alice") == "alice.html"
-    assert report_file_name("../../etc/passwd") == "_.._etc_passwd.html"
-    assert report_file_name("a b", "ex-1", several=True) == "a_b--ex-1.html"
+    assert report_file_name("../../etc/passwd").startswith("_.._etc_passwd~")
+    assert "/" not in report_file_name("../../etc/passwd")
+    assert report_file_name("a b", "ex-1", several=True).endswith("--ex-1.html")
+    assert report_file_name("a_b") == "a_b.html"
+
+
+def test_two_ids_never_share_a_report_file() -> None:
+    ids = ["a b", "a_b", "a\tb", "a/b", "a__b", "a.b", ".a.b", "a.b.", "student", ""]
+    names = [report_file_name(student) for student in ids]
+    assert len(set(names)) == len(ids), names
 
 
 def test_a_batch_writes_both_csv_files(tmp_path: Path) -> None:
@@ -90,10 +107,19 @@ def test_a_batch_writes_both_csv_files(tmp_path: Path) -> None:
     run_batch(tmp_path / "class", tmp_path / "out",
               BatchOptions(jobs=2, progress=False, output=settings))
     plain = parse((tmp_path / "out" / "grades.csv").read_text())
-    assert plain[0] == ["student", "total", "train", "tokenize", "sequence-lengths", "outcome"]
+    assert plain[0] == ["student", "total", "train", "tokenize", "sequence-lengths", "outcome",
+                        "reason"]
     assert [row[0] for row in plain[1:]] == ["ann", "ben"]
     assert plain[1][1] == "100" and float(plain[2][1]) < 100
     canvas = parse((tmp_path / "out" / "grades-canvas.csv").read_text())
     assert canvas[0][-1] == "HW (7)" and canvas[1] == ["Points Possible", "", "", "", "", "100"]
     assert sorted(p.name for p in (tmp_path / "out" / "reports").iterdir()) == ["ann.html",
                                                                                  "ben.html"]
+
+
+def test_tab_and_carriage_return_before_a_formula_are_neutralised_too() -> None:
+    from grader.batch.exports import _cell
+
+    for hostile in ("\t=1+1", "\r=1+1", "=1+1", "+1+1a", "-x", "@SUM(A1)"):
+        assert _cell(hostile).startswith("'"), hostile
+    assert _cell("-1.5") == "-1.5" and _cell("alice") == "alice"

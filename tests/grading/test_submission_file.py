@@ -126,3 +126,12 @@ def test_the_import_advice_names_the_allowed_modules():
     assert explain_load_error("crashed with SIGXFSZ while importing") == (
         "wrote more data to a file than the sandbox allows (the file-size limit) [SIGXFSZ] "
         "while importing")
+
+
+def test_an_oversized_submission_is_refused_before_it_is_parsed(tmp_path):
+    from grader.grading.submission_file import MAX_SUBMISSION_BYTES, SubmissionFileError
+
+    path = tmp_path / "big.ipynb"
+    path.write_text('{"cells": [' + " " * (MAX_SUBMISSION_BYTES + 10) + "]}", encoding="utf-8")
+    with pytest.raises(SubmissionFileError, match="clear its outputs"):
+        read_submission(path)

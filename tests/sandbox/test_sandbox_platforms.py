@@ -172,3 +172,23 @@ def test_strict_mode_refuses_when_a_mechanism_is_disabled(platform_env, place): 
     assert line.startswith("grade submit: refusing to grade with --strict-sandbox")
     assert "cannot read the spec, the reference or the grader's files" in line
     assert done.stdout == ""
+
+
+def test_a_process_pool_trainer_grades_like_a_serial_one(platform_env, place, tmp_path):  # noqa: F811
+    # CS336's starter code pre-tokenizes in a multiprocessing pool; its semaphores live in
+    # /dev/shm, which the private root gives each sandbox of its own. Without a private root
+    # (a default container) there is none to give: the host's would be shared by sandboxes.
+    source = CORRECT.read_text(encoding="utf-8").replace(
+        "def train_bpe(corpus, num_merges):\n",
+        "def train_bpe(corpus, num_merges):\n    import multiprocessing\n"
+        "    with multiprocessing.Pool(2) as pool:\n"
+        "        assert pool.map(len, ['ab', 'c']) == [2, 1]\n", 1)
+    pooled = tmp_path / "pooled.py"
+    pooled.write_text(source, encoding="utf-8")
+    done, _ = grade(platform_env, place, pooled)
+    assert done.returncode == 0, (platform_env.name, done.stderr[-2000:])
+    report = json.loads(done.stdout)
+    if report["sandbox_layers"].get("mount-isolation"):
+        assert report["score"] == report["max_score"], platform_env.name
+    assert strays() == [], platform_env.name
+    assert os.listdir(place / "tmp") == []

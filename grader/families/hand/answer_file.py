@@ -4,7 +4,10 @@ An answers file is YAML written by the student, so it is read with limits: at mo
 exercise's ``max_file_bytes``, UTF-8, no anchors or aliases (no entity expansion), a bounded
 nesting depth, and only strings, integers, lists and mappings. Every plain scalar but an
 integer stays a string: ``no``, ``on``, ``null`` or ``1.5`` are tokens like any other, where a
-stock YAML loader would turn them into booleans, None or floats. A file that cannot be read
+stock YAML loader would turn them into booleans, None or floats. Integers are decimal whatever
+their leading zeros (``08`` is 8) and at most ``MAX_DIGITS`` long; YAML's other types
+(``!!binary``, ``!!set``, ``!!timestamp``, a tag of the writer's own) and lone surrogates are
+refused with the line. A file that cannot be read
 raises :class:`AnswerFileError` with a message saying what to fix.
 """
 
@@ -39,8 +42,54 @@ class _AnswerLoader(yaml.SafeLoader):
         return super().compose_node(parent, index)
 
 
+MAX_DIGITS = 30
+"""Digits an integer may have: every count of a hand exercise is small."""
+
+_PLAIN_TAGS = {"tag:yaml.org,2002:str", "tag:yaml.org,2002:int", "tag:yaml.org,2002:map",
+               "tag:yaml.org,2002:seq"}
+
+
+def _line(node: Any) -> int:
+    return node.start_mark.line + 1
+
+
+def _integer(loader: Any, node: Any) -> int:
+    """A whole number in decimal: a leading zero is a zero (``08`` is 8), never octal."""
+    text = str(node.value).strip().replace("_", "")
+    if not _INTEGER.match(text):
+        raise AnswerFileError(f"line {_line(node)}: {str(node.value)[:40]!r} is not a whole number; "
+                              "write counts and steps in digits, e.g. 5")
+    if len(text.lstrip("+-")) > MAX_DIGITS:
+        raise AnswerFileError(f"line {_line(node)}: a number of {len(text)} digits is far larger "
+                              "than any count here; write the count you found")
+    return int(text, 10)
+
+
+def _text(loader: Any, node: Any) -> str:
+    value = loader.construct_scalar(node)
+    if any("\ud800" <= char <= "\udfff" for char in value):
+        raise AnswerFileError(f"line {_line(node)}: the text holds a lone surrogate (an escape "
+                              "such as \\ud800), which is no character; write the symbols as "
+                              "they are")
+    return value
+
+
+def _refused(loader: Any, node: Any) -> Any:
+    tag = str(node.tag).replace("tag:yaml.org,2002:", "!!")[:40]
+    raise AnswerFileError(f"line {_line(node)}: the YAML tag {tag} is not allowed in an answers "
+                          "file; write text in quotes, numbers in digits, lists in [...] and "
+                          "pairs as \"a b\"")
+
+
 _AnswerLoader.yaml_implicit_resolvers = {}
 _AnswerLoader.add_implicit_resolver("tag:yaml.org,2002:int", _INTEGER, list("-+0123456789"))
+_AnswerLoader.yaml_constructors = dict(_AnswerLoader.yaml_constructors)
+_AnswerLoader.yaml_constructors["tag:yaml.org,2002:int"] = _integer
+_AnswerLoader.yaml_constructors["tag:yaml.org,2002:str"] = _text
+for _tag in list(_AnswerLoader.yaml_constructors):
+    if _tag is not None and _tag not in _PLAIN_TAGS:
+        _AnswerLoader.yaml_constructors[_tag] = _refused
+_AnswerLoader.yaml_constructors[None] = _refused  # any tag of the student's own
 
 
 def read_answer_file(path: Path, max_bytes: int) -> dict[str, Any]:

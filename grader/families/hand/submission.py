@@ -4,7 +4,9 @@ No code runs and no sandbox starts: the file is read in the trusted process
 (:mod:`grader.families.hand.answer_file`), and the variant is recomputed from the student id it
 carries and the course secret. The checks then see an :class:`AnswerSheet`; a file that
 cannot be read or names no valid student scores 0 everywhere with the reason, and is not
-gradable.
+gradable. When the platform (or ``grade batch``) says who handed the file in, that student's
+variant is graded, whatever the file's own ``student:`` line says, and a mismatch is reported:
+a classmate's file does not score under another name.
 """
 
 from __future__ import annotations
@@ -46,18 +48,28 @@ class AnswersFile:
         return None
 
     def open(self, stack: contextlib.ExitStack, path: Path, exercise: Exercise, *,
-             seed_secret: Optional[str], strict_sandbox: bool, helper: bool) -> Opened:
+             seed_secret: Optional[str], strict_sandbox: bool, helper: bool,
+             submitter: Optional[str] = None) -> Opened:
         assert exercise.answers is not None
         limit = exercise.answers.max_file_bytes
+        notices = []
         try:
             data = read_answer_file(path, limit)
-            variant = diagnostic_variant(exercise, data.get("student"), course_secret(seed_secret))
+            student = data.get("student")
+            if submitter is not None and student != submitter:
+                # Who handed the file in decides the variant, never the file's own line.
+                notices.append(
+                    f"{path.name} says student: {str(student)[:70]!r}, but it was handed in by "
+                    f"{submitter!r}: it is graded on {submitter!r}'s corpus. Put your own id on "
+                    "the student: line of the file your course made for you.")
+                student = submitter
+            variant = diagnostic_variant(exercise, student, course_secret(seed_secret))
         except SeedSecretError as error:
             raise GradingSetupError(str(error)) from None
         except (AnswerFileError, VariantError) as error:
             return _not_graded(f"{path.name} could not be graded: {error}")
         stated = commented_corpus(path, limit)
-        if stated is not None and stated != dict(variant.corpus):
+        if stated is not None and stated != dict(variant.corpus) and not notices:
             return _not_graded(
                 f"{path.name} was made for another corpus than the one student "
                 f"{variant.student!r} has here: its comments list {_corpus_text(stated)}, but "
@@ -66,7 +78,7 @@ class AnswersFile:
                 "your file from your course (a file made with another secret has another corpus)."
             )
         sheet = AnswerSheet(exercise, variant, data, expected_answers(exercise, variant))
-        return Opened(calls=sheet)
+        return Opened(calls=sheet, notices=notices)
 
 
 def _not_graded(reason: str) -> Opened:

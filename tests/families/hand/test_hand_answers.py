@@ -127,8 +127,8 @@ def write(tmp_path, text, name="answers.yaml"):
 
 
 def test_scalars_stay_strings_except_integers(tmp_path):
-    data = read_answer_file(write(tmp_path, "a: [no, on, null, 1.5, 7, '8']\n"), 1000)
-    assert data == {"a": ["no", "on", "null", "1.5", 7, "8"]}
+    data = read_answer_file(write(tmp_path, "a: [no, on, null, 1.5, 7, '8', 08, 2024-01-01]\n"), 1000)
+    assert data == {"a": ["no", "on", "null", "1.5", 7, "8", 8, "2024-01-01"]}  # 08 is decimal
 
 
 @pytest.mark.parametrize("text, message", [
@@ -136,6 +136,14 @@ def test_scalars_stay_strings_except_integers(tmp_path):
     ("- 1\n- 2\n", "must be a YAML mapping"),
     ("a: [1\n", "not valid YAML"),
     ("a: " + "[" * 10 + "]" * 10 + "\n", "nests deeper"),
+    ("a: !!binary aGVsbG8=\n", "line 1: the YAML tag !!binary is not allowed"),
+    ("a: !!set {x, y}\n", "the YAML tag !!set is not allowed"),
+    ("a: !!int 0xZZ\n", "'0xZZ' is not a whole number"),
+    ("a: !!python/object:os.system x\n", "is not allowed"),
+    ("a: !mine x\n", "the YAML tag !mine is not allowed"),
+    ("a: " + "9" * 500 + "\n", "a number of 500 digits"),
+    ('a: "\\ud800"\n', "line 1: the text holds a lone surrogate"),
+    ("a:\n\tb: 1\n", "replace the tab at the start of that line with spaces"),
 ])
 def test_unsafe_or_malformed_files_are_refused(tmp_path, text, message):
     with pytest.raises(AnswerFileError, match=message):
@@ -323,3 +331,26 @@ def test_a_missing_or_numeric_id_says_how_to_write_it(tmp_path, line, message):
     report = grade_submission(write(tmp_path, f"# exercise: hand-bpe\n{line}\nfirst_merge: {{}}\n"),
                               EXERCISE)
     assert message in report.errors[0]
+
+
+def test_who_handed_the_file_in_decides_the_variant_not_its_student_line(tmp_path):
+    alice = sheet_for("alice", tmp_path)
+    own = grade_submission(alice, EXERCISE, submitter="alice")
+    assert own.score == own.max_score and own.errors == []
+    copied = grade_submission(alice, EXERCISE, submitter="bob")
+    assert copied.score < 50 and copied.gradable
+    assert "handed in by 'bob': it is graded on 'bob''s corpus" in copied.errors[0]
+
+
+def test_a_batch_grades_each_file_as_its_students_own(tmp_path):
+    folder = tmp_path / "class"
+    folder.mkdir()
+    (folder / "alice.yaml").write_bytes(sheet_for("alice", tmp_path).read_bytes())
+    (folder / "bob.yaml").write_bytes(sheet_for("alice", tmp_path).read_bytes())  # a copy
+    result = CliRunner().invoke(main, ["batch", str(folder), "-o", str(tmp_path / "out"),
+                                       "--exercise", "hand-bpe"])
+    assert result.exit_code == 0, result.output
+    import csv
+    with (tmp_path / "out" / "grades.csv").open(encoding="utf-8") as handle:
+        totals = {row["student"]: float(row["total"]) for row in csv.DictReader(handle)}
+    assert totals["alice"] == 100 and totals["bob"] < 50
