@@ -89,7 +89,21 @@ class MilestoneObservations:
         for result, observations in self.noted:
             mine = {key(o) for o in observations}
             result.diagnoses = [_diagnosis(name) for name in named if name.explained_keys & mine]
+        if not named:
+            self._signal(book)
         return named
+
+    def _signal(self, book: MistakeBook) -> None:
+        """No mistake explains the inputs: give the results what their answers structurally
+        show, if anything (the family's ``signals``)."""
+        wrong = [o for _, observations in self.noted for o in observations if not o.crashed]
+        try:
+            found = book.signals(self.role, wrong, book.options(self.exercise, self.role))
+        except Exception:  # noqa: BLE001 - a signal is a bonus; without one the report stands
+            return
+        for signal_id, title, message in found[:1]:
+            for result, _ in self.noted:
+                result.diagnoses = [Diagnosis(id=signal_id, title=title, message=message)]
 
 
 def note(context: Any, result: CheckResult, role: str, observations: Sequence[Observation]) -> CheckResult:

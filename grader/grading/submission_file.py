@@ -43,6 +43,15 @@ class SubmissionSource:
     notes: list[str] = field(default_factory=list)
     notebook: bool = False
     changed: bool = False
+    cells: list[tuple[int, int]] = field(default_factory=list)  # per line of text: (cell, line)
+
+    def where(self, line: int) -> str:
+        """Line ``line`` of the graded text as the student knows it: in a notebook, the cell
+        (numbered as Jupyter counts all cells) and the line in it."""
+        if self.notebook and 1 <= line <= len(self.cells):
+            cell, inside = self.cells[line - 1]
+            return f"cell {cell}, line {inside}"
+        return f"line {line}"
 
 
 def read_submission(path: Path) -> SubmissionSource:
@@ -90,17 +99,21 @@ def _notebook_source(name: str, text: str) -> SubmissionSource:
         ) from None
     dropped: list[str] = []
     cells: list[str] = []
+    origins: list[tuple[int, int]] = []
     for number, cell in enumerate(notebook.cells, start=1):
         if cell.get("cell_type") != "code":
             continue
         kept = _code_cell(number, cell.get("source", ""), dropped)
         if kept.strip():
+            if cells:
+                origins += [(number, 0), (number, 0)]  # the blank lines between two cells
             cells.append(kept.rstrip("\n") + "\n")
+            origins += [(number, inside) for inside in range(1, cells[-1].count("\n") + 1)]
     notes = [f"{name} is a notebook: its {len(cells)} code cell(s) were graded in order as one file"]
     if dropped:
         shown = "; ".join(dropped[:5]) + (f"; and {len(dropped) - 5} more" if len(dropped) > 5 else "")
         notes.append(f"IPython magics and shell lines are not Python and were dropped: {shown}")
-    return SubmissionSource("\n\n".join(cells), notes, notebook=True)
+    return SubmissionSource("\n\n".join(cells), notes, notebook=True, cells=origins)
 
 
 def _code_cell(number: int, source: str, dropped: list[str]) -> str:

@@ -91,12 +91,13 @@ class SandboxedCode:
         if helper:  # forked before the sandbox exists, so it holds none of its pipes
             stack.callback(ahead.stop_helper, prepared.start_helper(exercise, secret))
         try:
-            sandboxed, _ = stack.enter_context(prepared_submission(path))
+            sandboxed, source = stack.enter_context(prepared_submission(path))
         except SubmissionFileError as error:
             reason = str(error)
             return Opened(not_gradable=[reason], blocked=lambda milestone: reason)
         box = stack.enter_context(Sandbox(sandboxed, limits=limits, strict=strict_sandbox,
-                                          allowed_imports=exercise.allowed_imports))
+                                          allowed_imports=exercise.allowed_imports,
+                                          where=source.where if source.notebook else None))
         loaded = box.load()
         ledger = OutputLedger(box)
         ledger.loaded()

@@ -64,6 +64,10 @@ def _always(exercise: Any, role: str, inputs: Mapping[str, Any], value: Any) -> 
     return True
 
 
+def _no_signals(role: str, observations: Sequence[Any], options: Mapping[str, Any]) -> list:
+    return []
+
+
 @dataclass(frozen=True)
 class MistakeBook:
     """A family's mistakes and what comparing a student with them needs.
@@ -76,7 +80,9 @@ class MistakeBook:
     one a mistake reproduces by raising ``crash`` (e.g. no pair left to merge);
     ``trivial(exercise, role, inputs, value)`` whether ``value``, a student's answer on
     ``inputs``, is what a do-nothing implementation also returns (a family that does not say
-    treats every answer as trivial: its names are then never evidence of work).
+    treats every answer as trivial: its names are then never evidence of work);
+    ``signals(role, observations, options)`` structural facts about wrong answers that no
+    mistake explains, as ``(id, title, message)``.
     """
 
     entries: tuple[Mistake, ...] = ()
@@ -87,6 +93,7 @@ class MistakeBook:
     telling_crash: Callable[[str, str], bool] = _never
     crash: tuple[type[BaseException], ...] = ()
     trivial: Callable[[Any, str, Mapping[str, Any], Any], bool] = _always
+    signals: Callable[[str, Sequence[Any], Mapping[str, Any]], list] = _no_signals
 
     def for_role(self, role: Optional[str]) -> tuple[Mistake, ...]:
         """Every mistake of ``role``, in catalogue order (most specific first)."""

@@ -29,7 +29,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -156,7 +156,8 @@ class Sandbox:
     """Runs one submission's functions in an isolated worker; see the module docstring."""
 
     def __init__(self, submission: str | os.PathLike, limits: SandboxLimits | None = None,
-                 strict: bool = False, allowed_imports: Sequence[str] = ()) -> None:
+                 strict: bool = False, allowed_imports: Sequence[str] = (),
+                 where: Callable[[int], str] | None = None) -> None:
         if os.name != "posix":
             raise SandboxUnavailable("the sandbox needs a POSIX host (Linux or macOS); "
                                      "on Windows, grade inside WSL")
@@ -177,6 +178,9 @@ class Sandbox:
             raise SandboxUnavailable(guarantees.refusal(missing))
         self.interpreter = sandbox_layers.choose_interpreter(self.layers)
         self.file_name = _safe_file_name(self.submission.name)
+        # How a line of the submission is named in messages (a notebook's cell and line).
+        self.where = where or (lambda line: f"line {line}")
+        self._named_lines = where is not None
         self._output = OutputCapture(self.limits.max_output_bytes)
         self._worker: WorkerProcess | None = None
         self._load: LoadOutcome | None = None
@@ -265,7 +269,11 @@ class Sandbox:
                 raise WireError("functions is not a list of names")
             return LoadOutcome(True, None, [_clip(f, 200) for f in functions])
         if status == "load-error":
-            return LoadOutcome(False, _clip(_text_field(reply, "error")))
+            error = _text_field(reply, "error")
+            if "line" in reply and self._named_lines:
+                line = _int_field(reply, "line")
+                error = error.replace(f" on line {line}:", f" in {self.where(line)}:", 1)
+            return LoadOutcome(False, _clip(error))
         if status == "load-exit":
             return LoadOutcome(False, f"exited with status {_int_field(reply, 'code')} "
                                       "while importing")
@@ -278,7 +286,7 @@ class Sandbox:
             return LoadOutcome(False, f"ran out of memory (limit {self.limits.memory_mib} MiB) "
                                       "while importing")
         if status == "load-exception":
-            return LoadOutcome(False, _exception_text(reply) + " while importing")
+            return LoadOutcome(False, _exception_text(reply, self.where) + " while importing")
         raise WireError(f"unexpected status {status!r}")
 
     # calling -----------------------------------------------------------------------------------
@@ -384,8 +392,8 @@ class Sandbox:
                     raise WireError("the echoed arguments are not a list")
             return CallOutcome(True, value, None, "ok", seconds, cpu_seconds, args_after)
         if status == "exception":
-            return CallOutcome(False, None, _exception_text(answer), "exception", seconds,
-                               cpu_seconds)
+            return CallOutcome(False, None, _exception_text(answer, self.where), "exception",
+                               seconds, cpu_seconds)
         if status == "missing":
             return CallOutcome(False, None, f"{function} is not defined in {self.file_name}",
                                "missing", seconds, cpu_seconds)

@@ -13,8 +13,8 @@ Layers (each independent, each used when the host supports it):
   signal the grader, and every process in it dies with it.
 - ``mount-isolation``: a private read-only root file system (a small tmpfs) that shows only
   the interpreter's files, a few devices and the submission, with a tmpfs of its own on
-  ``/tmp`` as the only writable place; the grader, the reference and the exercise specs are
-  simply not there.
+  ``/tmp`` as the only writable place (and one on ``/dev/shm``, for multiprocessing's
+  semaphores); the grader, the reference and the exercise specs are simply not there.
 - ``pids-cgroup`` / ``memory-cgroup``: cgroup v1 caps on the number of processes and the
   memory of everything the worker starts.
 - ``seccomp``: a system-call filter refusing calls a submission never needs, and sockets of

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import signal
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -72,13 +73,21 @@ def int_field(reply: dict, key: str) -> int:
     return value
 
 
-def exception_text(reply: dict) -> str:
+def exception_text(reply: dict, where: Callable[[int], str] = lambda line: f"line {line}") -> str:
+    """``raised NAME: MESSAGE``, and where in the submission it was raised when the worker
+    found a frame of it: ``(at line 42, in get_stats)``; ``where`` names a line as the student
+    knows it (a notebook's cell and line)."""
     exception = reply.get("exception")
     if type(exception) is not dict:
         raise WireError("exception details are missing")
     name = clip(text_field(exception, "type"), 100)
     message = clip(text_field(exception, "message"))
-    return f"raised {name}: {message}" if message else f"raised {name}"
+    text = f"raised {name}: {message}" if message else f"raised {name}"
+    if "line" in exception:
+        function = clip(text_field(exception, "function"), 100)
+        inside = "" if function == "<module>" else f", in {function}"
+        text += f" (at {where(int_field(exception, 'line'))}{inside})"
+    return text
 
 
 def clip(text: str, limit: int = MAX_ERROR_CHARS) -> str:

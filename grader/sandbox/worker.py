@@ -63,6 +63,10 @@ MAX_TYPE_NAME = 200
 MAX_MESSAGE_CHARS = 2000
 MODULE_NAME = "student"
 ModuleType = type(sys)
+try:  # the type of a traceback, without importing types
+    raise ValueError
+except ValueError:
+    TracebackType = type(sys.exc_info()[2])
 SUBMISSION_LABEL = ["student.py"]  # the file name shown in tracebacks and syntax errors
 CODE = [None]  # the compiled submission, once loaded (never executed by the server)
 CONFIG = {}  # per-submission settings from the load request
@@ -239,11 +243,35 @@ def safe_text(thunk, fallback):
     return text if len(text) <= MAX_MESSAGE_CHARS else text[:MAX_MESSAGE_CHARS] + "..."
 
 
+MAX_FRAMES = 100000  # a traceback of a deep recursion is long; never walk more than this
+
+
 def describe_exception(error):
-    return {
+    described = {
         "type": safe_text(lambda: type_name(error), "Exception"),
         "message": safe_text(lambda: str.__str__(str(error)), "(its message could not be shown)"),
     }
+    where = submission_frame(error)
+    if where is not None:
+        described["line"], described["function"] = where
+    return described
+
+
+def submission_frame(error):
+    """(line, function) of the innermost frame of the submission's own file in ``error``'s
+    traceback, or None. Read from the interpreter's own objects: no code of the error runs."""
+    try:
+        tb = BaseException.__traceback__.__get__(error)
+    except BaseException:
+        return None
+    where, steps = None, 0
+    while type(tb) is TracebackType and steps < MAX_FRAMES:
+        code = tb.tb_frame.f_code
+        if code.co_filename == SUBMISSION_LABEL[0]:
+            where = (tb.tb_lineno, code.co_name[:100])
+        tb = tb.tb_next
+        steps += 1
+    return where
 
 
 # ---------------------------------------------------------------------------------------------
@@ -281,10 +309,13 @@ def compile_submission(path):
     try:
         CODE[0] = compile(source, SUBMISSION_LABEL[0], "exec", dont_inherit=True)
     except SyntaxError as error:
-        return {
+        reply = {
             "status": "load-error",
             "error": "%s on line %s: %s" % (type(error).__name__, error.lineno, error.msg),
         }
+        if type(error.lineno) is int:
+            reply["line"] = error.lineno
+        return reply
     except (ValueError, MemoryError, RecursionError) as error:
         return {"status": "load-error", "error": "could not be compiled: %s" % type(error).__name__}
     return None

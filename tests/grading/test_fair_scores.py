@@ -157,3 +157,18 @@ def test_a_pair_that_is_not_adjacent_is_said_first_and_no_tie_is_explained(tmp_p
                 if not c.passed and c.visibility == "visible" and "not an adjacent pair" in c.message]
     assert messages
     assert all("tie rule" not in message for message in messages)
+
+
+def test_merges_no_entry_explains_still_get_a_structural_signal(tmp_path):
+    # A glued marker plus a quirk of its own (the last merge dropped): no entry, pair of
+    # entries or partial name fits, but the merges join 't</w>', a symbol the words never have.
+    start = "            symbols = tuple(word) + (END,)\n"
+    assert start in CORRECT
+    source = CORRECT.replace(start, "            symbols = tuple(word[:-1]) + (word[-1] + END,)\n", 1)
+    source = source.replace("    return merges\n",
+                            "    return merges[:-1] if len(merges) > 3 else merges\n", 1)
+    report = grade_source(tmp_path, source)
+    diagnoses = {d.id: d for c in milestone(report, "train").checks for d in c.diagnoses}
+    assert set(diagnoses) == {"signal-unknown-symbol"}
+    assert "'t</w>', which is not a symbol of these words" in diagnoses[
+        "signal-unknown-symbol"].message

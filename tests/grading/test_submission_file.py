@@ -20,6 +20,8 @@ from grader.grading.submission_file import (
 from grader.spec import load_exercise
 from grader.spec.loading import exercise_path
 
+ROOT = Path(__file__).resolve().parents[2]
+
 SUBMISSIONS = Path(__file__).parents[1] / "submissions"
 CORRECT = SUBMISSIONS / "correct_counter.py"
 
@@ -135,3 +137,24 @@ def test_an_oversized_submission_is_refused_before_it_is_parsed(tmp_path):
     path.write_text('{"cells": [' + " " * (MAX_SUBMISSION_BYTES + 10) + "]}", encoding="utf-8")
     with pytest.raises(SubmissionFileError, match="clear its outputs"):
         read_submission(path)
+
+
+def test_a_notebooks_errors_say_the_cell_and_the_line_in_it(tmp_path):
+    code = (ROOT / "examples" / "bpe-train-encode" / "student_correct.py").read_text(
+        encoding="utf-8").replace("# exercise: bpe-train-encode\n", "")
+    crash = code.replace("        pairs = get_stats(vocab)\n",
+                         "        pairs = get_stats(vocab)\n        boom = [][0]\n", 1)
+    crash_line = crash.splitlines().index("        boom = [][0]") + 1
+    notebook = nbformat.v4.new_notebook()
+    notebook.cells = [nbformat.v4.new_markdown_cell("# BPE"),
+                      nbformat.v4.new_code_cell("# exercise: bpe-train-encode\n%matplotlib inline"),
+                      nbformat.v4.new_code_cell(crash)]
+    path = tmp_path / "crash.ipynb"
+    path.write_text(nbformat.writes(notebook), encoding="utf-8")
+    report = grade_submission(path, load_exercise("bpe-train-encode"))
+    messages = [c.message for m in report.milestones for c in m.checks if c.visibility == "visible"]
+    assert any(f"(at cell 3, line {crash_line}, in train_bpe)" in m for m in messages), messages
+    notebook.cells.append(nbformat.v4.new_code_cell("x = 1\ndef broken(:\n    pass"))
+    path.write_text(nbformat.writes(notebook), encoding="utf-8")
+    report = grade_submission(path, load_exercise("bpe-train-encode"))
+    assert any("SyntaxError in cell 4, line 2" in error for error in report.errors), report.errors

@@ -20,6 +20,7 @@ from grader.families.bpe.compound import combinations
 from grader.families.bpe.evidence import trivial_answer
 from grader.families.bpe.merging import merge_pair
 from grader.families.bpe.real_code import NoPairLeft, crash_looks_like_no_pair_left
+from grader.families.bpe.signals import train_signals
 from grader.mistakes.kinds import NOT_COMPARABLE, MistakeBook
 from grader.spec import Exercise
 from reference import encode, train_bpe
@@ -120,6 +121,11 @@ def trivial(exercise: Exercise, role: str, inputs: Mapping[str, Any], value: Any
     return trivial_answer(exercise, role, tuple(inputs[name] for name in names), form)
 
 
+def signals(role: str, observations: Any, options_given: Mapping[str, Any]) -> list:
+    """Structural signals of wrong training answers that no mistake explains."""
+    return train_signals(observations, options_given) if role == TRAIN else []
+
+
 def telling_crash(role: str, crash: str) -> bool:
     return role == TRAIN and crash_looks_like_no_pair_left(crash)
 
@@ -134,4 +140,5 @@ BOOK = MistakeBook(
     telling_crash=telling_crash,
     crash=(NoPairLeft,),
     trivial=trivial,
+    signals=signals,
 )
