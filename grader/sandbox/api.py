@@ -62,39 +62,18 @@ from grader.sandbox.replies import (
     CallOutcome,
     LoadOutcome,
 )
-from grader.sandbox.replies import (
-    clip as _clip,
-)
-from grader.sandbox.replies import (
-    envelope as _envelope,
-)
-from grader.sandbox.replies import (
-    exception_text as _exception_text,
-)
-from grader.sandbox.replies import (
-    failed as _failed,
-)
-from grader.sandbox.replies import (
-    int_field as _int_field,
-)
-from grader.sandbox.replies import (
-    seconds_text as _seconds,
-)
-from grader.sandbox.replies import (
-    signal_name as _signal_name,
-)
-from grader.sandbox.replies import (
-    text_field as _text_field,
-)
-from grader.sandbox.replies import (
-    timed_out as _timeout,
-)
-from grader.sandbox.replies import (
-    to_json as _json,
-)
-from grader.sandbox.replies import (
-    with_cpu as _with_cpu,
-)
+from grader.sandbox.replies import clip as _clip
+from grader.sandbox.replies import envelope as _envelope
+from grader.sandbox.replies import exception_text as _exception_text
+from grader.sandbox.replies import failed as _failed
+from grader.sandbox.replies import int_field as _int_field
+from grader.sandbox.replies import load_error_text as _load_error_text
+from grader.sandbox.replies import seconds_text as _seconds
+from grader.sandbox.replies import signal_name as _signal_name
+from grader.sandbox.replies import text_field as _text_field
+from grader.sandbox.replies import timed_out as _timeout
+from grader.sandbox.replies import to_json as _json
+from grader.sandbox.replies import with_cpu as _with_cpu
 from grader.sandbox.wire import Opaque, WireError
 
 __all__ = [
@@ -180,7 +159,7 @@ class Sandbox:
         self.file_name = _safe_file_name(self.submission.name)
         # How a line of the submission is named in messages (a notebook's cell and line).
         self.where = where or (lambda line: f"line {line}")
-        self._named_lines = where is not None
+        self._named_lines = where
         self._output = OutputCapture(self.limits.max_output_bytes)
         self._worker: WorkerProcess | None = None
         self._load: LoadOutcome | None = None
@@ -269,11 +248,7 @@ class Sandbox:
                 raise WireError("functions is not a list of names")
             return LoadOutcome(True, None, [_clip(f, 200) for f in functions])
         if status == "load-error":
-            error = _text_field(reply, "error")
-            if "line" in reply and self._named_lines:
-                line = _int_field(reply, "line")
-                error = error.replace(f" on line {line}:", f" in {self.where(line)}:", 1)
-            return LoadOutcome(False, _clip(error))
+            return LoadOutcome(False, _clip(_load_error_text(reply, self._named_lines)))
         if status == "load-exit":
             return LoadOutcome(False, f"exited with status {_int_field(reply, 'code')} "
                                       "while importing")

@@ -90,6 +90,16 @@ def exception_text(reply: dict, where: Callable[[int], str] = lambda line: f"lin
     return text
 
 
+def load_error_text(reply: dict, where: Callable[[int], str] | None = None) -> str:
+    """Why the submission did not load; a syntax error's line named by ``where`` if given
+    (``SyntaxError in cell 4, line 2: ...``)."""
+    error = text_field(reply, "error")
+    if "line" in reply and where is not None:
+        line = int_field(reply, "line")
+        error = error.replace(f" on line {line}:", f" in {where(line)}:", 1)
+    return error
+
+
 def clip(text: str, limit: int = MAX_ERROR_CHARS) -> str:
     text = "".join(ch if ch.isprintable() or ch in "\n\t" else "\ufffd" for ch in text[: limit + 1])
     return text if len(text) <= limit else text[:limit] + "..."

@@ -4,7 +4,10 @@ It refuses, with EPERM, system calls a BPE submission never needs but an escape 
 would: tracing or reading other processes, mounting, new namespaces, kernel modules and
 keyrings, BPF, perf, io_uring, userfaultfd, System V and POSIX message IPC (state a call could
 leave for the next one) and the like; and sockets of every family but AF_UNIX (no network,
-no netlink, no vsock), which holds without a network namespace. Everything else is allowed;
+no netlink, no vsock), which holds without a network namespace. Calls that change another
+process's limits or priority by pid (``prlimit64``, ``setpriority``, ``sched_set*``,
+``ioprio_set``) are allowed on the caller only: without a PID namespace a sandbox sees its
+neighbours' pids. Everything else is allowed;
 the other layers (uid, namespaces, Landlock, rlimits) do the rest. A call from another
 architecture's system-call table (the 32-bit entry points) kills the process.
 """
@@ -51,6 +54,15 @@ DENIED = {
     "mq_open": 240, "mq_unlink": 241, "mq_timedsend": 242, "mq_timedreceive": 243,
     "mq_notify": 244, "mq_getsetattr": 245,
 }
+# Calls that act on another process by pid: allowed on the caller itself (pid 0) only. Without
+# a PID namespace every sandbox of a batch can see its neighbours' pids, and these would let
+# one cap or deprioritise a classmate's grading (RLIMIT_NPROC 0, nice 19).
+SELF_ONLY = {"prlimit64": 302, "sched_setaffinity": 203, "sched_setscheduler": 144,
+             "sched_setparam": 142, "sched_setattr": 314}
+SETPRIORITY = 141  # (which, who, prio): PRIO_PROCESS of who 0 only (PRIO_USER is every sandbox)
+IOPRIO_SET = 251  # (which, who, prio): IOPRIO_WHO_PROCESS of who 0 only
+PRIO_PROCESS = 0
+IOPRIO_WHO_PROCESS = 1
 SOCKET = 41
 SOCKETPAIR = 53
 AF_UNIX = 1
@@ -73,7 +85,10 @@ def build_program() -> list[tuple[int, int, int, int]]:
         (BPF_JGE_K, "deny", 0, X32_SYSCALL_BIT),
     ]
     code += [(BPF_JEQ_K, "deny", 0, number) for number in sorted(DENIED.values())]
+    code += [(BPF_JEQ_K, "self-pid", 0, number) for number in sorted(SELF_ONLY.values())]
     code += [
+        (BPF_JEQ_K, "setpriority", 0, SETPRIORITY),
+        (BPF_JEQ_K, "ioprio", 0, IOPRIO_SET),
         (BPF_JEQ_K, "enosys", 0, CLONE3),
         (BPF_JEQ_K, "socket", 0, SOCKET),
         (BPF_JEQ_K, "socket", 0, SOCKETPAIR),
@@ -83,6 +98,22 @@ def build_program() -> list[tuple[int, int, int, int]]:
         ("socket", None, None, 0),
         (BPF_LD_W_ABS, 0, 0, 16),  # low half of the first argument: the address family
         (BPF_JEQ_K, "allow", "deny", AF_UNIX),
+        ("self-pid", None, None, 0),  # the first argument, a pid, must be 0 (both halves)
+        (BPF_LD_W_ABS, 0, 0, 16),
+        (BPF_JEQ_K, 0, "deny", 0),
+        (BPF_LD_W_ABS, 0, 0, 20),
+        (BPF_JEQ_K, "allow", "deny", 0),
+        ("setpriority", None, None, 0),
+        (BPF_LD_W_ABS, 0, 0, 16),  # which
+        (BPF_JEQ_K, "who-is-self", "deny", PRIO_PROCESS),
+        ("ioprio", None, None, 0),
+        (BPF_LD_W_ABS, 0, 0, 16),  # which
+        (BPF_JEQ_K, "who-is-self", "deny", IOPRIO_WHO_PROCESS),
+        ("who-is-self", None, None, 0),  # the second argument, who, must be 0 (both halves)
+        (BPF_LD_W_ABS, 0, 0, 24),
+        (BPF_JEQ_K, 0, "deny", 0),
+        (BPF_LD_W_ABS, 0, 0, 28),
+        (BPF_JEQ_K, "allow", "deny", 0),
         ("allow", None, None, 0), (BPF_RET_K, 0, 0, RET_ALLOW),
         ("deny", None, None, 0), (BPF_RET_K, 0, 0, RET_EPERM),
         ("enosys", None, None, 0), (BPF_RET_K, 0, 0, RET_ENOSYS),

@@ -105,6 +105,27 @@ def threads(count):
         except RuntimeError:
             break
     return started
+
+
+def neighbours(pid):
+    # What a call may do to another process by pid, and to itself: each errno name or "ok".
+    import resource
+
+    found = {}
+    for name, action in (
+        ("prlimit-other", lambda: resource.prlimit(pid, resource.RLIMIT_NPROC, (0, 0))),
+        ("setpriority-other", lambda: os.setpriority(os.PRIO_PROCESS, pid, 19)),
+        ("setpriority-user", lambda: os.setpriority(os.PRIO_USER, 0, 19)),
+        ("affinity-other", lambda: os.sched_setaffinity(pid, {0})),
+        ("prlimit-self", lambda: resource.prlimit(0, resource.RLIMIT_NOFILE)),
+        ("nice-self", lambda: os.nice(1)),
+    ):
+        try:
+            action()
+            found[name] = "ok"
+        except OSError as error:
+            found[name] = errno.errorcode.get(error.errno, str(error.errno))
+    return found
 '''
 
 
@@ -125,6 +146,15 @@ def test_no_socket_but_af_unix(box):
     assert found.pop("unix") == "ok" and found.pop("socketpair") == "x"
     assert found == dict.fromkeys(["inet", "inet6", "netlink", "packet", "vsock", "bluetooth"],
                                   "EPERM")
+
+
+@pytest.mark.skipif(not LAYERS["seccomp"], reason="the seccomp layer is unavailable here")
+def test_a_call_cannot_cap_or_deprioritise_another_process(box):
+    # The pid of a process of the grader's: a classmate's sandbox would be no different.
+    found = box.call("neighbours", [os.getpid()]).value
+    assert found == {"prlimit-other": "EPERM", "setpriority-other": "EPERM",
+                     "setpriority-user": "EPERM", "affinity-other": "EPERM",
+                     "prlimit-self": "ok", "nice-self": "ok"}, found
 
 
 @pytest.mark.skipif(not (LAYERS["landlock"] or LAYERS["mount-isolation"]),
