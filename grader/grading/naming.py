@@ -17,7 +17,14 @@ from dataclasses import dataclass, field
 from typing import Any, Optional
 
 from grader.mistakes.kinds import EMPTY_BOOK, MistakeBook
-from grader.mistakes.narrowing import Named, Observation, key, name_for_milestone, usable, wrong_outputs
+from grader.mistakes.narrowing import (
+    Named,
+    Observation,
+    key,
+    name_for_milestone,
+    usable,
+    wrong_outputs,
+)
 from grader.result import CheckResult, Diagnosis
 from grader.spec import Exercise
 from grader.spec.family import family_of

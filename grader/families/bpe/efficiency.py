@@ -10,10 +10,10 @@ itself after it; the student's
 time. The check passes when the answer is an honest BPE run (at least as many ``(a, b)``
 string pairs as the reference learned, each of the first ``num_merges`` a most frequent pair
 of the corpus as rewritten by the pairs before it: :mod:`grader.families.bpe.merge_replay`),
-whatever its tie rule, and the student's time is at most ``max_ratio`` times the reference's and at most
-``max_seconds``. Whether the merges are the right ones is the train milestone's business; the
-message says when they differ from the reference's. The timing itself is
-:mod:`grader.grading.timing`.
+whatever its tie rule, and the student's time is at most ``max_ratio`` times the
+reference's and at most ``max_seconds``. Whether the merges are the right ones is the train
+milestone's business; the message says when they differ from the reference's. The timing
+itself is :mod:`grader.grading.timing`.
 
 What dominates: splitting the texts costs both sides the same order of work, so the ratio of
 a correct solution is set by its per-merge work. Recounting every pair over the unique words

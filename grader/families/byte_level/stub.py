@@ -111,4 +111,5 @@ def tie_paragraph(exercise: Exercise) -> str:
 def stub_text(exercise: Exercise) -> StubText:
     """The byte-level conventions, and the tie paragraph worked with the byte pre-tokenizer."""
     text = bpe_stub.stub_text(exercise)
-    return StubText(byte_conventions(exercise), tie_paragraph(exercise), text.tie_example, text.note)
+    return StubText(byte_conventions(exercise), tie_paragraph(exercise), text.tie_example,
+                    text.note)

@@ -57,8 +57,8 @@ def _integer(loader: Any, node: Any) -> int:
     """A whole number in decimal: a leading zero is a zero (``08`` is 8), never octal."""
     text = str(node.value).strip().replace("_", "")
     if not _INTEGER.match(text):
-        raise AnswerFileError(f"line {_line(node)}: {str(node.value)[:40]!r} is not a whole number; "
-                              "write counts and steps in digits, e.g. 5")
+        raise AnswerFileError(f"line {_line(node)}: {str(node.value)[:40]!r} is not a whole "
+                              "number; write counts and steps in digits, e.g. 5")
     if len(text.lstrip("+-")) > MAX_DIGITS:
         raise AnswerFileError(f"line {_line(node)}: a number of {len(text)} digits is far larger "
                               "than any count here; write the count you found")

@@ -5,8 +5,8 @@ ids under the given secret). For each variant it writes the correct answers file
 score full marks, and one file per known mistake (:mod:`grader.families.hand.mistakes`). A
 mistake *affects* a milestone in a variant when its answer to one of the milestone's questions
 differs from the reference's there and does not follow from the mistake's own first merge
-(follow-through earns those answers their part); it is *caught* when, in every variant, each milestone it
-affects fails and the others pass. A mistake that changes no answer in any audited variant is
+(follow-through earns those answers their part); it is *caught* when, in every variant,
+each milestone it affects fails and the others pass. A mistake that changes no answer in any audited variant is
 a gap: the variants never expose it.
 """
 
