@@ -81,6 +81,7 @@ class StudentCalls:
         self.file_name = file_name or exercise.student_file
         self.calls = 0
         self._remembered: dict[str, StudentAnswer] = {}
+        self._seconds: dict[str, float] = {}  # wall time each function has used
         # The seed secret picks generated inputs and the timed corpus; None: the public ones.
         self.secret = secret
         self.output = output if output is not None else OutputLedger(box)
@@ -133,10 +134,24 @@ class StudentCalls:
 
     # ----------------------------------------------------------------- plumbing
 
+    def share_seconds(self) -> float:
+        """The part of the submission's time budget one function may use: an even split over
+        the exercise's functions, so that one function stuck in a loop (timing out on every
+        input) cannot leave the others no time to be graded."""
+        total = float(self.exercise.limits.total_seconds or 0.0)
+        return total / max(1, len(self.exercise.roles()))
+
     def _call(self, name: str, args: list, arg_names: tuple[str, ...]) -> StudentAnswer:
         self.calls += 1
+        share = self.share_seconds()
+        if len(self.exercise.roles()) > 1 and self._seconds.get(name, 0.0) >= share:
+            return StudentAnswer(kind="budget", failure=(
+                f"{name} was not run on this input: it has used its share of the time budget "
+                f"({share:g} of {float(self.exercise.limits.total_seconds):g} s, timing out on "
+                "earlier inputs), and the other functions keep theirs"))
         with self.output.call():
             outcome = self.box.call(name, args, echo_args=True, measure_cpu=False)
+        self._seconds[name] = self._seconds.get(name, 0.0) + float(getattr(outcome, "seconds", 0) or 0)
         if outcome.ok:
             after = getattr(outcome, "args_after", None)
             return StudentAnswer(value=outcome.value, modified=modification(name, arg_names, args, after))

@@ -86,7 +86,8 @@ class Limits(SpecModel):
     memory_mib: int = Field(default=512, gt=0)
     """Memory limit of the student's process, in MiB."""
     total_seconds: float = Field(default=120.0, gt=0)
-    """Time budget of the whole grading of one submission, in seconds."""
+    """Time budget of the whole grading of one submission, in seconds; each function may use
+    an even share of it, so one stuck in a loop leaves the others theirs."""
 
 
 class Feedback(SpecModel):

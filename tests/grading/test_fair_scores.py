@@ -172,3 +172,21 @@ def test_merges_no_entry_explains_still_get_a_structural_signal(tmp_path):
     assert set(diagnoses) == {"signal-unknown-symbol"}
     assert "'t</w>', which is not a symbol of these words" in diagnoses[
         "signal-unknown-symbol"].message
+
+
+def test_a_function_stuck_in_a_loop_leaves_the_others_their_share_of_the_time(tmp_path):
+    from exercise_variants import quick
+
+    exercise = quick(TRAIN_ENCODE, examples=6)
+    exercise = exercise.model_copy(update={"limits": exercise.limits.model_copy(
+        update={"call_seconds": 0.5, "total_seconds": 4.0})})
+    exercise = exercise.model_copy(update={"milestones": [
+        m for m in exercise.milestones if m.id != "efficiency"]})
+    assert STOP in CORRECT
+    looping = CORRECT.replace(STOP, "        if not pairs:\n            while True:\n"
+                                    "                pass\n", 1)
+    report = grade_source(tmp_path, looping, exercise)
+    assert milestone(report, "encode").score == milestone(report, "encode").max_score
+    train = milestone(report, "train")
+    assert any("has used its share of the time budget" in c.message for c in train.checks
+               if c.visibility == "visible")
