@@ -81,6 +81,16 @@ class EfficiencyRow:
     ratio: float | None
     limit: float | None
     passed: bool
+    score: float = 0.0
+    max_score: float = 0.0
+
+    @property
+    def verdict(self) -> str:
+        """What the row's check gave: its points, and why a fast run earned none."""
+        earned = f"{self.score:g}/{self.max_score:g}"
+        if self.passed and self.score == 0 and self.max_score > 0:
+            return f"{earned}: fast enough, withheld (no real work shown)"
+        return earned if self.passed else f"{earned}: not passed"
 
 
 @dataclass
@@ -218,7 +228,7 @@ def _efficiency(group: list[ClassEntry]) -> list[EfficiencyRow]:
             if ratio is None and student is not None and reference:
                 ratio = student / reference
             rows.append(EfficiencyRow(entry.student, ratio, details.get("limit_ratio"),
-                                      check.passed))
+                                      check.passed, check.score, check.max_score))
     return sorted(rows, key=lambda r: (r.ratio is None, r.ratio or 0.0, r.student))
 
 

@@ -181,3 +181,12 @@ def test_chromium_renders_the_class_report(tmp_path: Path) -> None:
     assert data[:8] == b"\x89PNG\r\n\x1a\n"
     assert int.from_bytes(data[16:20], "big") == 1200  # the PNG's width
     assert len(data) > 20_000  # charts and tables drew something, not a blank page
+
+
+def test_an_efficiency_row_says_the_points_and_why_a_fast_run_earned_none() -> None:
+    from grader.report.class_report import EfficiencyRow
+
+    assert EfficiencyRow("a", 2.0, 30.0, True, 15.0, 15.0).verdict == "15/15"
+    assert EfficiencyRow("b", 2.0, 30.0, True, 0.0, 15.0).verdict == \
+        "0/15: fast enough, withheld (no real work shown)"
+    assert EfficiencyRow("c", 90.0, 30.0, False, 0.0, 15.0).verdict == "0/15: not passed"
