@@ -151,7 +151,11 @@ class StudentCalls:
                 "earlier inputs), and the other functions keep theirs"))
         with self.output.call():
             outcome = self.box.call(name, args, echo_args=True, measure_cpu=False)
-        self._seconds[name] = self._seconds.get(name, 0.0) + float(getattr(outcome, "seconds", 0) or 0)
+        # A call that timed out counts as its limit, so the cut falls at the same input on
+        # every run of a function that loops (its other calls cost milliseconds).
+        used = (float(self.exercise.limits.call_seconds) if outcome.kind == "timeout"
+                else float(getattr(outcome, "seconds", 0) or 0))
+        self._seconds[name] = self._seconds.get(name, 0.0) + used
         if outcome.ok:
             after = getattr(outcome, "args_after", None)
             return StudentAnswer(value=outcome.value, modified=modification(name, arg_names, args, after))
