@@ -40,7 +40,7 @@ def run(context: CheckContext) -> list[CheckResult]:
     milestone = context.milestone
     shares = check_points(context.points, [1.0] * len(milestone.questions))
     data = normalized(sheet.data, sheet.variant)
-    own = _own_run(sheet.exercise, sheet.variant, data)
+    own = own_run(sheet.exercise, sheet.variant, data)
     results: list[CheckResult] = []
     for question, share in zip(milestone.questions, shares):
         results.extend(_grade_question(sheet.exercise, sheet.variant, question, data,
@@ -84,12 +84,6 @@ class OwnRun:
     reference_tie_step: int
 
 
-def own_run(exercise: Exercise, variant: Variant, data: dict) -> Optional[OwnRun]:
-    """The run that follows from the first merge of ``data`` (the file's keys, pairs in the
-    file's form), when that merge is a wrong but real pair of the corpus."""
-    return _own_run(exercise, variant, data)
-
-
 def answer_passes(exercise: Exercise, variant: Variant, question: str, answer: Any,
                   own: Optional[OwnRun]) -> bool:
     """Whether ``answer`` to ``question`` passes, right for the variant or for ``own``'s run
@@ -105,7 +99,9 @@ def answer_passes(exercise: Exercise, variant: Variant, question: str, answer: A
     return not compare(answer, expected) or (theirs is not None and not compare(answer, theirs))
 
 
-def _own_run(exercise: Exercise, variant: Variant, data: dict) -> Optional[OwnRun]:
+def own_run(exercise: Exercise, variant: Variant, data: dict) -> Optional[OwnRun]:
+    """The run that follows from the first merge of ``data`` (the file's keys, pairs in the
+    file's form), when that merge is a wrong but real pair of the corpus."""
     first = data.get("first_merge")
     written = first.get("pair") if isinstance(first, dict) else None
     if not isinstance(written, str) or len(written.split(" ")) != 2:

@@ -19,7 +19,7 @@ from typing import Any, Optional
 from grader.families.hand.answer_file import AnswerFileError, commented_corpus, read_answer_file
 from grader.families.hand.expected import expected_answers
 from grader.families.hand.mistakes import diagnostic_variant
-from grader.families.hand.variants import Variant, VariantError, course_secret
+from grader.families.hand.variants import Variant, VariantError, check_student, course_secret
 from grader.grading.secrets import SeedSecretError
 from grader.grading.submissions import GradingSetupError, Opened
 from grader.spec import Exercise
@@ -56,12 +56,14 @@ class AnswersFile:
         try:
             data = read_answer_file(path, limit)
             student = data.get("student")
-            if submitter is not None and student != submitter:
+            if submitter is not None and student != submitter and _valid(submitter):
                 # Who handed the file in decides the variant, never the file's own line.
+                said = (f"says student: {str(student)[:70]!r}" if student is not None
+                        else "has no student: line")
                 notices.append(
-                    f"{path.name} says student: {str(student)[:70]!r}, but it was handed in by "
-                    f"{submitter!r}: it is graded on {submitter!r}'s corpus. Put your own id on "
-                    "the student: line of the file your course made for you.")
+                    f"{path.name} {said}, but it was handed in by {submitter!r}: it is graded "
+                    f"on {submitter!r}'s corpus. Put your own id on the student: line of the "
+                    "file your course made for you.")
                 student = submitter
             variant = diagnostic_variant(exercise, student, course_secret(seed_secret))
         except SeedSecretError as error:
@@ -85,6 +87,16 @@ def _not_graded(reason: str) -> Opened:
     """A file that cannot be graded: the reason once, each milestone pointing at it."""
     return Opened(not_gradable=[reason],
                   blocked=lambda milestone: "not graded: see the problem with the submission above")
+
+
+def _valid(submitter: str) -> bool:
+    """Whether the platform's id can pick a variant (a folder named "Jane Doe" cannot: then
+    the file's own line is used)."""
+    try:
+        check_student(submitter)
+    except VariantError:
+        return False
+    return True
 
 
 def _corpus_text(corpus: Any) -> str:

@@ -354,3 +354,8 @@ def test_a_batch_grades_each_file_as_its_students_own(tmp_path):
     with (tmp_path / "out" / "grades.csv").open(encoding="utf-8") as handle:
         totals = {row["student"]: float(row["total"]) for row in csv.DictReader(handle)}
     assert totals["alice"] == 100 and totals["bob"] < 50
+
+
+def test_a_platform_id_that_cannot_pick_a_variant_leaves_the_files_own_line(tmp_path):
+    report = grade_submission(sheet_for("alice", tmp_path), EXERCISE, submitter="Jane Doe")
+    assert report.score == report.max_score and report.errors == []
