@@ -22,6 +22,7 @@ from grader.families.bpe.merging import merge_pair
 from grader.families.bpe.real_code import NoPairLeft, crash_looks_like_no_pair_left
 from grader.families.bpe.signals import train_signals
 from grader.mistakes.kinds import NOT_COMPARABLE, MistakeBook
+from grader.mistakes.narrowing import Observation
 from grader.spec import Exercise
 from reference import encode, train_bpe
 from reference.plain import count_pairs
@@ -123,7 +124,10 @@ def trivial(exercise: Exercise, role: str, inputs: Mapping[str, Any], value: Any
 
 def signals(role: str, observations: Any, options_given: Mapping[str, Any]) -> list:
     """Structural signals of wrong training answers that no mistake explains."""
-    return train_signals(observations, options_given) if role == TRAIN else []
+    if role != TRAIN:
+        return []
+    merges = [Observation(o.inputs, actual=canonical_merges(o.actual)) for o in observations]
+    return train_signals(merges, options_given)
 
 
 def telling_crash(role: str, crash: str) -> bool:

@@ -24,13 +24,14 @@ TITLE = "A merge of a symbol these words never have"
 
 def train_signals(observations: Sequence[Observation], options: Mapping[str, Any]
                   ) -> list[tuple[str, str, str]]:
-    """``(id, title, message)`` for the first failing input whose merges join a symbol that
-    does not occur in its words at that step; none when every merge is of real symbols."""
+    """``(id, title, message)`` for the first failing input whose merges (canonical: a list
+    of string pairs, else not a list) join a symbol that does not occur in its words at that
+    step; none when every merge is of real symbols."""
     marker = options.get("end_of_word", "")
     for observation in observations:
-        merges = _pairs(observation.actual)
+        merges = observation.actual
         corpus = observation.inputs.get("corpus")
-        if merges is None or corpus is None:
+        if not isinstance(merges, list) or corpus is None:
             continue
         try:
             departure = first_departure(corpus, merges, marker)
@@ -52,18 +53,6 @@ def train_signals(observations: Sequence[Observation], options: Mapping[str, Any
             f"Check how your words are split into symbols before training: "
             f"{example!r} starts as {start!r}."))]
     return []
-
-
-def _pairs(value: Any) -> list[tuple[str, str]] | None:
-    if not isinstance(value, (list, tuple)):
-        return None
-    pairs = []
-    for item in value:
-        if not (isinstance(item, (list, tuple)) and len(item) == 2
-                and all(isinstance(part, str) for part in item)):
-            return None
-        pairs.append((item[0], item[1]))
-    return pairs
 
 
 def _symbols_before(corpus: Any, merges: list[tuple[str, str]], marker: str) -> set[str]:

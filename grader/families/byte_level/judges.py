@@ -189,38 +189,40 @@ def invalid_ids(case: Case, text: str) -> list[int]:
     return expected_ids(case, text) + [lone]
 
 
+INVALID_WHY = ("bytes that are not valid UTF-8 (here a lone b'\\x80') must decode to the "
+               "replacement character U+FFFD, not fail: decode the joined bytes with "
+               "errors='replace'.")
+
+
 def _judge_invalid_decode(calls: StudentCalls, case: Case, text: str) -> Verdict:
     vocab, _ = reference_byte_bpe(case)
     ids = invalid_ids(case, text)
     expected = decode_byte_bpe(ids, vocab)
+    return _decode_verdict(
+        calls, ids, vocab, expected, lambda failure: f"{failure}; {INVALID_WHY}",
+        lambda got: f"decoding gave {_short(got)!r}, expected {_short(expected)!r}: {INVALID_WHY}")
+
+
+def _judge_decode(calls: StudentCalls, case: Case, text: str) -> Verdict:
+    vocab, _ = reference_byte_bpe(case)
+    return _decode_verdict(
+        calls, expected_ids(case, text), vocab, text, lambda failure: failure,
+        lambda got: (f"decoding the ids of {_short(text)!r} gave {_short(got)!r}; a round "
+                     "trip must give the text back exactly."))
+
+
+def _decode_verdict(calls: StudentCalls, ids: list[int], vocab: dict, expected: str,
+                    failed: Callable[[str], str], wrong: Callable[[str], str]) -> Verdict:
+    """The student's decoding of ``ids`` against ``expected``; ``failed`` words a call that
+    gave no text, ``wrong`` a text that differs."""
     answer = calls.call(DECODE, ids, vocab)
     seen = observed({"ids": ids, "vocab": vocab}, answer)
     details: dict[str, Any] = {"kind": "byte-text", "input": {"ids": ids,
                                "tokens": show_bytes([vocab[i] for i in ids])}, "expected": expected}
     if answer.ok and answer.value == expected:
         return Verdict(True, observation=seen)
-    why = ("bytes that are not valid UTF-8 (here a lone b'\\x80') must decode to the "
-           "replacement character U+FFFD, not fail: decode the joined bytes with "
-           "errors='replace'.")
     if not answer.ok:
-        return Verdict(False, f"{answer.failure or ''}; {why}", details, observation=seen)
+        return Verdict(False, failed(answer.failure or ""), details, observation=seen)
     details["actual"] = answer.value
-    return Verdict(False, f"decoding gave {_short(answer.value)!r}, expected "
-                          f"{_short(expected)!r}: {why}", details, observation=seen)
+    return Verdict(False, wrong(answer.value), details, observation=seen)
 
-
-def _judge_decode(calls: StudentCalls, case: Case, text: str) -> Verdict:
-    vocab, _ = reference_byte_bpe(case)
-    ids = expected_ids(case, text)
-    answer = calls.call(DECODE, ids, vocab)
-    seen = observed({"ids": ids, "vocab": vocab}, answer)
-    details: dict[str, Any] = {"kind": "byte-text", "input": {"ids": ids,
-                               "tokens": show_bytes([vocab[i] for i in ids])}, "expected": text}
-    if answer.ok and answer.value == text:
-        return Verdict(True, observation=seen)
-    if not answer.ok:
-        return Verdict(False, answer.failure or "", details, observation=seen)
-    details["actual"] = answer.value
-    message = (f"decoding the ids of {_short(text)!r} gave {_short(answer.value)!r}; a round "
-               "trip must give the text back exactly.")
-    return Verdict(False, message, details, observation=seen)

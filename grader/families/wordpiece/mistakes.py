@@ -59,10 +59,13 @@ def _start(corpus: Any, end_of_word: str) -> dict:
     return initial_segmentation(word_counts(corpus), end_of_word)
 
 
-def _train_with(scorer: Scorer) -> Callable[..., list[Pair]]:
+def _train_with(scorer: Scorer, start: Optional[Callable[[Any, str], dict]] = None,
+                merge: Callable[[dict, Pair], dict] = merge_words) -> Callable[..., list[Pair]]:
+    """A trainer ranking pairs by ``scorer``, its words started by ``start`` (default: the
+    characters and the marker) and rewritten by ``merge``."""
     def run(corpus: Any, num_merges: int, *, tie_break: str = LEXICOGRAPHIC,
             end_of_word: str = EOW) -> list[Pair]:
-        words = _start(corpus, end_of_word)
+        words = (start or _start)(corpus, end_of_word)
         merges: list[Pair] = []
         for _ in range(num_merges):
             pairs = count_pairs(words)
@@ -70,13 +73,13 @@ def _train_with(scorer: Scorer) -> Callable[..., list[Pair]]:
                 break
             pair = best_pair(scorer(words, pairs, symbol_counts(words)), tie_break)
             merges.append(pair)
-            words = merge_words(words, pair)
+            words = merge(words, pair)
         return merges
 
     return run
 
 
-def _continuation_start(corpus: Any) -> dict:
+def _continuation_start(corpus: Any, end_of_word: str = EOW) -> dict:
     """Each word as its first character, then ``##`` and each following one (no marker)."""
     words: dict = {}
     for word, count in word_counts(corpus).items():
@@ -85,42 +88,18 @@ def _continuation_start(corpus: Any) -> dict:
     return words
 
 
-def _continuation_merged(symbols: tuple, pair: Pair) -> tuple:
-    a, b = pair
-    joined = a + (b[2:] if b.startswith("##") else b)
-    out, i = [], 0
-    while i < len(symbols):
-        if i + 1 < len(symbols) and symbols[i] == a and symbols[i + 1] == b:
-            out.append(joined)
-            i += 2
-        else:
-            out.append(symbols[i])
-            i += 1
-    return tuple(out)
-
-
 def _continuation_merge_all(words: dict, pair: Pair) -> dict:
-    merged: dict = {}
-    for symbols, count in words.items():
-        new = _continuation_merged(symbols, pair)
-        merged[new] = merged.get(new, 0) + count
-    return merged
+    """One merge as the HF course makes it: the merged piece drops its right side's ``##``
+    (``w`` + ``##i`` is ``wi``). A glued ``w##i`` never occurs otherwise, so renaming it after
+    the ordinary merge is exact."""
+    glued, joined = pair[0] + pair[1], pair[0] + pair[1].removeprefix("##")
+    return {tuple(joined if symbol == glued else symbol for symbol in symbols): count
+            for symbols, count in merge_words(words, pair).items()}
 
 
-def train_continuation_prefix(corpus: Any, num_merges: int, *, tie_break: str = LEXICOGRAPHIC,
-                              end_of_word: str = EOW) -> list[Pair]:
-    """The HF course's WordPiece trainer: ``##`` continuation pieces and no end-of-word
-    marker, the same exact score; a merged piece drops its right side's ``##``."""
-    words = _continuation_start(corpus)
-    merges: list[Pair] = []
-    for _ in range(num_merges):
-        pairs = count_pairs(words)
-        if not pairs:
-            break
-        pair = best_pair(_exact(words, pairs, symbol_counts(words)), tie_break)
-        merges.append(pair)
-        words = _continuation_merge_all(words, pair)
-    return merges
+train_continuation_prefix = _train_with(_exact, _continuation_start, _continuation_merge_all)
+"""The HF course's WordPiece trainer: ``##`` continuation pieces and no end-of-word marker,
+the same exact score."""
 
 
 def divergence_continuation_prefix(corpus: Any, num_merges: int, *,

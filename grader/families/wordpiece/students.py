@@ -97,27 +97,7 @@ def $divergence_name(corpus, num_merges):
     return None
 '''
 
-CONTINUATION = '''
-def start_symbols(word):
-    return tuple(c if i == 0 else "##" + c for i, c in enumerate(word))
-
-
-def merge_word(symbols, pair):
-    a, b = pair
-    joined = a + (b[2:] if b.startswith("##") else b)
-    out, i = [], 0
-    while i < len(symbols):
-        if i + 1 < len(symbols) and (symbols[i], symbols[i + 1]) == pair:
-            out.append(joined)
-            i += 2
-        else:
-            out.append(symbols[i])
-            i += 1
-    return tuple(out)
-'''
-"""The HF course's pieces: the later definitions replace the shared ones."""
-
-DIVERGENCE_CONTINUATION = '''
+PIECES = '''
 def pieces_of(word):
     return tuple(c if i == 0 else "##" + c for i, c in enumerate(word))
 
@@ -134,7 +114,18 @@ def merge_pieces(symbols, pair):
             out.append(symbols[i])
             i += 1
     return tuple(out)
+'''
+"""The HF course's pieces: a word's first character, then ``##`` ones; a merge drops the
+right side's ``##``."""
 
+CONTINUATION = PIECES + '''
+
+start_symbols = pieces_of
+merge_word = merge_pieces
+'''
+"""Both functions on the HF course's pieces: these replace the shared definitions."""
+
+DIVERGENCE_CONTINUATION = PIECES + '''
 
 def $divergence_name(corpus, num_merges):
     words = {}
