@@ -19,7 +19,6 @@ so what ``strict`` demands, from :mod:`grader.sandbox.guarantees`.
 
 from __future__ import annotations
 
-import fcntl
 import os
 import re
 import secrets
@@ -34,9 +33,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from grader.sandbox import cgroups as sandbox_cgroups
-from grader.sandbox import guarantees, wire
+from grader.sandbox import chroot_root, guarantees, wire
 from grader.sandbox import imports as sandbox_imports
 from grader.sandbox import layers as sandbox_layers
+from grader.sandbox import uids as sandbox_uids
 from grader.sandbox.layers import (
     IsolationPlan,
     ResourceCaps,
@@ -49,12 +49,16 @@ from grader.sandbox.leftovers import (
     remove_leftovers_once,
     remove_tree,
 )
+from grader.sandbox.memory_watch import MemoryWatch
 from grader.sandbox.process import (
     OutputCapture,
     Overdue,
+    OverMemory,
     Oversized,
     WorkerGone,
     WorkerProcess,
+    read_all,
+    roomy_pipe,
 )
 from grader.sandbox.replies import (
     CALL_KINDS,
@@ -164,8 +168,10 @@ class Sandbox:
         self._worker: WorkerProcess | None = None
         self._load: LoadOutcome | None = None
         self._temp: str | None = None
+        self._tree: str | None = None  # the chroot-root tree the temporary directory is in
         self._spent = 0.0
         self._process_rlimit = 0
+        self._uid: sandbox_uids.UidLease | None = None
 
     # context management ----------------------------------------------------------------------
 
@@ -181,6 +187,11 @@ class Sandbox:
         if self._temp is not None:
             remove_tree(self._temp)
             self._temp = None
+        if self._tree is not None and self._uid is not None and self._uid.own:
+            chroot_root.remove_shared_memory_of(self._tree, self._uid.uid)
+        if self._uid is not None:
+            self._uid.release()
+            self._uid = None
 
     @property
     def output(self) -> str:
@@ -228,6 +239,8 @@ class Sandbox:
             worker.import_seconds = time.monotonic() - started
         except Overdue:
             outcome = LoadOutcome(False, f"timed out after {_seconds(timeout)} s while importing")
+        except OverMemory:
+            outcome = LoadOutcome(False, f"{self._memory_text()} while importing")
         except WorkerGone:
             outcome = LoadOutcome(False, self._death(during_call=False)[1])
         except (Oversized, WireError) as error:
@@ -321,6 +334,10 @@ class Sandbox:
             seconds = time.monotonic() - started
             self._stop_worker()
             outcome = _timeout(limit, seconds, budget_bound)
+        except OverMemory:  # the watch of a call without a memory cgroup
+            seconds = time.monotonic() - started
+            self._stop_worker()
+            outcome = _failed("memory", self._memory_text(), seconds)
         except WorkerGone:
             seconds = time.monotonic() - started
             kind, reason = self._death(during_call=True)
@@ -392,6 +409,9 @@ class Sandbox:
                                cpu_seconds)
         raise WireError(f"unexpected status {status[:40]!r}")
 
+    def _memory_cap_bytes(self) -> int:
+        return (self.limits.memory_mib + 128) << 20  # the server and the call's tmpfs as well
+
     def _memory_text(self) -> str:
         return f"ran out of memory (limit {self.limits.memory_mib} MiB)"
 
@@ -401,9 +421,18 @@ class Sandbox:
         # Unpredictable, so a frame forged by import-time code cannot pass for a later reply.
         return secrets.randbelow(1 << 62)
 
+    @property
+    def uid(self) -> int:
+        """The uid student code runs as when the grader is root: one of this sandbox's own
+        while it is open (:mod:`grader.sandbox.uids`)."""
+        if self._uid is None:
+            self._uid = sandbox_uids.lease()
+        return self._uid.uid
+
     def _prepare_temp(self) -> str:
         if self._temp is None:
-            self._temp = tempfile.mkdtemp(prefix=f"{TEMP_PREFIX}{os.getpid()}-")
+            self._temp = self._chroot_directory() or tempfile.mkdtemp(
+                prefix=f"{TEMP_PREFIX}{os.getpid()}-")
             home = os.path.join(self._temp, "home")
             os.mkdir(home)
             shutil.copyfile(self.submission, os.path.join(home, self.file_name))
@@ -418,6 +447,15 @@ class Sandbox:
         self._fresh_scratch(self._temp)
         return self._temp
 
+    def _chroot_directory(self) -> str | None:
+        """This sandbox's directory in the chroot-root tree, when that layer is in use."""
+        if not self.layers.get("chroot-root") or self.layers.get("mount-isolation"):
+            return None
+        placed = chroot_root.open_directory(self.interpreter, self._imports)
+        self.layers["chroot-root"] = placed is not None  # the report says it was not used
+        self._tree, directory = placed or (None, None)
+        return directory
+
     def _fresh_scratch(self, temp: str) -> None:
         """An empty scratch directory for each worker: one that died mid-call (killed by the
         call itself, say) could not empty it, and the next worker must not see its files."""
@@ -425,7 +463,7 @@ class Sandbox:
         remove_tree(scratch)
         os.mkdir(scratch, 0o700)
         if self.layers.get("uid-drop"):
-            os.chown(scratch, sandbox_layers.sandbox_uid(), sandbox_layers.sandbox_uid())
+            os.chown(scratch, self.uid, self.uid)
 
     def _start_worker(self) -> WorkerProcess:
         temp = self._prepare_temp()
@@ -433,21 +471,26 @@ class Sandbox:
         self._process_rlimit = 0
         if self.layers.get("process-rlimit") and not self.layers.get("pids-cgroup"):
             # RLIMIT_NPROC counts every task of the uid: allow the cap above what runs now.
-            self._process_rlimit = (sandbox_layers.tasks_of_uid(sandbox_layers.sandbox_uid())
+            self._process_rlimit = (sandbox_layers.tasks_of_uid(self.uid)
                                     + self.limits.max_processes + 2)
         plan = self._plan(temp, groups)
         mounted = self.layers.get("mount-isolation")
-        worker_path = INSIDE_WORKER if mounted else os.path.join(temp, "worker.py")
-        home = INSIDE_HOME if mounted else os.path.join(temp, "home")
+        seen = (lambda path: chroot_root.inside(self._tree, path)) if self._tree else str
+        worker_path = INSIDE_WORKER if mounted else seen(os.path.join(temp, "worker.py"))
+        home = INSIDE_HOME if mounted else seen(os.path.join(temp, "home"))
         argv = [self._exec_path(), "-I", "-S", "-B", worker_path]
-        request_r, request_w = _roomy_pipe()
-        reply_r, reply_w = _roomy_pipe()
+        request_r, request_w = roomy_pipe()
+        reply_r, reply_w = roomy_pipe()
         output_r, output_w = os.pipe()
         error_r, error_w = os.pipe()
-        scratch = INSIDE_SCRATCH if mounted else os.path.join(temp, "scratch")
+        scratch = INSIDE_SCRATCH if mounted else seen(os.path.join(temp, "scratch"))
         argv += [str(request_r), str(reply_w), self.file_name, scratch]
         if mounted:
             argv.append("--private-shm")  # the private root has a /dev/shm of its own
+        elif self._tree:
+            argv.append("--shared-shm")  # the tree's, kept apart by each sandbox's uid
+        if self.layers.get("uid-drop") and self._uid is not None and self._uid.own:
+            argv.append("--own-uid")  # every other process of this uid is the call's
         if self.layers.get("pid-namespace"):
             argv.append("--init")
         elif sys.platform.startswith("linux"):
@@ -462,11 +505,11 @@ class Sandbox:
                 cwd=os.path.join(temp, "home"),
                 env=_scrubbed_environment(home),
                 start_new_session=True,
-                preexec_fn=lambda: _enter_isolation(plan, error_w),
+                preexec_fn=lambda: sandbox_layers.enter_isolation(plan, error_w),
             )
         except (OSError, subprocess.SubprocessError) as error:
             os.close(error_w)
-            detail = _read_all(error_r) or str(error)
+            detail = read_all(error_r) or str(error)
             for fd in (request_r, request_w, reply_r, reply_w, output_r, output_w):
                 os.close(fd)
             groups.remove()
@@ -475,6 +518,9 @@ class Sandbox:
             os.close(fd)
         self._worker = WorkerProcess(proc, request_w, reply_r, output_r, groups, self._output,
                                      namespace_init=bool(self.layers.get("pid-namespace")))
+        if groups.memory is None and self._uid is not None and self._uid.own:
+            # No cgroup sums the call's memory: the uid, the call's alone, is watched instead.
+            self._worker.memory_watch = MemoryWatch(self._uid.uid, self._memory_cap_bytes())
         return self._worker
 
     def _create_cgroups(self) -> sandbox_cgroups.CgroupSet:
@@ -482,8 +528,7 @@ class Sandbox:
             return sandbox_cgroups.CgroupSet()
         groups = sandbox_cgroups.CgroupSet.create(
             pids_max=self.limits.max_processes,
-            # The server, the call's child and the private tmpfs share this allowance.
-            memory_bytes=(self.limits.memory_mib + 128) << 20,
+            memory_bytes=self._memory_cap_bytes(),
         )
         # Report only what was really set up for this worker.
         self.layers["pids-cgroup"] = self.layers["pids-cgroup"] and groups.pids is not None
@@ -511,12 +556,15 @@ class Sandbox:
                  f"{INSIDE_HOME}/{self.file_name}", False),
                 *sandbox_imports.root_copies(self._imports, temp, os.path.dirname(INSIDE_WORKER)),
             ),
-            workdir=INSIDE_HOME,
+            workdir=chroot_root.inside(self._tree, os.path.join(temp, "home"))
+            if self._tree else INSIDE_HOME,
+            chroot=self._tree,
             cgroup_procs=groups.procs_files(),
+            uid=self.uid if self.layers.get("uid-drop") else os.getuid(),
         )
 
     def _exec_path(self) -> str:
-        if self.layers.get("mount-isolation"):
+        if self.layers.get("mount-isolation") or self._tree:
             return os.path.realpath(self.interpreter)
         return self.interpreter
 
@@ -542,29 +590,6 @@ class Sandbox:
 # helpers
 
 
-def _enter_isolation(plan: IsolationPlan, error_fd: int) -> None:
-    """Runs in the forked child before exec: report a failed step on the error pipe."""
-    try:
-        sandbox_layers.apply_plan(plan)
-    except BaseException as error:
-        try:
-            os.write(error_fd, str(error).encode("utf-8", "replace")[:2000])
-        finally:
-            raise
-
-
-def _roomy_pipe() -> tuple[int, int]:
-    """A pipe with a 1 MiB buffer where Linux allows it: a large corpus then crosses in a few
-    writes instead of sixteen 64 KiB round trips."""
-    read_fd, write_fd = os.pipe()
-    if hasattr(fcntl, "F_SETPIPE_SZ"):  # Linux only
-        try:
-            fcntl.fcntl(write_fd, fcntl.F_SETPIPE_SZ, 1 << 20)
-        except OSError:
-            pass
-    return read_fd, write_fd
-
-
 def _scrubbed_environment(home: str) -> dict[str, str]:
     return {"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8", "HOME": home,
             "TMPDIR": "/tmp"}
@@ -572,14 +597,3 @@ def _scrubbed_environment(home: str) -> dict[str, str]:
 
 def _safe_file_name(name: str) -> str:
     return name if re.fullmatch(r"[A-Za-z0-9_][A-Za-z0-9_.-]{0,100}\.py", name) else "student.py"
-
-
-def _read_all(fd: int) -> str:
-    data = b""
-    try:
-        while chunk := os.read(fd, 4096):
-            data += chunk
-    finally:
-        os.close(fd)
-    return data.decode("utf-8", "replace")
-

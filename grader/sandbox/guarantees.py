@@ -43,7 +43,7 @@ def _unprivileged(layers: dict[str, bool]) -> list[str]:
 
 def _out_of_view(layers: dict[str, bool]) -> list[str]:
     """No other process's /proc entries to read, and no signal to send outside the call."""
-    see = _any(layers, "mount-isolation", "landlock")
+    see = _any(layers, "mount-isolation", "chroot-root", "landlock")
     signal = _any(layers, "pid-namespace")
     if _root() and layers.get("uid-drop"):
         signal.append("uid-drop")
@@ -89,10 +89,16 @@ GUARANTEES = (
               "the seccomp socket filter (x86-64 Linux)", lambda layers: _any(layers, "seccomp")),
     Guarantee("files-out-of-reach",
               "student code cannot read the spec, the reference or the grader's files",
-              "mount-isolation or landlock",
-              lambda layers: _any(layers, "mount-isolation", "landlock")),
+              "mount-isolation, chroot-root or landlock",
+              lambda layers: _any(layers, "mount-isolation", "chroot-root", "landlock")),
+    Guarantee("imports-confined",
+              "student code can import only the standard library and the exercise's allowed "
+              "modules, wherever it looks for others",
+              "landlock or chroot-root (a private root alone still shows the system's packages)",
+              lambda layers: _any(layers, "chroot-root", "landlock")),
     Guarantee("processes-out-of-view", "student code cannot see or signal other processes",
-              "mount-isolation or landlock to hide /proc, and a PID namespace, uid-drop or "
+              "mount-isolation, chroot-root or landlock to hide /proc, and a PID namespace, "
+              "uid-drop or "
               "landlock ABI 6 against signals", _out_of_view),
     Guarantee("process-cap", "a call's processes and threads are capped as a whole",
               "a pids cgroup, or RLIMIT_NPROC on the dedicated uid", _process_cap),

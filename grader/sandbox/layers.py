@@ -5,8 +5,8 @@ Layers (each independent, each used when the host supports it):
 
 - ``process``: the submission runs in a separate interpreter (always).
 - ``rlimits``: file size, open files, core dumps and CPU capped (POSIX).
-- ``uid-drop``: when the grader is root, the worker runs as a dedicated unprivileged uid
-  (``nobody``, 65534, unless ``GRADE_SANDBOX_UID`` names another) with no groups.
+- ``uid-drop``: when the grader is root, the worker runs as an unprivileged uid with no
+  groups, one no other open sandbox uses (:mod:`grader.sandbox.uids`).
 - ``no-new-privs``: set-uid binaries cannot raise the worker's privileges again.
 - ``network-namespace``: a fresh network namespace with no interfaces up.
 - ``pid-namespace``: the worker is process 1 of its own PID namespace; it cannot see or
@@ -15,6 +15,10 @@ Layers (each independent, each used when the host supports it):
   the interpreter's files, a few devices and the submission, with a tmpfs of its own on
   ``/tmp`` as the only writable place (and one on ``/dev/shm``, for multiprocessing's
   semaphores); the grader, the reference and the exercise specs are simply not there.
+- ``chroot-root``: where there is no mount namespace but the grader is root (a default
+  Docker container keeps CAP_SYS_CHROOT), the same view from a tree of the interpreter's files
+  built once per machine (:mod:`grader.sandbox.chroot_root`), with a sticky ``/dev/shm``
+  that each sandbox's own uid keeps private; used only in place of ``mount-isolation``.
 - ``pids-cgroup`` / ``memory-cgroup``: cgroup v1 caps on the number of processes and the
   memory of everything the worker starts.
 - ``seccomp``: a system-call filter refusing calls a submission never needs, and sockets of
@@ -23,8 +27,8 @@ Layers (each independent, each used when the host supports it):
   call read only the standard library, system binaries and libraries and a few devices, and
   write only its scratch directory; on newer kernels no TCP, and no signals or abstract
   sockets beyond the call's own processes.
-- ``process-rlimit``: RLIMIT_NPROC on the dedicated uid, the process cap where no pids cgroup
-  can be made (it counts every task of that uid, so one grading per uid at a time).
+- ``process-rlimit``: RLIMIT_NPROC on the sandbox's uid, the process cap where no pids cgroup
+  can be made (it counts every task of that uid, hence a uid per open sandbox).
 
 The probe runs once per grader process in a throw-away fork and never claims a layer it did
 not see work. :func:`start_probe` forks it early, so that it runs on another core while the
@@ -47,6 +51,7 @@ from dataclasses import dataclass, field
 from grader.sandbox import cgroups as sandbox_cgroups
 from grader.sandbox import landlock as sandbox_landlock
 from grader.sandbox import seccomp as sandbox_seccomp
+from grader.sandbox import uids as sandbox_uids
 from grader.sandbox.leftovers import TEMP_PREFIX
 
 LAYER_NAMES = (
@@ -57,14 +62,14 @@ LAYER_NAMES = (
     "network-namespace",
     "pid-namespace",
     "mount-isolation",
+    "chroot-root",
     "pids-cgroup",
     "memory-cgroup",
     "seccomp",
     "landlock",
     "process-rlimit",
 )
-NOBODY = 65534
-UID_VARIABLE = "GRADE_SANDBOX_UID"
+NOBODY = sandbox_uids.NOBODY
 DISABLE_VARIABLE = "GRADE_SANDBOX_DISABLE"
 SYSTEM_PYTHON = "/usr/bin/python3"
 
@@ -87,6 +92,8 @@ PIVOT_ROOT_SYSCALL = {"x86_64": 155, "aarch64": 41}
 DEVICES = ("null", "zero", "random", "urandom")
 SHARED_MEMORY = "/dev/shm"
 SHARED_MEMORY_SIZE = "16m"
+# A layer that stands in for another: not missing while the other is active.
+STANDS_IN_FOR = {"chroot-root": "mount-isolation"}
 
 
 class LayerError(OSError):
@@ -110,9 +117,11 @@ class IsolationPlan:
     caps: ResourceCaps = field(default_factory=ResourceCaps)
     new_root: str | None = None  # an empty host directory to mount the private root on
     root_binds: tuple[str, ...] = ()  # host directories shown read-only at the same path
-    copies: tuple[tuple[str, str, bool], ...] = ()  # (host file, path in the root, owned by nobody)
+    copies: tuple[tuple[str, str, bool], ...] = ()  # (host file, path in the root, owned by the uid)
     workdir: str = "/home/student"
+    chroot: str | None = None  # a tree to chroot into (chroot-root), then chdir to workdir
     cgroup_procs: tuple[str, ...] = ()  # cgroup.procs files to join
+    uid: int = NOBODY  # the unprivileged uid to drop to (uid-drop)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -147,18 +156,17 @@ def _working_steps() -> frozenset[str]:
 
 def layers_notice(layers: dict[str, bool]) -> str | None:
     """One line naming the isolation layers that are not active, or None when all are."""
-    missing = [name for name in LAYER_NAMES if not layers.get(name, False)]
+    missing = [name for name in LAYER_NAMES if not layers.get(name, False)
+               and not layers.get(STANDS_IN_FOR.get(name, ""), False)]
     if not missing:
         return None
     return "sandbox: these isolation layers are unavailable on this host: " + ", ".join(missing)
 
 
 def sandbox_uid() -> int:
-    """The unprivileged uid student code runs as when the grader is root."""
-    value = os.environ.get(UID_VARIABLE, "")
-    if value.isdigit() and 0 < int(value) < (1 << 31):
-        return int(value)
-    return NOBODY
+    """The uid the probe drops to: the pinned one, else ``nobody``."""
+    pinned = sandbox_uids.pinned_uid()
+    return NOBODY if pinned is None else pinned
 
 
 def tasks_of_uid(uid: int) -> int:
@@ -286,8 +294,11 @@ def _try_layers(scratch: str, groups: sandbox_cgroups.CgroupSet) -> dict[str, bo
         found["mount-isolation"] = _attempt(
             lambda: (_unshare(CLONE_NEWNS), enter_private_root(plan))
         )
+    can_chroot = root and _attempt(lambda: os.chroot("/"))  # needs CAP_SYS_CHROOT: before the drop
     found["uid-drop"] = root and _attempt(drop_privileges)
     found["process-rlimit"] = found["uid-drop"] and _attempt(_nproc_is_enforced)
+    found["chroot-root"] = (can_chroot and found["uid-drop"] and not found.get("mount-isolation")
+                            and shutil.which("ldd") is not None)
     found["no-new-privs"] = _attempt(set_no_new_privs)
     found["landlock"] = found["no-new-privs"] and sandbox_landlock.probe()
     found["seccomp"] = sandbox_seccomp.supported() and _attempt(sandbox_seccomp.install) \
@@ -378,12 +389,26 @@ def apply_plan(plan: IsolationPlan) -> None:
         _step("creating namespaces", lambda: _unshare(flags))
     if layers.get("mount-isolation"):
         _step("building the private root", lambda: enter_private_root(plan))
+    if plan.chroot is not None:
+        _step("entering the private root", lambda: (os.chroot(plan.chroot),
+                                                     os.chdir(plan.workdir)))
     if layers.get("uid-drop"):
-        _step("dropping to an unprivileged user", drop_privileges)
+        _step("dropping to an unprivileged user", lambda: drop_privileges(plan.uid))
     if layers.get("no-new-privs"):
         _step("setting no_new_privs", set_no_new_privs)
     if layers.get("seccomp"):
         _step("installing the system-call filter", sandbox_seccomp.install)
+
+
+def enter_isolation(plan: IsolationPlan, error_fd: int) -> None:
+    """Runs in the forked child before exec: report a failed step on the error pipe."""
+    try:
+        apply_plan(plan)
+    except BaseException as error:
+        try:
+            os.write(error_fd, str(error).encode("utf-8", "replace")[:2000])
+        finally:
+            raise
 
 
 def _step(what: str, action) -> None:
@@ -416,8 +441,8 @@ def _write_proc(path: str, text: str) -> None:
         handle.write(text)
 
 
-def drop_privileges() -> None:
-    uid = sandbox_uid()
+def drop_privileges(uid: int | None = None) -> None:
+    uid = sandbox_uid() if uid is None else uid
     os.setgroups([])
     os.setresgid(uid, uid, uid)
     os.setresuid(uid, uid, uid)
@@ -450,7 +475,7 @@ def enter_private_root(plan: IsolationPlan) -> None:
     # /tmp: the only writable place, the fork server's scratch directory (emptied per call).
     tmp = root + "/tmp"
     os.makedirs(tmp, exist_ok=True)
-    owner = sandbox_uid() if plan.layers.get("uid-drop") else os.getuid()
+    owner = plan.uid if plan.layers.get("uid-drop") else os.getuid()
     _mount("tmpfs", tmp, "tmpfs", MS_NOSUID | MS_NODEV,
            f"size=64m,nr_inodes=4096,mode=0700,uid={owner},gid={owner}")
     # /dev/shm: where multiprocessing makes its semaphores (SemLock), private to this sandbox
@@ -462,7 +487,7 @@ def enter_private_root(plan: IsolationPlan) -> None:
     workdir = root + plan.workdir
     os.makedirs(workdir, exist_ok=True)
     for host_file, inside, owned_by_nobody in plan.copies:
-        _copy_in(host_file, root + inside, owned_by_nobody)
+        _copy_in(host_file, root + inside, plan.uid if owned_by_nobody else None)
     os.chmod(workdir, 0o755)
     _mount("none", root, None, MS_REMOUNT | MS_RDONLY | MS_NOSUID | MS_NODEV)
     _pivot_into(root)
@@ -482,12 +507,12 @@ def _bind_file(source: str, target: str) -> None:
     _mount(source, target, None, MS_BIND)
 
 
-def _copy_in(host_file: str, target: str, owned_by_nobody: bool) -> None:
+def _copy_in(host_file: str, target: str, owner: int | None) -> None:
     os.makedirs(os.path.dirname(target), exist_ok=True)
     shutil.copyfile(host_file, target)
     os.chmod(target, 0o644)
-    if owned_by_nobody:
-        os.chown(target, sandbox_uid(), sandbox_uid())
+    if owner is not None:
+        os.chown(target, owner, owner)
 
 
 def _pivot_into(root: str) -> None:

@@ -17,7 +17,11 @@ def remove_leftovers() -> None:
     could close their sandbox) left behind. Safe to call any time: only leftovers of dead
     processes are touched. Runs once per grader process on its first sandbox."""
     sandbox_cgroups.remove_stale()
-    directory = tempfile.gettempdir()
+    remove_leftovers_in(tempfile.gettempdir())
+
+
+def remove_leftovers_in(directory: str) -> None:
+    """Remove the sandbox directories in ``directory`` whose grader has died."""
     try:
         names = os.listdir(directory)
     except OSError:

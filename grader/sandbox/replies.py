@@ -87,6 +87,9 @@ def exception_text(reply: dict, where: Callable[[int], str] = lambda line: f"lin
         function = clip(text_field(exception, "function"), 100)
         inside = "" if function == "<module>" else f", in {function}"
         text += f" (at {where(int_field(exception, 'line'))}{inside})"
+    if exception.get("needs_shared_memory") is True:
+        text += (". Process pools need shared memory (/dev/shm), which this grader cannot "
+                 "provide here: pre-tokenize in a plain loop instead")
     return text
 
 

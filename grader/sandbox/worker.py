@@ -254,7 +254,30 @@ def describe_exception(error):
     where = submission_frame(error)
     if where is not None:
         described["line"], described["function"] = where
+    if isinstance(error, OSError) and raised_in(error, SHARED_MEMORY_MODULES):
+        described["needs_shared_memory"] = True
     return described
+
+
+# Where multiprocessing makes its semaphores and shared memory, in /dev/shm.
+SHARED_MEMORY_MODULES = ("multiprocessing/synchronize.py", "multiprocessing/shared_memory.py")
+
+
+def raised_in(error, endings):
+    """Whether a frame of ``error``'s traceback is in a file whose path ends with one of
+    ``endings`` (read from the interpreter's objects, as :func:`submission_frame`)."""
+    try:
+        tb = BaseException.__traceback__.__get__(error)
+    except BaseException:
+        return False
+    steps = 0
+    while type(tb) is TracebackType and steps < MAX_FRAMES:
+        name = tb.tb_frame.f_code.co_filename
+        if type(name) is str and name.endswith(endings):
+            return True
+        tb = tb.tb_next
+        steps += 1
+    return False
 
 
 def submission_frame(error):
@@ -433,7 +456,7 @@ def landlock_rules(scratch):
     rules += [("/dev/null", FS_READ_FILE | FS_WRITE_FILE | FS_TRUNCATE)]
     rules += [("/dev/" + name, FS_READ_FILE) for name in ("zero", "random", "urandom")]
     rules.append((scratch, -1))
-    if CONFIG.get("shm"):  # a private tmpfs (never the host's, which sandboxes would share)
+    if CONFIG.get("shm"):  # a private tmpfs, or a chroot tree's, where each sandbox has a uid
         rules.append((CONFIG["shm"], -1))
     return rules
 
@@ -763,17 +786,24 @@ def clear_scratch(workdir):
         pass
     empty_directory(CONFIG["scratch"])
     if CONFIG.get("shm"):
-        empty_directory(CONFIG["shm"])
+        empty_directory(CONFIG["shm"], own_only=CONFIG.get("shm_shared", False))
 
 
-def empty_directory(path):
+def empty_directory(path, own_only=False):
     """Remove everything under ``path`` (all of it belongs to this uid), keeping ``path``."""
     try:
         entries = os.listdir(path)
     except OSError:
         return
     for name in entries:
-        remove_tree(os.path.join(path, name))
+        entry = os.path.join(path, name)
+        if own_only:  # a directory other sandboxes (other uids) use too: only ours goes
+            try:
+                if os.lstat(entry).st_uid != os.getuid():
+                    continue
+            except OSError:
+                continue
+        remove_tree(entry)
 
 
 def remove_tree(path):
@@ -860,6 +890,11 @@ def kill_strays(is_init):
     if is_init:
         try:
             _kill(-1, signal.SIGKILL)  # from process 1: everyone else in the namespace
+        except OSError:
+            pass
+    elif CONFIG.get("own_uid"):
+        try:
+            _kill(-1, signal.SIGKILL)  # every process of this uid but the server is the call's
         except OSError:
             pass
     elif SUBREAPER[0]:
@@ -973,7 +1008,9 @@ def main(argv):
     flags = set(argv[5:])
     SUBMISSION_LABEL[0] = os.path.basename(submission)
     CONFIG["scratch"] = scratch
-    CONFIG["shm"] = "/dev/shm" if "--private-shm" in flags else None
+    CONFIG["shm"] = "/dev/shm" if flags & {"--private-shm", "--shared-shm"} else None
+    CONFIG["shm_shared"] = "--shared-shm" in flags
+    CONFIG["own_uid"] = "--own-uid" in flags
     imports = os.path.join(os.path.dirname(os.path.abspath(__file__)), "imports")
     if os.path.isdir(imports):  # the exercise's allowed third-party modules, copied here
         sys.path.append(imports)

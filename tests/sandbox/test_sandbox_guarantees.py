@@ -17,7 +17,8 @@ from grader.sandbox.api import Sandbox, SandboxLimits, probe_layers
 LAYERS = probe_layers()
 LIMITS = SandboxLimits(call_seconds=3.0, memory_mib=192, total_seconds=60.0, max_processes=16)
 CONTAINER_LIKE = {"network-namespace": False, "pid-namespace": False, "mount-isolation": False,
-                  "pids-cgroup": False, "memory-cgroup": False}
+                  "pids-cgroup": False, "memory-cgroup": False,
+                  "chroot-root": bool(LAYERS["uid-drop"])}  # a root grader in a container
 REPOSITORY = Path(__file__).resolve().parents[2]
 
 PROBES = '''
@@ -107,6 +108,18 @@ def threads(count):
     return started
 
 
+def import_from(paths, name):
+    """Import ``name`` after putting ``paths`` on the path: "ok", or the error's type."""
+    import importlib
+
+    sys.path.extend(paths)
+    try:
+        importlib.import_module(name)
+        return "ok"
+    except Exception as error:
+        return type(error).__name__
+
+
 def neighbours(pid):
     # What a call may do to another process by pid, and to itself: each errno name or "ok".
     import resource
@@ -169,6 +182,18 @@ def test_spec_reference_grader_and_other_processes_are_out_of_reach(box):
     assert box.call("readable", [paths]).value == dict.fromkeys(paths, False)
     # The standard library itself stays readable.
     assert box.call("readable", [[os.__file__.replace(".pyc", ".py")]]).kind == "ok"
+
+
+@pytest.mark.skipif(not guarantees.providers(LAYERS)["imports-confined"],
+                    reason="nothing here confines imports")
+def test_only_the_allowed_modules_can_be_imported_wherever_the_call_looks(box):
+    import yaml  # installed beside the grader, not allowed by any exercise
+
+    installed = os.path.dirname(os.path.dirname(yaml.__file__))
+    paths = [installed, "/usr/lib/python3/dist-packages", "/usr/local/lib/python3/dist-packages"]
+    assert box.call("import_from", [paths, "yaml"]).value in ("ModuleNotFoundError",
+                                                             "PermissionError", "ImportError")
+    assert box.call("import_from", [[], "json"]).value == "ok"
 
 
 @pytest.mark.skipif(not (LAYERS["uid-drop"] or LAYERS["pid-namespace"]

@@ -17,9 +17,11 @@ import json
 import os
 import shutil
 import signal
+import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 
@@ -162,8 +164,9 @@ def test_strict_mode_grades_the_correct_example_to_full_marks(platform_env, plac
 def test_strict_mode_refuses_when_a_mechanism_is_disabled(platform_env, place):  # noqa: F811
     if platform_env.name == "host-nobody":
         pytest.skip("strict mode refuses there anyway (see above)")
-    # In a container Landlock is the only file-system layer: without it the spec is readable.
-    disabled = "landlock" if platform_env.name.startswith("container") else \
+    # In a container Landlock and the chroot-root tree are the file-system layers: without them
+    # the spec is readable.
+    disabled = "landlock,chroot-root" if platform_env.name.startswith("container") else \
         "landlock,mount-isolation"
     done, _ = grade(platform_env, place, CORRECT, "--strict-sandbox",
                     env={"GRADE_SANDBOX_DISABLE": disabled})
@@ -176,8 +179,8 @@ def test_strict_mode_refuses_when_a_mechanism_is_disabled(platform_env, place): 
 
 def test_a_process_pool_trainer_grades_like_a_serial_one(platform_env, place, tmp_path):  # noqa: F811
     # CS336's starter code pre-tokenizes in a multiprocessing pool; its semaphores live in
-    # /dev/shm, which the private root gives each sandbox of its own. Without a private root
-    # (a default container) there is none to give: the host's would be shared by sandboxes.
+    # /dev/shm: the private root's own, or in a default container the chroot-root tree's,
+    # where each open sandbox writes as a uid of its own.
     source = CORRECT.read_text(encoding="utf-8").replace(
         "def train_bpe(corpus, num_merges):\n",
         "def train_bpe(corpus, num_merges):\n    import multiprocessing\n"
@@ -188,7 +191,92 @@ def test_a_process_pool_trainer_grades_like_a_serial_one(platform_env, place, tm
     done, _ = grade(platform_env, place, pooled)
     assert done.returncode == 0, (platform_env.name, done.stderr[-2000:])
     report = json.loads(done.stdout)
-    if report["sandbox_layers"].get("mount-isolation"):
-        assert report["score"] == report["max_score"], platform_env.name
+    layers = report["sandbox_layers"]
+    assert layers.get("mount-isolation") or layers.get("chroot-root"), (platform_env.name, layers)
+    assert report["score"] == report["max_score"], platform_env.name
     assert strays() == [], platform_env.name
     assert os.listdir(place / "tmp") == []
+
+
+LOOK_AROUND = '''
+import os, socket
+
+def look(secret, socket_path):
+    seen = {}
+    try:
+        seen["processes"] = sum(name.isdigit() for name in os.listdir("/proc"))
+    except OSError as error:
+        seen["processes"] = type(error).__name__
+    try:
+        seen["secret"] = os.stat(secret).st_size
+    except OSError as error:
+        seen["secret"] = type(error).__name__
+    try:
+        with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as client:
+            client.connect(socket_path)
+            seen["socket"] = client.recv(16).decode()
+    except OSError as error:
+        seen["socket"] = type(error).__name__
+    return seen
+'''
+RUN_LOOK = '''
+import json, sys
+from grader.sandbox.api import Sandbox
+with Sandbox(sys.argv[1]) as box:
+    outcome = box.call("look", sys.argv[2:])
+    print(json.dumps({"value": outcome.value, "error": outcome.error, "layers": box.layers}))
+'''
+
+
+def test_a_call_cannot_stat_host_files_list_processes_or_reach_host_sockets(platform_env,  # noqa: F811
+                                                                            place):
+    # Landlock refuses to open the host's files, but not stat, nor connecting to a UNIX
+    # socket by its path: in every environment those must not be there to reach.
+    secret = place / "secret.txt"
+    secret.write_text("the reference's answers")
+    os.chmod(secret, 0o600)
+    socket_path = str(place / "grader.sock")
+    server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    server.bind(socket_path)
+    os.chmod(socket_path, 0o777)
+    server.listen(4)
+    server.settimeout(0.2)
+    accepted = []
+
+    def answer():
+        while not stopping:
+            try:
+                connection, _ = server.accept()
+            except OSError:
+                continue
+            accepted.append(1)
+            connection.sendall(b"reached")
+            connection.close()
+
+    stopping = False
+    thread = threading.Thread(target=answer, daemon=True)
+    thread.start()
+    student = place / "look.py"
+    student.write_text(LOOK_AROUND)
+    os.chmod(student, 0o644)
+    try:
+        done = subprocess.run(platform_env([sys.executable, "-c", RUN_LOOK, str(student),
+                                            str(secret), socket_path]),
+                              capture_output=True, text=True, timeout=120, cwd=place,
+                              env={**os.environ, "TMPDIR": str(place / "tmp")})
+    finally:
+        stopping = True
+        thread.join(2)
+        server.close()
+    assert done.returncode == 0, (platform_env.name, done.stderr[-2000:])
+    report = json.loads(done.stdout.splitlines()[-1])
+    seen = report["value"]
+    assert seen is not None, (platform_env.name, report["error"])
+    assert seen["processes"] in ("FileNotFoundError", "PermissionError"), (platform_env.name, seen)
+    assert seen["secret"] in ("FileNotFoundError", "PermissionError"), (platform_env.name, seen)
+    assert seen["socket"] in ("FileNotFoundError", "PermissionError", "ConnectionRefusedError"), \
+        (platform_env.name, seen)
+    assert accepted == [], platform_env.name
+    if platform_env.name.startswith("container"):
+        assert report["layers"]["chroot-root"], report["layers"]
+        assert seen["secret"] == seen["socket"] == "FileNotFoundError", seen
