@@ -423,8 +423,7 @@ class Sandbox:
 
     @property
     def uid(self) -> int:
-        """The uid student code runs as when the grader is root: one of this sandbox's own
-        while it is open (:mod:`grader.sandbox.uids`)."""
+        """The uid student code runs as (when root): this sandbox's own while it is open."""
         if self._uid is None:
             self._uid = sandbox_uids.lease()
         return self._uid.uid
@@ -584,6 +583,8 @@ class Sandbox:
         if self._worker is not None:
             self._worker.kill()
             self._worker = None
+            if self._uid is not None:  # what left the worker's reach (its server killed)
+                sandbox_uids.kill_processes_of(self._uid)
 
 
 # ---------------------------------------------------------------------------------------------

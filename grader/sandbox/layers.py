@@ -172,19 +172,10 @@ def sandbox_uid() -> int:
 def tasks_of_uid(uid: int) -> int:
     """Tasks (threads included, as RLIMIT_NPROC counts them) whose real uid is ``uid``."""
     count = 0
-    try:
-        entries = os.listdir("/proc")
-    except OSError:
-        return 0
-    for entry in entries:
-        if not entry.isdigit():
-            continue
+    for _, fields in sandbox_uids.processes_of(uid):
         try:
-            with open(f"/proc/{entry}/status") as handle:
-                fields = dict(line.split(":", 1) for line in handle if ":" in line)
-            if int(fields["Uid"].split()[0]) == uid:
-                count += int(fields.get("Threads", "1"))
-        except (OSError, ValueError, KeyError):
+            count += int(fields.get("Threads", "1"))
+        except ValueError:
             continue
     return count
 

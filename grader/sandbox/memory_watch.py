@@ -11,8 +11,9 @@ looked at), so the sum can pass the cap only by what the call allocates in one i
 
 from __future__ import annotations
 
-import os
 import time
+
+from grader.sandbox.uids import processes_of
 
 INTERVAL_SECONDS = 0.1
 
@@ -39,21 +40,11 @@ class MemoryWatch:
 
 def resident_bytes_of(uid: int) -> int:
     """The resident memory of every process whose real uid is ``uid`` (threads counted once:
-    ``/proc`` lists processes). Read from ``status``, as the sandbox's processes are not
-    dumpable and so their ``/proc`` entries belong to root."""
+    ``/proc`` lists processes)."""
     total = 0
-    try:
-        entries = os.listdir("/proc")
-    except OSError:
-        return 0
-    for entry in entries:
-        if not entry.isdigit():
-            continue
+    for _, fields in processes_of(uid):
         try:
-            with open(f"/proc/{entry}/status") as handle:
-                fields = dict(line.split(":", 1) for line in handle if ":" in line)
-            if int(fields["Uid"].split()[0]) == uid:
-                total += int(fields.get("VmRSS", "0 kB").split()[0]) << 10
-        except (OSError, ValueError, KeyError, IndexError):
+            total += int(fields.get("VmRSS", "0 kB").split()[0]) << 10
+        except (ValueError, IndexError):
             continue
     return total

@@ -21,8 +21,10 @@ from __future__ import annotations
 import fcntl
 import os
 import pwd
+import signal
 import stat
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 NOBODY = 65534
@@ -88,6 +90,43 @@ def lease(wait_seconds: float = WAIT_SECONDS) -> UidLease:
         if time.monotonic() >= deadline:
             return UidLease(NOBODY, own=False)
         time.sleep(0.05)
+
+
+def processes_of(uid: int) -> Iterator[tuple[int, dict[str, str]]]:
+    """(pid, fields of ``/proc/PID/status``) of every process whose real uid is ``uid``.
+    Read from ``status``: the sandbox's processes are not dumpable, so their ``/proc``
+    entries belong to root."""
+    try:
+        entries = os.listdir("/proc")
+    except OSError:
+        return
+    for entry in entries:
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/status") as handle:
+                fields = dict(line.split(":", 1) for line in handle if ":" in line)
+            if int(fields["Uid"].split()[0]) == uid:
+                yield int(entry), fields
+        except (OSError, ValueError, KeyError, IndexError):
+            continue
+
+
+def kill_processes_of(held: UidLease) -> None:
+    """SIGKILL every process of a uid leased to one sandbox (all of them its own), stopped or
+    orphaned ones too: the last word once its worker is gone."""
+    if not held.own:
+        return
+    for _ in range(50):
+        found = [pid for pid, _ in processes_of(held.uid)]
+        if not found:
+            return
+        for pid in found:
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except OSError:
+                pass
+        time.sleep(0.002)
 
 
 def _has_account(uid: int) -> bool:

@@ -12,6 +12,7 @@ one line naming the guarantee, where one really does not.
 
 from __future__ import annotations
 
+import csv
 import ctypes
 import json
 import os
@@ -280,3 +281,37 @@ def test_a_call_cannot_stat_host_files_list_processes_or_reach_host_sockets(plat
     if platform_env.name.startswith("container"):
         assert report["layers"]["chroot-root"], report["layers"]
         assert seen["secret"] == seen["socket"] == "FileNotFoundError", seen
+
+
+@pytest.mark.parametrize("platform_env", ["container", "container-cgroup-v2"], indirect=True)
+def test_a_classmate_signalling_every_pid_changes_no_score_in_a_parallel_batch(platform_env,  # noqa: F811
+                                                                                place):
+    # No PID namespace in a container: the attacker can name every pid. Landlock's signal
+    # scoping (ABI 6) would refuse the signals too; without it, as on older kernels, each
+    # sandbox's own uid is what keeps them off the classmate graded beside it.
+    spec = place / "valid-minimal.yaml"
+    spec.write_text(QUICK_SPEC.replace("total_seconds: 2", "total_seconds: 4"))
+    os.chmod(spec, 0o644)
+
+    def batch(students: dict[str, Path], out: str) -> dict[str, str]:
+        folder = place / f"class-{out}"
+        folder.mkdir()
+        os.chmod(folder, 0o755)
+        for name, source in students.items():
+            shutil.copyfile(source, folder / f"{name}.py")
+            os.chmod(folder / f"{name}.py", 0o644)
+        done = subprocess.run(platform_env([GRADE, "batch", str(folder), "-o", str(place / out),
+                                            "--exercise", str(spec), "--jobs", "2",
+                                            "--no-progress"]),
+                              capture_output=True, text=True, timeout=300, cwd=place,
+                              env={**os.environ, "TMPDIR": str(place / "tmp"),
+                                   "GRADE_SANDBOX_DISABLE": "landlock"})
+        assert done.returncode == 0, (platform_env.name, done.stderr[-2000:])
+        with open(place / out / "grades.csv", newline="") as handle:
+            return {row["student"]: row["total"] for row in csv.DictReader(handle)}
+
+    alone = batch({"honest": CORRECT}, "alone")
+    beside = batch({"honest": CORRECT, "mallory": HOSTILE / "signal_the_neighbours.py"},
+                   "beside")
+    assert beside["honest"] == alone["honest"], (platform_env.name, alone, beside)
+    assert strays() == [], platform_env.name
