@@ -79,7 +79,9 @@ def batch() -> None:
 @click.option("--jobs", type=click.IntRange(min=1), default=None,
               help="Gradings run at once; default: one per core.")
 @click.option("--regrade", is_flag=True, help="Grade every submission again, changed or not.")
-@click.option("--shard", metavar="K/N", help="Grade only shard K of N (see 'grade batch merge').")
+@click.option("--shard", metavar="K/N|slurm",
+              help="Grade only shard K of N (see 'grade batch merge'); 'slurm': the shard of "
+                   "this Slurm job array task.")
 @click.option("--csv", "csv_formats", multiple=True, type=click.Choice(["canvas"]),
               help="Also write grades-canvas.csv in Canvas's gradebook import format.")
 @click.option("--canvas-assignment", metavar="'NAME (ID)'",
