@@ -71,7 +71,7 @@ def grades_csv(gradings: Sequence[Grading],
         if student and student not in graded:
             rows.append([student] + ([""] if several else []) + [""] + [""] * len(milestones)
                         + ["unusable", f"{entry}: {reason}"])
-    return _csv(rows)
+    return safe_csv(rows)
 
 
 def canvas_csv(gradings: Sequence[Grading], assignment: str | None = None,
@@ -106,10 +106,11 @@ def canvas_csv(gradings: Sequence[Grading], assignment: str | None = None,
         if student and student not in by_student:
             rows.append([student, "", student, "", ""] + [""] * len(exercises))
             by_student[student] = {}
-    return _csv(rows)
+    return safe_csv(rows)
 
 
-def _csv(rows: list[list[str]]) -> str:
+def safe_csv(rows: list[list[str]]) -> str:
+    """CSV text of ``rows`` whose cells no spreadsheet runs as formulas."""
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
     writer.writerows([[_cell(value) for value in row] for row in rows])

@@ -39,6 +39,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
                "Package EXERCISE's autograder for Gradescope, PrairieLearn or GitHub Classroom."),
     "batch": ("grader.commands.batch:batch",
               "Grade a whole class into a gradebook, CSV exports and a class report."),
+    "similarity": ("grader.commands.similarity:similarity",
+                   "Which submissions of a class share code."),
 }
 
 

@@ -1,0 +1,163 @@
+"""``grade similarity``: independent solutions are not flagged, disguised copies are (renamed
+names, reordered functions, comments added, reformatted), the stub counts for no one, known
+sources are named, and what students wrote reaches the pages escaped."""
+
+from __future__ import annotations
+
+import ast
+import builtins
+import csv
+import html.parser
+import io
+import keyword
+import shutil
+import subprocess
+import sys
+import tokenize
+from pathlib import Path
+
+import pytest
+
+from grader.batch.similarity import SimilarityError, find_similar, write_similarity
+from grader.spec import load_exercise
+from grader.spec.stubs import render_stub
+
+CLASS = Path(__file__).with_name("similarity_class")
+GRADE = str(Path(sys.executable).with_name("grade"))
+EXERCISE = load_exercise("bpe-train-encode")
+KEPT = {"train_bpe", "encode", "self", "cls"} | set(dir(builtins)) | set(keyword.kwlist)
+
+
+def disguised(source: str) -> str:
+    """The same program with every name of its own renamed, its functions in reverse order,
+    reformatted, and comments added."""
+    tree = ast.parse(source)
+    names = sorted({node.id for node in ast.walk(tree) if isinstance(node, ast.Name)}
+                   | {node.arg for node in ast.walk(tree) if isinstance(node, ast.arg)}
+                   | {node.name for node in ast.walk(tree)
+                      if isinstance(node, (ast.FunctionDef, ast.ClassDef))})
+    imported = {(alias.asname or alias.name).split(".")[0] for node in ast.walk(tree)
+                if isinstance(node, (ast.Import, ast.ImportFrom)) for alias in node.names}
+    renames = {name: f"q{number}_{name[::-1]}" for number, name in enumerate(names)
+               if name not in KEPT | imported and not name.startswith("__")}
+    defs = [node for node in tree.body if isinstance(node, (ast.FunctionDef, ast.ClassDef))]
+    rest = [node for node in tree.body if node not in defs]
+    tree.body = rest + defs[::-1]
+    reordered = ast.unparse(tree)
+    tokens = [(kind, renames.get(text, text) if kind == tokenize.NAME else text)
+              for kind, text, *_ in tokenize.generate_tokens(io.StringIO(reordered).readline)]
+    renamed = tokenize.untokenize(tokens)
+    lines = []
+    for number, line in enumerate(renamed.splitlines()):
+        lines.append(line)
+        if number % 4 == 0:
+            indent = line[: len(line) - len(line.lstrip())]
+            lines.append(f"{indent}# step {number}: keep going")
+    return "\n".join(lines) + "\n"
+
+
+def solutions() -> dict[str, str]:
+    return {path.stem: path.read_text() for path in sorted(CLASS.glob("*.py"))}
+
+
+def a_class(folder: Path, students: dict[str, str]) -> Path:
+    folder.mkdir(parents=True)
+    for student, text in students.items():
+        (folder / f"{student}.py").write_text(text)
+    return folder
+
+
+def test_the_disguise_still_runs_and_renames(tmp_path):
+    source = (CLASS / "counter_loop.py").read_text()
+    copy = disguised(source)
+    assert "learned" not in copy and "# step" in copy
+    space: dict = {}
+    exec(compile(copy, "copy.py", "exec"), space)  # noqa: S102 - our own fixture
+    assert space["train_bpe"](["low low lower"], 2) == [("l", "o"), ("lo", "w")]
+
+
+def test_ten_independent_solutions_are_not_flagged(tmp_path):
+    folder = a_class(tmp_path / "class", solutions())
+    report = find_similar(folder, EXERCISE)
+    assert report.students == len(solutions()) >= 10
+    assert report.pairs == []
+
+
+@pytest.mark.parametrize("original", ["counter_loop", "class_based", "heap_incremental"])
+def test_a_disguised_copy_is_found_beside_its_original(tmp_path, original):
+    students = {**solutions(), "mallory": disguised(solutions()[original])}
+    report = find_similar(a_class(tmp_path / "class", students), EXERCISE)
+    assert len(report.pairs) == 1, [(p.first, p.second, p.share) for p in report.pairs]
+    [pair] = report.pairs
+    assert {pair.first, pair.second} == {original, "mallory"} and not pair.source
+    assert min(pair.first_share, pair.second_share) >= 0.8
+
+
+def test_the_stub_counts_for_no_one(tmp_path):
+    stub = render_stub(EXERCISE)
+    students = {"untouched_one": stub, "untouched_two": stub,
+                "stub_plus_own": stub + "\n\n" + solutions()["recursive"]}
+    report = find_similar(a_class(tmp_path / "class", students), EXERCISE)
+    assert report.pairs == []
+
+
+def test_a_known_source_is_named(tmp_path):
+    sources = tmp_path / "sources"
+    sources.mkdir()
+    shutil.copyfile(CLASS / "regex_sennrich.py", sources / "subword_nmt_learn_bpe.py")
+    students = {name: text for name, text in solutions().items() if name != "regex_sennrich"}
+    students["copier"] = disguised(solutions()["regex_sennrich"])
+    report = find_similar(a_class(tmp_path / "class", students), EXERCISE, sources=sources)
+    assert report.sources == 1
+    [pair] = report.pairs
+    assert (pair.first, pair.second, pair.source) == ("copier", "subword_nmt_learn_bpe.py", True)
+
+
+class _Tags(html.parser.HTMLParser):
+    def __init__(self):
+        super().__init__()
+        self.tags: set[str] = set()
+
+    def handle_starttag(self, tag, attrs):
+        self.tags.add(tag)
+
+
+def test_pages_escape_what_students_wrote(tmp_path):
+    hostile = solutions()["counter_loop"].replace(
+        "from collections import Counter",
+        'from collections import Counter\nBANNER = "</code></pre><script>alert(1)</script>"')
+    students = {"a<td><img src=x onerror=alert(1)>": hostile, "b": disguised(hostile)}
+    report = find_similar(a_class(tmp_path / "class", students), EXERCISE)
+    index = write_similarity(report, tmp_path / "out", EXERCISE.title)
+    pages = [index, *sorted((tmp_path / "out" / "similarity").glob("*.html"))]
+    assert len(pages) == 2
+    for page in pages:
+        parser = _Tags()
+        parser.feed(page.read_text())
+        assert not parser.tags & {"script", "img"}, (page.name, parser.tags)
+    assert "&lt;script&gt;" in pages[1].read_text()
+    with open(tmp_path / "out" / "similarity.csv", newline="") as handle:
+        rows = list(csv.reader(handle))
+    assert rows[0][:3] == ["rank", "student", "other"] and len(rows) == 2
+
+
+def test_the_command_compares_a_class_and_refuses_answers_files(tmp_path):
+    folder = a_class(tmp_path / "class", {**solutions(),
+                                          "mallory": disguised(solutions()["recursive"])})
+    done = subprocess.run([GRADE, "similarity", str(folder), "-o", str(tmp_path / "out"),
+                           "--exercise", "bpe-train-encode"], capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert "11 submissions compared" in done.stdout
+    assert "1. mallory and recursive" in done.stdout or "1. recursive and mallory" in done.stdout
+    assert (tmp_path / "out" / "similarity" / "pair-1.html").is_file()
+    refused = subprocess.run([GRADE, "similarity", str(folder), "-o", str(tmp_path / "out2"),
+                              "--exercise", "hand-bpe"], capture_output=True, text=True,
+                             timeout=120)
+    assert refused.returncode == 2 and "not code" in refused.stderr
+    assert "Traceback" not in refused.stderr
+
+
+def test_a_threshold_outside_zero_to_one_is_refused(tmp_path):
+    with pytest.raises(SimilarityError, match="above 0 and at most 1"):
+        find_similar(a_class(tmp_path / "class", solutions()), EXERCISE, threshold=1.5)
