@@ -81,16 +81,8 @@ from grader.sandbox.replies import with_cpu as _with_cpu
 from grader.sandbox.wire import Opaque, WireError
 
 __all__ = [
-    "CALL_KINDS",
-    "CallOutcome",
-    "LoadOutcome",
-    "Opaque",
-    "Sandbox",
-    "SandboxError",
-    "SandboxLimits",
-    "SandboxUnavailable",
-    "layers_notice",
-    "probe_layers",
+    "CALL_KINDS", "CallOutcome", "LoadOutcome", "Opaque", "Sandbox",
+    "SandboxError", "SandboxLimits", "SandboxUnavailable", "layers_notice", "probe_layers",
     "remove_leftovers",
 ]
 
@@ -490,6 +482,8 @@ class Sandbox:
             argv.append("--shared-shm")  # the tree's, kept apart by each sandbox's uid
         if self.layers.get("uid-drop") and self._uid is not None and self._uid.own:
             argv.append("--own-uid")  # every other process of this uid is the call's
+        if any(self.layers.get(name) for name in ("uid-drop", "landlock", "mount-isolation")):
+            argv.append("--preload-allowed")  # no call can rewrite the allowed modules' files
         if self.layers.get("pid-namespace"):
             argv.append("--init")
         elif sys.platform.startswith("linux"):

@@ -303,6 +303,7 @@ def submission_frame(error):
 # Standard-library modules a BPE submission commonly imports. The load child reports which of
 # these the submission imported, and the server imports them too, so that no call child pays
 # for them again. Only names from this list are ever imported by the server.
+ALLOWED_MODULES = set()  # the exercise's allowed modules the server may import (see main)
 PRELOADABLE = frozenset((
     "abc", "array", "bisect", "collections", "copy", "dataclasses", "decimal", "enum",
     "fractions", "functools", "heapq", "itertools", "json", "math", "numbers", "operator",
@@ -371,7 +372,7 @@ def load_in_child(path):
     for name in list(sys.modules):
         if type(name) is str and name not in before:
             top = name.split(".")[0]
-            if top in PRELOADABLE:
+            if top in PRELOADABLE or top in ALLOWED_MODULES:
                 imported.add(top)
     return {"status": "loaded", "functions": function_names(module),
             "modules": sorted(imported)}
@@ -394,11 +395,12 @@ def flush_output():
 
 
 def preload(names):
-    """Import the reported standard-library modules in the server (only known names)."""
+    """Import the reported standard-library modules in the server (only known names), and
+    the exercise's allowed modules when nothing a call runs could have changed their files."""
     if type(names) is not list:
         return
     for name in names:
-        if type(name) is str and name in PRELOADABLE:
+        if type(name) is str and (name in PRELOADABLE or name in ALLOWED_MODULES):
             try:
                 __import__(name)
             except BaseException:
@@ -1014,6 +1016,9 @@ def main(argv):
     imports = os.path.join(os.path.dirname(os.path.abspath(__file__)), "imports")
     if os.path.isdir(imports):  # the exercise's allowed third-party modules, copied here
         sys.path.append(imports)
+        if "--preload-allowed" in flags:  # their files are read-only to every call
+            ALLOWED_MODULES.update(name.split(".")[0] for name in os.listdir(imports)
+                                   if name.isidentifier() or name.endswith((".py", ".so")))
     if "--init" in flags:
         become_namespace_init()
         SERVER["is_init"] = os.getpid() == 1

@@ -21,7 +21,14 @@ from grader.sandbox import Sandbox, SandboxError
 from support.container import container_available, container_command
 
 SUBMISSION = textwrap.dedent('''
+    import sys
+
+    ALREADY_THERE = "regex" in sys.modules  # before this module's own import
     import regex
+
+
+    def preloaded():
+        return ALREADY_THERE
 
 
     def letters(text):
@@ -47,6 +54,23 @@ def test_an_allowed_module_imports_and_works(submission):
     with Sandbox(submission, allowed_imports=("regex",)) as box:
         assert box.load().ok
         assert box.call("letters", ["héllo wörld 42"]).value == ["héllo", "wörld"]
+
+
+def test_the_server_imports_an_allowed_module_once_for_every_call(submission):
+    # Each call executes the module again in a fresh child: the module is already imported
+    # there, as the fork server imported it, so no call pays for importing it again.
+    with Sandbox(submission, allowed_imports=("regex",)) as box:
+        assert box.load().ok
+        assert box.call("preloaded").value is True
+        assert box.call("letters", ["ab"]).value == ["ab"]
+
+
+def test_where_a_call_could_rewrite_its_files_the_server_does_not_import_it(submission):
+    with Sandbox(submission, allowed_imports=("regex",)) as box:
+        for name in ("uid-drop", "landlock", "mount-isolation", "chroot-root"):
+            box.layers[name] = False
+        assert box.load().ok
+        assert box.call("preloaded").value is False
 
 
 def test_without_the_allowance_the_module_is_not_there(submission):
