@@ -96,36 +96,52 @@ def _list_families(fmt: str) -> None:
 
 @click.command("show", help=with_exit_codes(
     "Print the YAML spec of EXERCISE (an id from `grade list`, or a spec file), to read or to "
-    "start a new exercise from (see also `grade new --from`)."))
+    "start a new exercise from (see also `grade new --from`). Hidden cases are left out "
+    "unless --hidden is given."))
 @click.argument("exercise")
+@click.option("--hidden", is_flag=True, help="Print the hidden cases too (instructors).")
 @exercises_dir_option
-def show(exercise: str) -> None:
+def show(exercise: str, hidden: bool) -> None:
+    from grader.spec.student_view import without_hidden_cases
+
     spec = load(exercise)
     assert spec.source is not None
-    click.echo(spec.source.read_text(encoding="utf-8-sig"), nl=False)
+    text = spec.source.read_text(encoding="utf-8-sig")
+    click.echo(text if hidden else without_hidden_cases(text)[0], nl=False)
 
 
 @click.command("stub", help=with_exit_codes(
     "Render the student stub of EXERCISE (an id from `grade list`, or a spec file)."))
 @click.argument("exercise")
 @click.option(
-    "-o", "--output", type=click.Path(dir_okay=False, path_type=Path),
-    help="Write the stub to this file instead of standard output.",
+    "-o", "--output", type=click.Path(path_type=Path),
+    help="Write the stub to this file instead of standard output (with --roster: the folder "
+         "to write ID/FILE into for every student).",
 )
 @click.option("--force", is_flag=True, help="Overwrite the output file if it exists.")
 @click.option("--student", metavar="ID",
               help="Answers exercises: the student whose variant (corpus and words) to render.")
+@click.option("--roster", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="Answers exercises: render every student's own file, one per id of this "
+                   "roster (one id per line, or a .csv file), into the folder -o names.")
+@click.option("--id-column", metavar="NAME", default=None,
+              help="The column of a .csv roster holding the ids (default: its first column).")
 @click.option("--seed-secret", metavar="SECRET", envvar="GRADE_SEED_SECRET",
               help="The course secret variants are drawn with (default: env GRADE_SEED_SECRET, "
-                   "else a practice value everyone shares).")
+                   "the file $GRADE_SEED_SECRET_FILE, else a practice value everyone shares).")
 @exercises_dir_option
 def stub(exercise: str, output: Optional[Path], force: bool, student: Optional[str],
-         seed_secret: Optional[str]) -> None:
+         roster: Optional[Path], id_column: Optional[str], seed_secret: Optional[str]) -> None:
     from grader.spec import family_of
     from grader.spec.stubs import StubExists, render_stub, write_stub
 
     spec = load(exercise)
     family = family_of(spec)
+    if roster is not None or id_column is not None:
+        _roster_stubs(spec, roster, id_column, output, force, student, seed_secret)
+        return
+    if output is not None and output.is_dir():
+        raise click.BadParameter(f"{output} is a folder: give a file name", param_hint="-o")
     if family.stub is not None:
         _own_stub(spec, family, output, force, student, seed_secret)
         return
@@ -165,6 +181,36 @@ def _own_stub(spec, family, output: Optional[Path], force: bool, student: Option
         raise InputError(f"cannot write {output}: {error.strerror or error}") from None
     who = f", student {student}" if student else ""
     click.echo(f"wrote {output} (exercise {spec.id}{who})", err=True)
+
+
+def _roster_stubs(spec, roster: Optional[Path], id_column: Optional[str], output: Optional[Path],
+                  force: bool, student: Optional[str], secret: Optional[str]) -> None:
+    """Every student's own starting file, from a roster (see :mod:`grader.bundles.starters`)."""
+    from grader.bundles.common import BundleError, per_student
+    from grader.bundles.starters import read_roster, render_starters
+    from grader.grading.secrets import SeedSecretError, environment_secret
+
+    if roster is None:
+        raise click.UsageError("--id-column names a column of the --roster file: give --roster")
+    if student is not None:
+        raise click.UsageError("give either --student (one file) or --roster (every student's)")
+    if output is None:
+        raise click.UsageError("--roster writes one file per student: give the folder with -o")
+    if not per_student(spec):
+        raise click.UsageError(f"{spec.id} gives every student the same stub: render it without "
+                               "--roster")
+    try:
+        secret = secret or environment_secret()
+        students = read_roster(roster, id_column)
+        if secret is None:
+            click.echo("warning: no course secret (--seed-secret, $GRADE_SEED_SECRET or "
+                       "$GRADE_SEED_SECRET_FILE): the files use the practice secret everyone "
+                       "shares", err=True)
+        written = render_starters(spec, students, secret, output, force=force)
+    except (BundleError, SeedSecretError) as error:
+        raise InputError(str(error)) from None
+    click.echo(f"wrote {len(written.students)} files into {output} ({output}/ID/"
+               f"{spec.student_file}, exercise {spec.id})", err=True)
 
 
 @click.command("check", help=with_exit_codes(

@@ -255,12 +255,21 @@ def _counterexample(details: dict, include_measurements: bool) -> Evidence:
     return Evidence(fields, table)
 
 
+CLOCK_NAMES = {"cpu": "CPU", "wall": "wall"}
+
+
 def _timing(details: dict, include_measurements: bool) -> Evidence:
     fields: list[tuple[str, str]] = []
     if include_measurements:
-        for key, label in (("student_seconds", "Your time"), ("reference_seconds", "Reference time")):
-            if details.get(key) is not None:
-                fields.append((label, f"{float(details[key]):.3f} s"))
+        clock = details.get("clock")
+        other = {"wall": "cpu", "cpu": "wall"}.get(clock)
+        for who, label in (("student", "Your time"), ("reference", "Reference time")):
+            if details.get(f"{who}_seconds") is not None:
+                text = f"{float(details[f'{who}_seconds']):.3f} s"
+                if other and details.get(f"{who}_{other}_seconds") is not None:
+                    text += (f" {CLOCK_NAMES[clock]} ({float(details[f'{who}_{other}_seconds']):.3f}"
+                             f" s {CLOCK_NAMES[other]})")
+                fields.append((label, text))
         ratio = _timing_ratio(details)
         if ratio is not None:
             fields.append(("Ratio", f"{ratio:.1f}x the reference"))

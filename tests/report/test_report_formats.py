@@ -153,3 +153,19 @@ def test_templates_are_found_from_the_checkout():
     assert (folder / "report.html.j2").is_file()
     assert (folder / "report.md.j2").is_file()
     assert (folder / "classroom" / "classroom.yml.j2").is_file()
+
+
+def test_a_timing_shows_the_other_clock_beside_the_one_charged():
+    from grader.report.details import evidence
+
+    details = {"kind": "timing", "clock": "wall", "student_seconds": 0.5,
+               "reference_seconds": 0.25, "student_cpu_seconds": 0.9,
+               "reference_cpu_seconds": 0.24, "student_wall_seconds": 0.5,
+               "reference_wall_seconds": 0.25, "limit_ratio": 4, "limit_seconds": 10}
+    fields = dict(evidence(details).fields)
+    assert fields["Your time"] == "0.500 s wall (0.900 s CPU)"
+    assert fields["Reference time"] == "0.250 s wall (0.240 s CPU)"
+    assert fields["Ratio"] == "2.0x the reference"
+    without = dict(evidence({"kind": "timing", "student_seconds": 0.5,
+                             "reference_seconds": 0.25}).fields)
+    assert without["Your time"] == "0.500 s"
