@@ -20,7 +20,8 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from grader.batch.batch import accepts
+from grader.batch.batch import GRADEBOOK, accepts
+from grader.batch.behaviour import SameBehaviour, same_behaviour
 from grader.batch.discovery import Accepts, Unusable, discover
 from grader.batch.exports import safe_csv
 from grader.grading.submission_file import SubmissionFileError, read_submission
@@ -65,12 +66,17 @@ class SimilarityReport:
     pairs: list[SimilarPair]
     unusable: list[Unusable]
     seconds: float
+    behaviour: list[SameBehaviour] = field(default_factory=list)
+    graded: bool = False  # whether a graded class's wrong answers were compared too
 
 
 def find_similar(submissions: Path, exercise: Exercise, *, sources: Path | None = None,
-                 threshold: float = DEFAULT_THRESHOLD) -> SimilarityReport:
+                 threshold: float = DEFAULT_THRESHOLD,
+                 graded: Path | None = None) -> SimilarityReport:
     """Compare every two submissions under ``submissions`` (and each with ``sources``); keep
-    the pairs where one shares at least ``threshold`` of its code with the other."""
+    the pairs where one shares at least ``threshold`` of its code with the other. ``graded``,
+    the output folder of ``grade batch`` for this class, adds the pairs that give the same
+    rare wrong answers (:mod:`grader.batch.behaviour`)."""
     from copydetect import CopyDetector  # heavy (numpy): only when comparing
 
     if not 0 < threshold <= 1:
@@ -102,8 +108,18 @@ def find_similar(submissions: Path, exercise: Exercise, *, sources: Path | None 
         pairs = _compared(detector, names) if len(names) > 1 else []
     pairs.sort(key=lambda pair: (-pair.share, -pair.tokens, pair.first, pair.second))
     students = sum(not is_source for _, is_source in names.values())
+    behaviour = same_behaviour(_gradebook(graded)) if graded is not None else []
     return SimilarityReport(students, len(names) - students, threshold, pairs, unusable,
-                            time.monotonic() - started)
+                            time.monotonic() - started, behaviour, graded is not None)
+
+
+def _gradebook(graded: Path) -> Path:
+    path = Path(graded)
+    path = path if path.is_file() else path / GRADEBOOK
+    if not path.is_file():
+        raise SimilarityError(f"--graded {graded}: no gradebook there; give the output "
+                              "folder of 'grade batch' for this class")
+    return path
 
 
 def write_similarity(report: SimilarityReport, out: Path, title: str) -> Path:

@@ -161,3 +161,41 @@ def test_the_command_compares_a_class_and_refuses_answers_files(tmp_path):
 def test_a_threshold_outside_zero_to_one_is_refused(tmp_path):
     with pytest.raises(SimilarityError, match="above 0 and at most 1"):
         find_similar(a_class(tmp_path / "class", solutions()), EXERCISE, threshold=1.5)
+
+
+QUICK_SPEC = (Path(__file__).resolve().parents[2] / "tests" / "specs" / "valid-minimal.yaml"
+              ).read_text() + ("limits:\n  call_seconds: 1.0\n  memory_mib: 192\n"
+                               "  total_seconds: 10\nproperties:\n  examples: 6\n")
+
+
+def test_students_giving_the_same_rare_wrong_answers_are_paired_with_the_inputs(tmp_path):
+    # Two students stop training after three merges, in code written apart; three others tie
+    # first-seen, a common mistake that is evidence against no one.
+    stop_early = {name: solutions()[name].replace("def train_bpe(corpus, num_merges):",
+                                                  "def train_bpe(corpus, num_merges):\n"
+                                                  "    num_merges = min(num_merges, 3)")
+                  for name in ("counter_loop", "class_based")}
+    first_seen = {f"tie_{n}": solutions()["first_seen_ties"] + f"\n# student {n}\n"
+                  for n in range(3)}
+    correct = {name: solutions()[name] for name in ("recursive", "linked_symbols")}
+    folder = a_class(tmp_path / "class", {**stop_early, **first_seen, **correct})
+    spec = tmp_path / "valid-minimal.yaml"
+    spec.write_text(QUICK_SPEC)
+    batch = subprocess.run([GRADE, "batch", str(folder), "-o", str(tmp_path / "graded"),
+                            "--exercise", str(spec), "--no-progress"], capture_output=True,
+                           text=True, timeout=300)
+    assert batch.returncode == 0, batch.stderr[-2000:]
+    report = find_similar(folder, load_exercise(str(spec)), graded=tmp_path / "graded")
+    assert report.graded
+    assert [(pair.first, pair.second) for pair in report.behaviour] == [
+        ("class_based", "counter_loop")]
+    [pair] = report.behaviour
+    assert pair.shared and all(wrong.milestone == "train" for wrong in pair.shared)
+    assert all('"num_merges"' in wrong.input for wrong in pair.shared)
+    page = write_similarity(report, tmp_path / "out", "quick").read_text()
+    assert "Same wrong answers" in page and "rare wrong answer" in page
+
+
+def test_a_folder_without_a_gradebook_is_refused(tmp_path):
+    with pytest.raises(SimilarityError, match="no gradebook there"):
+        find_similar(a_class(tmp_path / "class", solutions()), EXERCISE, graded=tmp_path)
