@@ -20,6 +20,9 @@ pre-token, so every text has a tokenization and nothing is ever unknown:
   ``train-bpe-reference-vocab.json`` and of GPT-2's ``vocab.json``.
 - Encoding applies the merges within each pre-token, lowest rank first; decoding joins the
   tokens' bytes and decodes them as UTF-8, invalid sequences becoming U+FFFD.
+- :func:`encode_iterable_byte_bpe` is CS336's ``encode_iterable``: a generator over an
+  iterable of strings (a file's lines) yielding exactly the ids of their joined text, each as
+  soon as no later string can change it.
 
 Vocab and merges files in GPT-2's format (``vocab.json``, ``merges.txt``) spell each token's
 bytes with the printable characters of :func:`gpt2_bytes_to_unicode`; space is ``Ġ``, newline
@@ -31,7 +34,7 @@ from __future__ import annotations
 import json
 import re
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from functools import lru_cache
 from os import PathLike
 
@@ -43,6 +46,7 @@ GPT2_PRETOKENIZE_PATTERN = (
     r"""'(?:[sdmt]|ll|ve|re)| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+"""
 )
 _PRETOKENIZER = regex.compile(GPT2_PRETOKENIZE_PATTERN)
+_WHITESPACE = regex.compile(r"\s*")
 
 BytePair = tuple[bytes, bytes]
 Vocab = dict[int, bytes]
@@ -378,14 +382,65 @@ class ByteLevelEncoder:
                 ids.append(self.special_ids[chunk])
                 continue
             for pretoken in _PRETOKENIZER.findall(chunk):
-                cached = self._cache.get(pretoken)
-                if cached is None:
-                    cached = self._cache[pretoken] = [self.ids[t] for t in self.tokens(pretoken)]
-                ids.extend(cached)
+                ids.extend(self._ids_of(pretoken))
         return ids
 
     def decode(self, ids: Iterable[int]) -> str:
         return _decode(ids, self.vocab)
+
+    def encode_iterable(self, lines: Iterable[str]) -> Iterator[int]:
+        """The ids of the joined ``lines``, yielded as soon as no later line can change them.
+
+        Each line is added to a pending text; the ids of its settled part are yielded and the
+        rest is kept (usually the last pre-token or two), so memory holds one line and a tail.
+        """
+        pending = ""
+        for index, line in enumerate(lines):
+            if not isinstance(line, str):
+                raise BPEInputError(f"lines[{index}] must be a str, got {type(line).__name__}")
+            pending += _check_text(line, f"lines[{index}]")
+            ids, cut = self._settled(pending)
+            yield from ids
+            pending = pending[cut:]
+        yield from self.encode(pending)
+
+    def _settled(self, text: str) -> tuple[list[int], int]:
+        """The ids of the longest prefix of ``text`` that no text appended later can change,
+        and where that prefix ends.
+
+        A special token is settled when every special token starting where it does would fit
+        in ``text``; a text chunk before a settled special token is settled whole. In the last
+        chunk, a pre-token is settled when every character the pattern looked at to match it
+        is one that appended text cannot change or turn into a special token: its own, the one
+        after it (where its run stopped), up to two more for a contraction, and for whitespace
+        the whole run and the character after it.
+        """
+        longest = max((len(token) for token in self.special_tokens), default=0)
+        stable = len(text) - max(longest - 1, 0)  # characters before this index are known
+        chunks = split_on_special_tokens(text, self.special_tokens)
+        ids: list[int] = []
+        cut = position = 0
+        for index, chunk in enumerate(chunks):
+            start, position = position, position + len(chunk)
+            if index % 2:
+                if start + longest > len(text):
+                    break
+                ids.append(self.special_ids[chunk])
+                cut = position
+                continue
+            whole = index + 1 < len(chunks) and position + longest <= len(text)
+            for match in _PRETOKENIZER.finditer(chunk):
+                if not whole and start + _looked_at(chunk, match) > stable:
+                    return ids, cut
+                ids.extend(self._ids_of(match.group()))
+                cut = start + match.end()
+        return ids, cut
+
+    def _ids_of(self, pretoken: str) -> list[int]:
+        cached = self._cache.get(pretoken)
+        if cached is None:
+            cached = self._cache[pretoken] = [self.ids[t] for t in self.tokens(pretoken)]
+        return cached
 
 
 def encode_byte_bpe(
@@ -393,6 +448,29 @@ def encode_byte_bpe(
 ) -> list[int]:
     """Token ids of ``text``: special tokens whole, every pre-token's bytes merged by rank."""
     return ByteLevelEncoder(vocab, merges, special_tokens).encode(text)
+
+
+def encode_iterable_byte_bpe(
+    lines: Iterable[str], vocab: Vocab, merges: Sequence[BytePair],
+    special_tokens: Sequence[str] = (),
+) -> Iterator[int]:
+    """A generator of the ids of ``"".join(lines)``, as CS336's ``encode_iterable``: it reads
+    ``lines`` (a file, say) one at a time and yields each id once later lines cannot change
+    it, so a text too large for memory streams through. Bad arguments raise here, not on the
+    first ``next()``."""
+    if isinstance(lines, (str, bytes)) or not isinstance(lines, Iterable):
+        raise BPEInputError(f"lines must be an iterable of str, got {type(lines).__name__}")
+    return ByteLevelEncoder(vocab, merges, special_tokens).encode_iterable(lines)
+
+
+def _looked_at(chunk: str, match: "regex.Match[str]") -> int:
+    """One past the last index of ``chunk`` GPT-2's pattern examines to make ``match``: the
+    character after it, two more after its start (a contraction is tried first), and for a
+    whitespace match the rest of its run and the character after that."""
+    end = max(match.end() + 1, match.start() + 3)
+    if _WHITESPACE.fullmatch(match.group()):
+        end = max(end, _WHITESPACE.match(chunk, match.end()).end() + 1)
+    return end
 
 
 def decode_byte_bpe(ids: Iterable[int], vocab: Vocab) -> str:

@@ -89,5 +89,10 @@ def encode(text, vocab, merges, special_tokens):
     return ids
 
 
+def encode_iterable(lines, vocab, merges, special_tokens):
+    for line in lines:
+        yield from encode(line, vocab, merges, special_tokens)
+
+
 def decode(ids, vocab):
     return "".join(vocab[i].decode("utf-8", errors="replace") for i in ids)

@@ -1,8 +1,13 @@
-"""Timing a student's function against the reference: CPU time, the verdict, the evidence.
+"""Timing a student's function against the reference: the clock, the verdict, the evidence.
 
 The efficiency check of each family runs the student's function once in the sandbox on a
-large input, whose trusted side measures the call's CPU time, and the reference in a trusted
-process (best of a few runs, garbage collector kept out of the measurement). The verdict
+large input and the reference in a trusted process (best of a few runs, garbage collector
+kept out of the measurement). The exercise's efficiency settings say which clock the limits
+measure (``clock``): ``cpu``, the CPU time of the call's processes as the sandbox's trusted
+side measures it, or ``wall``, the elapsed time, as a course's own speed test measures it (a
+parallel pre-tokenizer is then not charged for its workers), never counting more than the
+CPU time, so that waiting for a core other load holds is not charged either
+(:meth:`Clocks.on`); both clocks are reported as measured (:func:`clocked_details`). The verdict
 compares the two with the exercise's ``max_ratio`` and caps the student's time at
 ``max_seconds``. Durations appear only in ``details`` under keys ending in ``_seconds``
 (docs/architecture.md, "The JSON result"): messages say pass or fail and why, never how long
@@ -16,6 +21,7 @@ import gc
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from typing import Any, Optional, Protocol
 
 from grader.grading.student_calls import failure_message
@@ -26,9 +32,38 @@ WALL_FACTOR = 1.5
 WALL_GRACE_SECONDS = 1.0
 
 
+CLOCKS = ("cpu", "wall")
+CLOCK_WORDS = {"cpu": "CPU time", "wall": "wall-clock time"}
+
+
 class SpeedLimits(Protocol):
     max_ratio: float
     max_seconds: float
+
+
+@dataclass(frozen=True)
+class Clocks:
+    """One run's time on both clocks (None where a clock was not measured)."""
+
+    wall: Optional[float]
+    cpu: Optional[float]
+
+    def on(self, clock: str) -> Optional[float]:
+        """The time on ``clock``. On ``wall`` it is the elapsed time, but never more than the
+        CPU time where that was measured: time spent waiting for a core that other load held
+        is not the code's. For serial code on an idle machine the two agree, and a parallel
+        run's elapsed time is below its CPU time, so it is not charged for its workers."""
+        if clock != "wall":
+            return self.cpu
+        if self.wall is None or self.cpu is None:
+            return self.wall
+        return min(self.wall, self.cpu)
+
+
+def clock_of(settings: Any) -> str:
+    """The clock the limits of ``settings`` measure (``cpu`` when they do not say)."""
+    clock = getattr(settings, "clock", "cpu")
+    return clock if clock in CLOCKS else "cpu"
 
 
 def cpu_time(run: Callable[[], Any]) -> tuple[float, Any]:
@@ -36,6 +71,27 @@ def cpu_time(run: Callable[[], Any]) -> tuple[float, Any]:
     started = time.process_time()
     value = run()
     return time.process_time() - started, value
+
+
+def clocked(run: Callable[[], Any]) -> tuple[Clocks, Any]:
+    """Wall and CPU seconds of ``run()`` in this process, and its result."""
+    wall, cpu = time.perf_counter(), time.process_time()
+    value = run()
+    return Clocks(time.perf_counter() - wall, time.process_time() - cpu), value
+
+
+def best_clocks(run: Callable[[], Any], runs: int) -> tuple[Clocks, Any]:
+    """The best wall and the best CPU time of ``runs`` runs of ``run()`` (collector frozen),
+    and the first result."""
+    with collector_frozen():
+        timings = [clocked(run) for _ in range(max(1, runs))]
+    return (Clocks(min(c.wall for c, _ in timings), min(c.cpu for c, _ in timings)),
+            timings[0][1])
+
+
+def call_clocks(outcome: Any) -> Clocks:
+    """A sandbox call's wall time and, when the sandbox measured it, CPU time."""
+    return Clocks(getattr(outcome, "seconds", None), getattr(outcome, "cpu_seconds", None))
 
 
 @contextmanager
@@ -49,11 +105,15 @@ def collector_frozen() -> Iterator[None]:
         gc.unfreeze()
 
 
-def best_time(run: Callable[[], Any], runs: int) -> tuple[float, Any]:
-    """The best CPU time of ``runs`` runs of ``run()`` (collector frozen), and the first result."""
-    with collector_frozen():
-        timings = [cpu_time(run) for _ in range(max(1, runs))]
-    return min(seconds for seconds, _ in timings), timings[0][1]
+def best_time(run: Callable[[], Any], runs: int, clock: str = "cpu") -> tuple[float, Any]:
+    """The best time on ``clock`` of ``runs`` runs of ``run()`` (collector frozen), and the
+    first result."""
+    if clock == "cpu":
+        with collector_frozen():
+            timings = [cpu_time(run) for _ in range(max(1, runs))]
+        return min(seconds for seconds, _ in timings), timings[0][1]
+    clocks, value = best_clocks(run, runs)
+    return clocks.on(clock) or 0.0, value
 
 
 def wall_timeout(settings: SpeedLimits) -> float:
@@ -67,6 +127,14 @@ def cpu_or_wall(outcome: Any) -> Optional[float]:
     return cpu if cpu is not None else getattr(outcome, "seconds", None)
 
 
+def measured(outcome: Any, settings: Any) -> Optional[float]:
+    """A call's time on the clock of ``settings`` (:meth:`Clocks.on`; CPU time falls back on
+    wall time)."""
+    if clock_of(settings) == "wall":
+        return call_clocks(outcome).on("wall")
+    return cpu_or_wall(outcome)
+
+
 def speed_verdict(student_seconds: Optional[float], reference_seconds: float,
                   settings: SpeedLimits) -> Optional[str]:
     """None when fast enough, else which limit was exceeded (no durations in the words)."""
@@ -75,12 +143,22 @@ def speed_verdict(student_seconds: Optional[float], reference_seconds: float,
     if student_seconds > settings.max_seconds:
         return f"it took longer than the {settings.max_seconds:g} s cap"
     if student_seconds > settings.max_ratio * reference_seconds:
-        return f"it took more than {settings.max_ratio:g} times the reference's time"
+        return over_ratio(settings)
     return None
 
 
+def over_ratio(settings: SpeedLimits) -> str:
+    """The verdict of a run over the ratio bound (no durations in the words)."""
+    return f"it took more than {settings.max_ratio:g} times the reference's {_time_word(settings)}"
+
+
+def _time_word(settings: Any) -> str:
+    return "time" if clock_of(settings) == "cpu" else CLOCK_WORDS["wall"]
+
+
 def limits_text(settings: SpeedLimits) -> str:
-    return f"at most {settings.max_ratio:g} times the reference's time and {settings.max_seconds:g} s"
+    return (f"at most {settings.max_ratio:g} times the reference's {_time_word(settings)} and "
+            f"{settings.max_seconds:g} s")
 
 
 def timing_details(student_seconds: Optional[float], reference_seconds: float,
@@ -93,6 +171,21 @@ def timing_details(student_seconds: Optional[float], reference_seconds: float,
         "limit_ratio": settings.max_ratio,
         "limit_seconds": settings.max_seconds,
     }
+
+
+def clocked_details(student: Optional[Clocks], reference: Clocks,
+                    settings: SpeedLimits) -> dict[str, Any]:
+    """``details`` of kind ``timing`` on the clock of ``settings`` (``student_seconds`` and
+    ``reference_seconds``), with the clock's name and both clocks as measured beside it
+    (``student_cpu_seconds``, ``student_wall_seconds`` and the reference's)."""
+    clock = clock_of(settings)
+    details = timing_details(None if student is None else student.on(clock),
+                             reference.on(clock) or 0.0, settings)
+    details["clock"] = clock
+    for who, clocks in (("student", student), ("reference", reference)):
+        details[f"{who}_cpu_seconds"] = _rounded(None if clocks is None else clocks.cpu)
+        details[f"{who}_wall_seconds"] = _rounded(None if clocks is None else clocks.wall)
+    return details
 
 
 def _rounded(seconds: Optional[float]) -> Optional[float]:

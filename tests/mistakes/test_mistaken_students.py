@@ -63,6 +63,10 @@ ROOT = Path(__file__).resolve().parents[2]
 EXERCISES = {exercise_id: exercise for exercise_id in exercise_ids()
              if family_of(exercise := load_exercise(exercise_id)).submission is None}
 # answers files: tests/families/hand
+# The exercises whose catalogue entries the equivalence tests below know how to drive (corpora of
+# words and merge counts); another family's own tests check its students answer as its entries.
+DRIVEN = {exercise_id: exercise for exercise_id, exercise in EXERCISES.items()
+          if hasattr(exercise.conventions, "corpus_form")}
 
 
 def applicable_mistakes(exercise):
@@ -144,7 +148,7 @@ def test_every_catalogued_mistake_has_a_student_style_submission():
     assert set(STUDENT_MISTAKES) == {m.id for role in ROLES for m in mistakes_for(role)}
 
 
-@pytest.mark.parametrize("exercise_id", list(EXERCISES))
+@pytest.mark.parametrize("exercise_id", list(DRIVEN))
 @settings(max_examples=40)
 @given(data=st.data())
 def test_mistakes_left_out_of_an_audit_cannot_happen_in_that_exercise(exercise_id, data):
@@ -168,7 +172,7 @@ def test_mistakes_left_out_of_an_audit_cannot_happen_in_that_exercise(exercise_i
             end_of_word=conventions.end_of_word), mistake_id
 
 
-@pytest.mark.parametrize("exercise_id, mistake_id", CASES)
+@pytest.mark.parametrize("exercise_id, mistake_id", [case for case in CASES if case[0] in DRIVEN])
 @settings(max_examples=20)
 @given(data=st.data())
 def test_each_submission_answers_what_its_catalogue_entry_computes(exercise_id, mistake_id, data):
@@ -179,8 +183,8 @@ def test_each_submission_answers_what_its_catalogue_entry_computes(exercise_id, 
     num_merges = data.draw(st.integers(min_value=0, max_value=8))
     if entry.role in BYTE_ROLES:
         text = "".join(data.draw(corpora("texts")))
-        assert byte_canonical(entry.role, run_byte(exercise, mistake_id, entry.role, text)) == \
-            byte_canonical(entry.role, run_byte(exercise, None, entry.role, text, entry.run))
+        assert byte_canonical(entry.role, outcome(run_byte, exercise, mistake_id, entry.role, text)) == \
+            byte_canonical(entry.role, outcome(run_byte, exercise, None, entry.role, text, entry.run))
         return
     if entry.role in WORDPIECE_ROLES:
         actual = run_student(exercise, mistake_id, entry.role, corpus, num_merges)
@@ -321,7 +325,7 @@ def test_every_exercise_has_a_correct_and_a_wrong_sample_with_its_header():
 @settings(max_examples=40)
 @given(data=st.data())
 def test_the_generated_correct_submissions_agree_with_the_reference(data):
-    for exercise_id, exercise in EXERCISES.items():
+    for exercise_id, exercise in DRIVEN.items():
         conventions = exercise.conventions
         corpus = data.draw(corpora(conventions.corpus_form))
         num_merges = data.draw(st.integers(min_value=0, max_value=8))

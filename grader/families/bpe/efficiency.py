@@ -45,8 +45,9 @@ from grader.grading.student_calls import SandboxLike, cap
 from grader.grading.timing import (
     best_time,
     call_failure_message,
-    cpu_or_wall,
+    clock_of,
     limits_text,
+    measured,
     speed_verdict,
     timing_details,
     untimed_milestone_title,
@@ -96,7 +97,7 @@ def _timed_run(box: SandboxLike, exercise: Exercise, share: float,
     beside = ahead.go(timing)  # the helper times the reference while the student's code runs
     outcome = box.call(name, [corpus, settings.num_merges], timeout=wall_timeout(settings))
     reference_seconds, expected = (beside and ahead.collect(timing)) or time_reference(corpus, exercise)
-    student_seconds = cpu_or_wall(outcome) if outcome.ok else None
+    student_seconds = measured(outcome, settings) if outcome.ok else None
     passed, message = judge(box, exercise, outcome, expected, student_seconds, reference_seconds,
                             corpus=corpus)
     result = graded(CHECK_ID, TITLE, share, passed, message=message,
@@ -144,7 +145,7 @@ def honest_run_problem(name: str, corpus: Any, actual: list[Pair], expected: lis
     Merges beyond the number asked for are the train milestone's to charge: the run is judged
     on the first ``num_merges``, so a trainer that learns one merge too many keeps its speed."""
     asked = exercise.efficiency.num_merges
-    after = "; its speed is not graded until it returns an honest run."
+    after = "; its speed is graded once its merges are a valid BPE run on this corpus."
     if len(actual) < len(expected):
         return (f"{name} returned {len(actual)} merges, but the corpus has pairs for "
                 f"{len(expected)} (the reference learned that many){after}")
@@ -200,7 +201,8 @@ def describe_workload(settings: EfficiencySettings) -> str:
 
 
 def time_reference(corpus: Any, exercise: Exercise, runs: int = REFERENCE_RUNS) -> tuple[float, list[Pair]]:
-    """The fast reference's best CPU time over ``runs`` runs on ``corpus``, and its merges."""
+    """The fast reference's best time (on the exercise's clock, CPU by default) over ``runs``
+    runs on ``corpus``, and its merges."""
     conventions = exercise.conventions
 
     def train() -> list[Pair]:
@@ -211,7 +213,7 @@ def time_reference(corpus: Any, exercise: Exercise, runs: int = REFERENCE_RUNS) 
             end_of_word=conventions.end_of_word,
         )
 
-    return best_time(train, runs)
+    return best_time(train, runs, clock_of(exercise.efficiency))
 
 
 # --------------------------------------------------------------------------- ahead

@@ -21,6 +21,8 @@ Pair = tuple[str, str]
 CORPUS_FORMS = ("texts", "word-counts")
 MERGE_FORMS = ("pairs", "pairs-with-token")
 TieBreak = Literal[TIE_BREAKS]  # type: ignore[valid-type]
+Clock = Literal["cpu", "wall"]
+"""What an efficiency check's time limits measure."""
 
 _PAIR_SCHEMA = {
     "type": "array",
@@ -111,6 +113,10 @@ class EfficiencySettings(SpecModel):
     """Most times slower than the reference a passing trainer may be."""
     max_seconds: float = Field(default=30.0, gt=0)
     """Time limit of the timed training, in seconds."""
+    clock: Clock = "cpu"
+    """What the limits measure: "cpu" (the CPU time of the call's processes) or "wall"
+    (elapsed time, never more than the CPU time: a parallel run is not charged for its
+    workers, nor any run for waiting on a busy machine)."""
 
 
 class EncodeItem(SpecModel):

@@ -1,41 +1,69 @@
-"""The efficiency check of a byte-level trainer: CS336's reference run, timed.
+"""The efficiency check of a byte-level trainer, measured as CS336's speed test measures it.
 
-The student's ``train_bpe`` trains on the exercise's text file (``efficiency.text_file``,
-shipped beside the specs: CS336's ``corpus.en``) until the vocabulary has ``256 + special
-tokens + num_merges`` tokens, once in the sandbox; the reference trains on it in the trusted
-process (CPU time, best of three). The check passes when the merges equal the reference's,
-the vocabulary holds the same tokens, and the student's CPU time is within ``max_ratio``
-times the reference's and ``max_seconds``. Durations appear only in ``details``.
+The student's ``train_bpe`` trains once in the sandbox on a TinyStories-like text generated
+from the spec's seed and the course's seed secret (:mod:`.stories`, ``efficiency.characters``
+long, stories separated by the first special token; or a text shipped beside the specs,
+``efficiency.text_file``), until the vocabulary has ``256 + special tokens + num_merges``
+tokens. The reference trains on the same text in the grading process in the same run, just
+before the student's call (best of two) and just after it, never at the same time, so a
+student's parallel pre-tokenizer has the machine's cores to itself. The limits are on the
+spec's clock (``efficiency.clock``; ``wall`` by default here, as CS336 times its test): at most
+``max_ratio`` times the reference's time (CS336 allows about 4x) and ``max_seconds``; the
+other clock is reported beside it in ``details``. A call on the wall clock is stopped once it
+is well past the bound, so a slow trainer costs a grading little.
+
+Speed is graded on any honest run, whatever its tie rule (:mod:`.honest_run`): the merges
+(the first as many as the reference learned) must each be a most frequent pair of the
+pre-tokens as rewritten by the merges before them, and the vocabulary the special tokens, the
+256 bytes and one token per merge. Which merges are right is the train milestone's business;
+the message says when they differ from the reference's. Durations appear only in
+``details``, never in a message.
 """
 
 from __future__ import annotations
 
+import contextlib
 from functools import lru_cache
 from pathlib import Path
+from typing import Any, Optional
 
-from grader.families.byte_level.judges import merges_problem, vocab_problem
+from grader.families.byte_level import stories
+from grader.families.byte_level.honest_run import departure, departure_text, vocab_problem
 from grader.families.byte_level.shapes import byte_training
 from grader.grading.checks.context import CheckContext
-from grader.grading.feedback import graded
+from grader.grading.feedback import first_differing_index, graded
+from grader.grading.secrets import corpus_seed
 from grader.grading.shapes import ShapeError
 from grader.grading.timing import (
-    best_time,
+    Clocks,
+    best_clocks,
+    call_clocks,
     call_failure_message,
-    cpu_or_wall,
+    clock_of,
+    clocked_details,
+    limits_text,
+    over_ratio,
     speed_verdict,
-    timing_details,
+    untimed_milestone_title,
     wall_timeout,
 )
 from grader.package_data import data_dir
 from grader.result import CheckResult
+from grader.spec import Exercise
 from reference.byte_level import train_byte_bpe
 
 CHECK_ID = "efficiency"
-TITLE = "Training speed on CS336's corpus"
+TITLE = "Training speed on a TinyStories-like text"
 TRAIN = "train_byte_bpe"
-REFERENCE_RUNS = 3
-HINT = ("Pre-tokenize once and count each distinct pre-token with its frequency; after a merge, "
-        "update only the pre-tokens that contain the merged pair.")
+RUNS_BEFORE = 2
+RUNS_AFTER = 1
+CUT_FACTOR = 2.0
+"""A call on the wall clock is stopped at this many times the bound (plus a grace second)."""
+CUT_GRACE_SECONDS = 1.0
+HINT = ("To be fast: pre-tokenize once and count each distinct pre-token with its frequency "
+        "(a Counter); count pairs once, then after each merge update the counts of only the "
+        "pre-tokens that hold the merged pair, found through an index from each pair to the "
+        "pre-tokens holding it, instead of recounting every pair.")
 
 
 @lru_cache(maxsize=4)
@@ -44,39 +72,118 @@ def read_text(name: str) -> str:
     return Path(path).read_text(encoding="utf-8")
 
 
+def timed_text(exercise: Exercise, secret: Optional[str] = None) -> str:
+    """The text the timed training uses: shipped, or generated from the seed (and secret)."""
+    settings = exercise.efficiency
+    if settings.text_file:
+        return read_text(settings.text_file)
+    seed = settings.seed if secret is None else corpus_seed(secret, exercise.id, settings.seed)
+    separator = settings.special_tokens[0] if settings.special_tokens else ""
+    return stories.generate(seed, settings.characters, separator)
+
+
+def describe_workload(exercise: Exercise, text: str) -> str:
+    settings = exercise.efficiency
+    size = 256 + len(settings.special_tokens) + settings.num_merges
+    if settings.text_file:
+        return f"on {settings.text_file} ({len(text):,} characters) to {size} tokens"
+    return (f"on a TinyStories-like text drawn from the course's secret ({len(text):,} "
+            f"characters) to {size} tokens")
+
+
 def run(context: CheckContext) -> list[CheckResult]:
-    exercise, share = context.exercise, context.points
+    """One result, worth the check's points; what the code prints here is withheld."""
+    calls = context.calls
+    secret = calls.secret if calls is not None else None
+    unseen = calls.output.call(visible=False) if calls is not None else contextlib.nullcontext()
+    with unseen:
+        return [timed_run(context.box, context.exercise, context.points, secret)]
+
+
+def timed_run(box: Any, exercise: Exercise, share: float, secret: Optional[str]) -> CheckResult:
     settings = exercise.efficiency
     name = exercise.function(TRAIN).name
-    if not settings.text_file:
-        return [graded(CHECK_ID, TITLE, share, False,
-                       message="the exercise's efficiency: block names no text_file to train on")]
-    text = read_text(settings.text_file)
+    text = timed_text(exercise, secret)
     specials = list(settings.special_tokens)
     size = 256 + len(specials) + settings.num_merges
-    reference_seconds, (vocab, merges) = best_time(lambda: train_byte_bpe(text, size, specials),
-                                                   REFERENCE_RUNS)
-    workload = f"on {settings.text_file} ({len(text):,} characters) to {size} tokens"
-    outcome = context.box.call(name, [text, size, specials], timeout=wall_timeout(settings))
-    student_seconds = cpu_or_wall(outcome) if outcome.ok else None
-    passed, message = False, ""
-    if not outcome.ok:
-        message = call_failure_message(name, outcome, wall_timeout(settings), workload, hint=HINT,
-                                       first="training")
-    else:
-        try:
-            got_vocab, got_merges = byte_training(outcome.value, name)
-            problem = merges_problem(merges, got_merges) or vocab_problem(vocab, got_vocab)
-        except ShapeError as error:
-            problem = f"{error}"
-        if problem:
-            message = f"{name} {workload}: {problem} Its speed is not graded until it is right."
-        else:
-            verdict = speed_verdict(student_seconds, reference_seconds, settings)
-            passed = verdict is None
-            message = (f"{name} learned the reference's merges {workload}, within the time allowed."
-                       if passed else f"{name} learned the right merges {workload}, but {verdict}. {HINT}")
+
+    def reference() -> Any:
+        return train_byte_bpe(text, size, specials)
+
+    before, expected = best_clocks(reference, RUNS_BEFORE)
+    timeout = call_timeout(settings, before)
+    outcome = box.call(name, [text, size, specials], timeout=timeout)
+    after, _ = best_clocks(reference, RUNS_AFTER)
+    reference_clocks = Clocks(min(before.wall, after.wall), min(before.cpu, after.cpu))
+    student = call_clocks(outcome) if outcome.ok else None
+    passed, message = judge(exercise, name, outcome, expected, student, reference_clocks,
+                            text=text, timeout=timeout)
     result = graded(CHECK_ID, TITLE, share, passed, message=message,
-                    details=timing_details(student_seconds, reference_seconds, settings))
+                    details=clocked_details(student, reference_clocks, settings))
     result.seconds = getattr(outcome, "seconds", None)
-    return [result]
+    return result
+
+
+def call_timeout(settings: Any, reference: Clocks) -> float:
+    """The student's call's wall-clock limit: the settings' own, or on the wall clock, once the
+    call is well past the bound (the verdict is then certain)."""
+    limit = wall_timeout(settings)
+    if clock_of(settings) != "wall" or not reference.wall:
+        return limit
+    return round(min(limit, CUT_FACTOR * settings.max_ratio * reference.wall + CUT_GRACE_SECONDS), 3)
+
+
+def judge(exercise: Exercise, name: str, outcome: Any, expected: tuple, student: Optional[Clocks],
+          reference: Clocks, *, text: str, timeout: float) -> tuple[bool, str]:
+    """Pass or fail, and the message: an answer first, then an honest run, then the time."""
+    settings = exercise.efficiency
+    workload = describe_workload(exercise, text)
+    limits = limits_text(settings)
+    if not outcome.ok:
+        if outcome.kind == "timeout" and timeout < wall_timeout(settings):
+            return False, (f"{name} was stopped {workload}: {over_ratio(settings)} ({limits}), "
+                           f"so it was not run to the end. {HINT}")
+        return False, call_failure_message(name, outcome, timeout, workload, hint=HINT,
+                                           first=untimed_milestone_title(exercise, TRAIN))
+    try:
+        vocab, merges = byte_training(outcome.value, name)
+    except ShapeError as error:
+        return False, f"{error}; its speed is not graded until it returns (vocab, merges)."
+    problem = honest_run_problem(name, text, vocab, merges, expected, settings.special_tokens)
+    if problem:
+        return False, (f"{name} {workload}: {problem}; its speed is graded once its merges "
+                       "are a valid BPE run on this text.")
+    same = merges == expected[1]
+    learned = (f"{name} learned the reference's merges {workload}" if same else
+               f"{name} learned {len(merges)} byte-level BPE merges {workload}")
+    note = "" if same else " " + differs_note(exercise, expected[1], merges)
+    verdict = speed_verdict(None if student is None else student.on(clock_of(settings)),
+                            reference.on(clock_of(settings)) or 0.0, settings)
+    if verdict is None:
+        return True, f"{learned}, within the time allowed ({limits}).{note}"
+    return False, f"{learned}, but {verdict} ({limits}). {HINT}{note}"
+
+
+def honest_run_problem(name: str, text: str, vocab: dict, merges: list, expected: tuple,
+                       special_tokens: list[str]) -> Optional[str]:
+    """Why ``(vocab, merges)`` is not an honest run as long as the reference's, or None.
+
+    Merges beyond the reference's are the train milestone's to charge; the vocabulary is
+    judged with all the merges returned."""
+    wanted = len(expected[1])
+    if len(merges) < wanted:
+        return (f"it returned {len(merges)} merges, but the text has pairs for {wanted} (the "
+                "reference learned that many)")
+    judged = merges[:wanted]
+    if judged != expected[1]:
+        found = departure(text, special_tokens, judged)
+        if found is not None:
+            return departure_text(name, judged, found)
+    return vocab_problem(vocab, merges, special_tokens)
+
+
+def differs_note(exercise: Exercise, expected: list, actual: list) -> str:
+    index = first_differing_index(expected, actual)
+    where = f"from merge {index + 1}" if index is not None else "in length"
+    return (f"They differ from the reference's {where}; the "
+            f"{untimed_milestone_title(exercise, TRAIN)} milestone grades which merges are right.")

@@ -2,10 +2,15 @@
 
 The conventions are :mod:`reference.byte_level`'s: GPT-2's pre-tokenizer between special
 tokens, special tokens whole and never merged, ties to the greater pair of bytes, tokens as
-``bytes``, decoding the joined bytes once. The mistakes: pre-tokenizing on whitespace only,
-merging across (and into) special tokens, ties to the smaller pair, tokens as ``str``,
+``bytes``, decoding the joined bytes once: CS336 spring 2025 (handout v1.0.4 and later). The
+mistakes: pre-tokenizing on whitespace only, ties to the smaller pair, tokens as ``str``,
 special tokens encoded as ordinary text, and decoding each token on its own (which breaks a
-character whose bytes are split over two tokens).
+character whose bytes are split over two tokens); the six found in real CS336 solutions
+(:mod:`.real_code`: merging pairs that no longer occur, ``max()`` of no pair, special tokens
+removed with ``str.replace``, an empty special-token list splitting every character, the text
+cut into byte ranges mid-pre-token, splitting on ``<|endoftext|>`` alone); and one convention
+difference, the 2024 handout's rule that special tokens do not otherwise affect training (they
+are not split out, so their text is merged like any other).
 
 Run signatures (keyword arguments): ``train_byte_bpe``: ``run(text, vocab_size,
 special_tokens) -> (vocab, merges)``; ``encode_byte_bpe``: ``run(text, vocab, merges,
@@ -18,7 +23,9 @@ from collections import Counter
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from grader.families.bpe.real_code import NoPairLeft, crash_looks_like_no_pair_left
 from grader.families.byte_level.do_nothing import BYTE_LEVEL, trivial_answer
+from grader.families.byte_level.real_code import REAL_CODE_MISTAKES
 from grader.mistakes.kinds import NOT_COMPARABLE, Mistake, MistakeBook
 from reference.byte_level import (
     _PRETOKENIZER,
@@ -130,11 +137,15 @@ BYTE_MISTAKES: tuple[Mistake, ...] = (
         witness=_train_input("to be, or not to be", 3, ()),
     ),
     Mistake(
-        id="byte-merge-across-specials", title="Special tokens not split out before merging",
-        hint=("Your pre-tokens include the special token's text ('<|', 'endoftext', '|>'), so "
-              "its bytes are counted and merged with the text around it. Cut the text at the "
-              "special tokens first (re.split with re.escape) and pre-tokenize only the pieces "
-              "between them; a special token is one token of its own, never merged."),
+        id="byte-2024-specials-not-split",
+        title="CS336's 2024 rule: special tokens not split out before training",
+        hint=("This is not a bug: it is the rule of CS336's 2024 handout, where special tokens "
+              "'do not otherwise affect BPE training', so the text is pre-tokenized whole and "
+              "the special token's text ('<|', 'endoftext', '|>') is counted and merged like "
+              "any other. This exercise follows CS336 spring 2025 (handout v1.0.4 and later): "
+              "cut the text at the special tokens first (re.split with re.escape, longest "
+              "first) and pre-tokenize only the pieces between them, so nothing is merged "
+              "across or into a special token."),
         role="train_byte_bpe", run=train_across_specials,
         witness=_train_input(f"a{EOT}b{EOT}c{EOT}", 3),
     ),
@@ -169,7 +180,7 @@ BYTE_MISTAKES: tuple[Mistake, ...] = (
         role="decode_byte_bpe", run=decode_each_token,
         witness=_decode_input("café"),
     ),
-)
+) + REAL_CODE_MISTAKES
 
 REFERENCES: dict[str, Callable[..., Any]] = {
     "train_byte_bpe": train_byte_bpe,
@@ -210,6 +221,12 @@ def trivial(exercise: Any, role: str, inputs: Mapping[str, Any], value: Any) -> 
         return True
 
 
+def telling_crash(role: str, failure: str) -> bool:
+    """Whether a training crash is the one :func:`.real_code.train_crash_when_no_pair`
+    reproduces (``max()`` of no pair)."""
+    return role == "train_byte_bpe" and crash_looks_like_no_pair_left(failure)
+
+
 BOOK = MistakeBook(entries=BYTE_MISTAKES, reference=REFERENCES, canonical=canonical,
-                   trivial=trivial)
+                   trivial=trivial, crash=(NoPairLeft,), telling_crash=telling_crash)
 """The runs take no convention options: CS336's conventions are fixed."""

@@ -3,8 +3,9 @@
 A byte-level case's corpus is its text in pieces, joined without separators (long texts and
 special tokens read better that way in YAML); it trains until the vocabulary holds the 256
 bytes, the case's special tokens and ``num_merges`` merged tokens. Its ``encode`` items are
-texts to encode with, and decode from, the reference's vocab and merges. The timed run trains
-on a text shipped beside the specs (``efficiency.text_file``).
+texts to encode with, and decode from, the reference's vocab and merges. Generated inputs
+follow ``properties``; the timed run trains on a text generated from the seed secret (or one
+shipped beside the specs, ``efficiency.text_file``), timed on the clock ``efficiency.clock``.
 """
 
 from __future__ import annotations
@@ -13,10 +14,10 @@ from typing import ClassVar, Literal, Optional
 
 from pydantic import ConfigDict, Field
 
-from grader.families.bpe.spec import BpeCase, BpeExercise, EfficiencySettings
-from grader.spec.models import FunctionSpec, functions_field, milestone_model
+from grader.families.bpe.spec import BpeCase, BpeExercise, Clock, EfficiencySettings
+from grader.spec.models import FunctionSpec, SpecModel, functions_field, milestone_model
 
-ROLES = ("train_byte_bpe", "encode_byte_bpe", "decode_byte_bpe")
+ROLES = ("train_byte_bpe", "encode_byte_bpe", "decode_byte_bpe", "encode_iterable_byte_bpe")
 
 
 class ByteCase(BpeCase):
@@ -26,13 +27,43 @@ class ByteCase(BpeCase):
     """Special tokens of the case: cut out first, each one token of its own, never merged."""
 
 
-class ByteEfficiency(EfficiencySettings):
-    """The timed training: a shipped text, its special tokens, the merges it learns."""
+class ByteProperties(SpecModel):
+    """Sizes of the texts generated for the differential and property checks."""
 
+    examples: int = Field(default=60, gt=0)
+    """How many generated inputs the differential check tries."""
+    alphabet: str = Field(default="ab", min_length=1)
+    """Letters the generated words are made of (few letters: pairs repeat, counts tie)."""
+    characters: str = "é日🙂"
+    """Characters of several UTF-8 bytes mixed into some generated words."""
+    max_documents: int = Field(default=3, gt=0)
+    """Most documents in a generated text, joined by its special tokens."""
+    max_word_length: int = Field(default=5, gt=0)
+    """Longest generated word, in letters."""
+    max_merges: int = Field(default=12, ge=0)
+    """Most merges asked for on a generated input (vocab_size is 256 + specials + merges)."""
+
+
+class ByteEfficiency(EfficiencySettings):
+    """The timed training: a text generated from the seed secret (or a shipped one), its
+    special tokens, the merges it learns, and the bound on time relative to the reference."""
+
+    characters: int = Field(default=130_000, gt=0)
+    """Size of the generated timed text in characters: TinyStories-like stories separated by
+    the first special token, drawn from the spec's seed and the course's seed secret."""
     text_file: Optional[str] = None
-    """A text in exercises/data/ to train on."""
+    """A text in exercises/data/ to train on instead of the generated one: the same text for
+    every course, so a trainer could carry its merges."""
     special_tokens: list[str] = Field(default_factory=list)
     """The special tokens of the timed training."""
+    max_ratio: float = Field(default=4.0, gt=0)
+    """Most times slower than the reference a passing trainer may be (CS336's speed test
+    allows about 4x its reference)."""
+    clock: Clock = "wall"
+    """What the limits measure: "wall" (elapsed time, as CS336's speed test does, so a
+    parallel pre-tokenizer is not charged for its workers; never more than the CPU time, so
+    waiting for a core that other load holds is not charged either) or "cpu"; both are
+    reported."""
 
 
 ByteMilestone = milestone_model(ROLES, "ByteMilestone", __name__)
@@ -49,6 +80,8 @@ class ByteExercise(BpeExercise):
     functions: dict[str, FunctionSpec] = functions_field(ROLES)
     milestones: list[ByteMilestone] = Field(min_length=1)  # type: ignore[valid-type]
     """Graded steps with their points and checks."""
+    properties: ByteProperties = ByteProperties()  # type: ignore[assignment]
+    """Sizes of the texts generated for differential and property checks."""
     efficiency: ByteEfficiency = ByteEfficiency()  # type: ignore[assignment]
     """The timed training of the efficiency check."""
     cases: list[ByteCase] = Field(default_factory=list)  # type: ignore[assignment]

@@ -1,11 +1,13 @@
 """What a byte-level stub says: CS336's conventions, and each role's doctests in bytes.
 
-The conventions replace BPE's (text cut at special tokens, GPT-2's pre-tokenizer, bytes,
-ties to the greater pair of bytes); the doctests train on a public case's text and show the
+The conventions replace BPE's (CS336 spring 2025, handout v1.0.4 and later: text cut at
+special tokens, GPT-2's pre-tokenizer, bytes, ties to the greater pair of bytes); the doctests train on a public case's text and show the
 merges, the tokens of each text, and the round trip back to the text.
 """
 
 from __future__ import annotations
+
+import textwrap
 
 from grader.families.bpe import stub as bpe_stub
 from grader.families.byte_level.expected import case_text, expected_ids, reference_byte_bpe, vocab_size
@@ -14,7 +16,9 @@ from grader.spec import Exercise
 from grader.spec.stubs import Doctest, StubText
 from reference.byte_level import pretokenize
 
-TRAIN, ENCODE = "train_byte_bpe", "encode_byte_bpe"
+TRAIN, ENCODE, ITERABLE = "train_byte_bpe", "encode_byte_bpe", "encode_iterable_byte_bpe"
+HANDOUT = "CS336 spring 2025 (handout v1.0.4 and later)"
+"""The version of CS336's conventions the byte-level exercises follow."""
 
 
 def _byte_setup(exercise: Exercise, case: Case, doctest: Doctest) -> str:
@@ -57,9 +61,27 @@ def decode_examples(exercise: Exercise, name: str, case: Case, doctest: Doctest)
     return ["\n".join(lines)]
 
 
+def iterable_examples(exercise: Exercise, name: str, case: Case, doctest: Doctest) -> list[str]:
+    """The lines of each text streamed: the same ids as encoding the text at once."""
+    if not case.encode:
+        return []
+    vocab, _ = reference_byte_bpe(case)
+    lines = [_byte_setup(exercise, case, doctest)]
+    for item in case.encode:
+        tokens = [vocab[i] for i in expected_ids(case, item.word)]
+        chunks = item.word.splitlines(keepends=True) or [item.word]
+        lines.append(doctest.call(
+            f"[vocab[i] for i in {name}(iter({chunks!r}), vocab, merges, special_tokens)]",
+            tokens).lstrip("\n"))
+    return ["\n".join(lines)]
+
+
 def byte_conventions(exercise: Exercise) -> list[str]:
     """The conventions of a byte-level exercise, one sentence each (replacing BPE's)."""
     return [
+        f"Handout: {HANDOUT}; the text is split on the special tokens before pre-tokenizing "
+        "(not the 2024 handout's rule, under which special tokens did not otherwise affect "
+        "training).",
         "Text: special tokens are cut out first (the longer one where two start at the same "
         "place); each piece between them is pre-tokenized with GPT-2's pattern.",
         "Tokens: bytes, never str; a pre-token starts as its UTF-8 bytes, one token per byte.",
@@ -70,7 +92,9 @@ def byte_conventions(exercise: Exercise) -> list[str]:
         "Decoding: join the tokens' bytes, then decode once with errors='replace'.",
         "Inputs: do not modify the arguments you receive.",
         f"Time: each call must finish within {exercise.limits.call_seconds:g} seconds.",
-    ]
+    ] + ([f"Streaming: {exercise.function(ITERABLE).name} is a generator; it reads one line at "
+          "a time and yields ids before reading the rest, and its ids are those of encoding "
+          "the joined lines."] if ITERABLE in exercise.roles() else [])
 
 
 def first_step(case: Case) -> tuple[list[str], dict[tuple[bytes, bytes], int]]:
@@ -108,8 +132,45 @@ def tie_paragraph(exercise: Exercise) -> str:
     return f"{rule} {python}"
 
 
+GENERATING = ("differential", "properties")
+NOTE_WIDTH = 91
+
+
+def real_work_note(exercise: Exercise) -> str:
+    """What earns points, and exactly what the course's secret seed changes (the generated
+    inputs, the timed text) and what it does not (the cases), and the speed asked."""
+    kinds = {check.kind for milestone in exercise.milestones for check in milestone.checks}
+    timed = "efficiency" in kinds
+    settings = exercise.efficiency
+    lines = ["Points need real work: a milestone's property checks, and its cases whose right "
+             "answer is what doing nothing gives (the 256 single bytes and no merges, each byte "
+             "its own id), earn points only once the same milestone also passes a case or "
+             "generated input that needs real work."]
+    changed = []
+    if any(kind in kinds for kind in GENERATING):
+        changed.append("the texts the differential and property checks generate")
+    if timed and not settings.text_file:
+        separator = settings.special_tokens[0] if settings.special_tokens else "a blank line"
+        changed.append(f"the text the efficiency check times (about {settings.characters:,} "
+                       f"characters of TinyStories-like stories separated by {separator!r})")
+    if changed:
+        lines.append("The course's secret seed picks " + " and ".join(changed) + ", so a "
+                     "table of answers cannot pass them; the cases, public and hidden, are the "
+                     "same for everyone.")
+    else:
+        lines.append("Every input is a case of the spec, the same for everyone.")
+    if timed:
+        where = (f"on {settings.text_file}" if settings.text_file else "on that text")
+        clock = "wall-clock" if settings.clock == "wall" else "CPU"
+        lines.append(f"Speed: training {where} may take at most {settings.max_ratio:g} times "
+                     f"the reference's {clock} time, the reference timed in the same grading, "
+                     f"and {settings.max_seconds:g} s.")
+    return textwrap.fill(" ".join(lines), NOTE_WIDTH, break_on_hyphens=False)
+
+
 def stub_text(exercise: Exercise) -> StubText:
-    """The byte-level conventions, and the tie paragraph worked with the byte pre-tokenizer."""
+    """The byte-level conventions, the tie paragraph worked with the byte pre-tokenizer, and
+    what earns points and changes with the secret."""
     text = bpe_stub.stub_text(exercise)
     return StubText(byte_conventions(exercise), tie_paragraph(exercise), text.tie_example,
-                    text.note)
+                    real_work_note(exercise))

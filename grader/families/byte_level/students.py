@@ -14,6 +14,7 @@ from __future__ import annotations
 from string import Template
 from typing import Optional
 
+from grader.families.byte_level.real_students import REAL_CODE_STUDENTS
 from grader.mistakes.kinds import StudentMistake
 from grader.spec import Exercise
 
@@ -33,7 +34,7 @@ def split_specials(text, special_tokens):
         return [text]
     longest_first = sorted(special_tokens, key=len, reverse=True)
     return re.split("(" + "|".join(re.escape(t) for t in longest_first) + ")", text)
-
+$definitions
 
 def pretokens(text, special_tokens):
     return $pretokens
@@ -66,14 +67,14 @@ def $train_name(text, vocab_size, special_tokens):
         key = tuple(bytes([b]) for b in piece.encode("utf-8"))
         words[key] = words.get(key, 0) + 1
     merges = []
+    counts = {}
     while len(vocab) < vocab_size:
-        counts = {}
+        $recount
         for word, freq in words.items():
             for pair in zip(word, word[1:]):
                 counts[pair] = counts.get(pair, 0) + freq
-        if not counts:
-            break
-        best = best_pair(counts)
+        $no_pair
+        best = best_pair(counts)$drop
         merges.append(best)
         vocab[len(vocab)] = best[0] + best[1]
         merged = {}
@@ -105,6 +106,11 @@ def $encode_name(text, vocab, merges, special_tokens):
     return ids
 
 
+def $iterable_name(lines, vocab, merges, special_tokens):
+    for line in lines:
+        yield from $encode_name(line, vocab, merges, special_tokens)
+
+
 def $decode_name(ids, vocab):
     return $decoded
 '''
@@ -115,6 +121,10 @@ CORRECT = {
     "returned": "vocab, merges",
     "encode_specials": "special_tokens",
     "decoded": 'b"".join(vocab[i] for i in ids).decode("utf-8", errors="replace")',
+    "definitions": "",
+    "recount": "counts = {}",
+    "no_pair": "if not counts:\n            break",
+    "drop": "",
 }
 
 STUDENT_MISTAKES: dict[str, StudentMistake] = {
@@ -122,7 +132,7 @@ STUDENT_MISTAKES: dict[str, StudentMistake] = {
     for mistake in (
         StudentMistake("byte-whitespace-pretokenize", "train_byte_bpe", settings={
             "pretokens": "[w for chunk in split_specials(text, special_tokens)[::2] for w in chunk.split()]"}),
-        StudentMistake("byte-merge-across-specials", "train_byte_bpe",
+        StudentMistake("byte-2024-specials-not-split", "train_byte_bpe",
                        settings={"pretokens": "PAT.findall(text)"}),
         StudentMistake("byte-ties-smaller", "train_byte_bpe",
                        settings={"best": "min(counts, key=lambda p: (-counts[p], p))"}),
@@ -133,7 +143,7 @@ STUDENT_MISTAKES: dict[str, StudentMistake] = {
                        settings={"encode_specials": "[]"}),
         StudentMistake("byte-decode-each-token", "decode_byte_bpe", settings={
             "decoded": '"".join(vocab[i].decode("utf-8", errors="replace") for i in ids)'}),
-    )
+    ) + REAL_CODE_STUDENTS
 }
 
 
@@ -150,7 +160,8 @@ def student_source(exercise: Exercise, mistake_id: Optional[str] = None) -> str:
     functions = exercise.roles()
     for key, role, default in (("train_name", "train_byte_bpe", "train_bpe"),
                                ("encode_name", "encode_byte_bpe", "encode"),
-                               ("decode_name", "decode_byte_bpe", "decode")):
+                               ("decode_name", "decode_byte_bpe", "decode"),
+                               ("iterable_name", "encode_iterable_byte_bpe", "encode_iterable")):
         settings[key] = functions[role].name if role in functions else default
     what = f"known mistake {mistake_id}" if mistake_id else "no known mistake (a correct submission)"
     header = f'# exercise: {exercise.id}\n"""A student-style submission with {what}."""\n'

@@ -93,7 +93,18 @@ def test_the_stated_tie_example_holds():
     assert reference_byte_bpe(case)[1] == [(b"c", b"d")]
 
 
-@pytest.mark.parametrize("mistake", BYTE_MISTAKES, ids=[m.id for m in BYTE_MISTAKES])
+def _crashes(mistake) -> bool:
+    try:
+        mistake.output_on(mistake.witness)
+    except BOOK.crash:
+        return True
+    return False
+
+
+RETURNING = [m for m in BYTE_MISTAKES if not _crashes(m)]  # the crash: test_byte_real_mistakes
+
+
+@pytest.mark.parametrize("mistake", RETURNING, ids=[m.id for m in RETURNING])
 def test_each_mistake_departs_on_its_witness_and_is_named_there(mistake):
     output = mistake.output_on(mistake.witness)
     assert output != REFERENCES[mistake.role](**mistake.witness)

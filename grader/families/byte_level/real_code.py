@@ -1,0 +1,219 @@
+"""Mistakes found in real CS336 solutions, each a runnable wrong byte-level trainer.
+
+Published solutions of CS336's first assignment pass CS336's own tests and still train
+differently from its definition on texts those tests do not hold:
+
+- pair counts kept across merges without dropping the ones that fell to zero, so once no
+  real pair is left the trainer goes on merging pairs that no longer occur
+  (:func:`train_zero_count_merges`);
+- ``max()`` of the pair counts with no check that any is left, which crashes when training
+  runs out of pairs (:func:`train_crash_when_no_pair`, raising
+  :class:`~grader.families.bpe.real_code.NoPairLeft` as the character trainers do);
+- special tokens removed with ``str.replace``, which joins the text on either side
+  (:func:`train_specials_replaced`);
+- ``re.split("|".join(...))`` of an empty list of special tokens: the empty pattern splits
+  between every two characters, so every character is a piece of its own
+  (:func:`train_empty_special_split`);
+- the text cut into one byte range per CPU, as CS336's chunking starter code does, but
+  without moving the cuts to special tokens when there are none, so pre-tokens are cut in
+  the middle (:func:`train_cut_into_ranges`);
+- ``text.split("<|endoftext|>")`` in place of the special tokens given, so the others are
+  trained as text (:func:`train_only_endoftext`).
+
+Each takes the keyword arguments of the byte-level training role: ``run(text, vocab_size,
+special_tokens) -> (vocab, merges)``; :data:`REAL_CODE_MISTAKES` are their catalogue entries.
+"""
+
+from __future__ import annotations
+
+import os
+from collections import Counter
+from typing import Any
+
+from grader.families.bpe.real_code import NoPairLeft
+from grader.mistakes.kinds import Mistake
+from reference.byte_level import _PRETOKENIZER, _initial_vocab, _merge_word, pretokenize, train_byte_bpe
+
+EOT = "<|endoftext|>"
+TRAIN = "train_byte_bpe"
+
+
+def ranges_count() -> int:
+    """How many ranges the chunking trainer cuts a text into: one per CPU, at least two (a
+    single range would hide the mistake on a one-CPU host)."""
+    return max(2, os.cpu_count() or 1)
+
+
+def _byte_words(pretokens: list[str]) -> dict[tuple[bytes, ...], int]:
+    frequencies = Counter(pretokens)
+    return {tuple(bytes([b]) for b in p.encode("utf-8")): n for p, n in frequencies.items()}
+
+
+def _merged(words: dict[tuple[bytes, ...], int], best: tuple[bytes, bytes]) -> dict:
+    merged: dict[tuple[bytes, ...], int] = {}
+    for word, count in words.items():
+        key = tuple(_merge_word(list(word), best))
+        merged[key] = merged.get(key, 0) + count
+    return merged
+
+
+def _plain_train(pretokens: list[str], vocab_size: int, special_tokens: list[str]) -> Any:
+    """The plain trainer on given pre-tokens, ties to the greater pair, stopping when no pair
+    is left."""
+    words = _byte_words(pretokens)
+    vocab = _initial_vocab(list(special_tokens))
+    merges = []
+    while len(vocab) < vocab_size:
+        counts: Counter = Counter()
+        for word, count in words.items():
+            for pair in zip(word, word[1:]):
+                counts[pair] += count
+        if not counts:
+            break
+        best = max(counts, key=lambda pair: (counts[pair], pair))
+        merges.append(best)
+        vocab[len(vocab)] = best[0] + best[1]
+        words = _merged(words, best)
+    return vocab, merges
+
+
+def train_zero_count_merges(text: str, vocab_size: int, special_tokens: list[str]) -> Any:
+    """Counts kept in one dict across merges, reset to 0 and recounted, the merged pair
+    deleted: a pair that no longer occurs stays in the dict at 0, and once every count is 0
+    the greatest such pair is merged, then the next, until the vocabulary is full."""
+    words = _byte_words(pretokenize(text, special_tokens))
+    vocab = _initial_vocab(list(special_tokens))
+    merges = []
+    counts: dict[tuple[bytes, bytes], int] = {}
+    while len(vocab) < vocab_size:
+        for pair in counts:
+            counts[pair] = 0
+        for word, count in words.items():
+            for pair in zip(word, word[1:]):
+                counts[pair] = counts.get(pair, 0) + count
+        if not counts:
+            break
+        best = max(counts, key=lambda pair: (counts[pair], pair))
+        del counts[best]
+        merges.append(best)
+        vocab[len(vocab)] = best[0] + best[1]
+        words = _merged(words, best)
+    return vocab, merges
+
+
+def train_crash_when_no_pair(text: str, vocab_size: int, special_tokens: list[str]) -> Any:
+    """``best = max(counts, ...)`` with no ``if not counts: break`` before it."""
+    vocab, merges = train_byte_bpe(text, vocab_size, special_tokens)
+    if len(vocab) < vocab_size:
+        raise NoPairLeft()
+    return vocab, merges
+
+
+def without_specials(text: str, special_tokens: list[str]) -> str:
+    """``text.replace(token, "")`` for each special token in turn."""
+    for token in special_tokens:
+        text = text.replace(token, "")
+    return text
+
+
+def train_specials_replaced(text: str, vocab_size: int, special_tokens: list[str]) -> Any:
+    return _plain_train(_PRETOKENIZER.findall(without_specials(text, special_tokens)),
+                        vocab_size, special_tokens)
+
+
+def train_empty_special_split(text: str, vocab_size: int, special_tokens: list[str]) -> Any:
+    if special_tokens:
+        return train_byte_bpe(text, vocab_size, special_tokens)
+    return _plain_train([piece for char in text for piece in _PRETOKENIZER.findall(char)],
+                        vocab_size, special_tokens)
+
+
+def byte_ranges(text: str, count: int) -> list[str]:
+    """The text's UTF-8 bytes cut at ``i * (size // count)``, each range decoded on its own
+    with ``errors="ignore"`` (a character cut in two is lost), as CS336's chunking starter
+    code cuts a file before it moves the cuts to the next special token."""
+    data = text.encode("utf-8")
+    size = len(data) // count
+    cuts = sorted({i * size for i in range(count)} | {len(data)})
+    return [data[a:b].decode("utf-8", errors="ignore") for a, b in zip(cuts, cuts[1:])]
+
+
+def train_cut_into_ranges(text: str, vocab_size: int, special_tokens: list[str]) -> Any:
+    if special_tokens:
+        return train_byte_bpe(text, vocab_size, special_tokens)
+    pieces = byte_ranges(text, ranges_count())
+    return _plain_train([p for piece in pieces for p in _PRETOKENIZER.findall(piece)],
+                        vocab_size, special_tokens)
+
+
+def train_only_endoftext(text: str, vocab_size: int, special_tokens: list[str]) -> Any:
+    return _plain_train([p for chunk in text.split(EOT) for p in _PRETOKENIZER.findall(chunk)],
+                        vocab_size, special_tokens)
+
+
+# --------------------------------------------------------------------------- the entries
+
+
+def _train_input(text: str, merges: int, specials: tuple[str, ...] = ()) -> dict:
+    return {"text": text, "vocab_size": 256 + len(specials) + merges,
+            "special_tokens": list(specials)}
+
+
+REAL_CODE_MISTAKES: tuple[Mistake, ...] = (
+    Mistake(
+        id="byte-merges-zero-count-pairs", title="Kept merging pairs that no longer occur",
+        hint=("Once no pair occurs any more, training must stop, even below vocab_size. Your "
+              "pair counts keep pairs whose count fell to 0 (a merge used up every occurrence), "
+              "so after the last real merge you go on merging pairs with count 0, which adds "
+              "tokens no text ever has. Drop a pair from the counts when its count reaches 0 "
+              "(or rebuild the counts each step), and stop when none is left: "
+              "if not counts: break."),
+        role=TRAIN, run=train_zero_count_merges, witness=_train_input("abc abc", 4),
+    ),
+    Mistake(
+        id="byte-max-of-no-pair", title="Crashes with max() of nothing when no pair is left",
+        hint=("When every pre-token is a single token, there is no pair left to count and "
+              "max(counts, ...) raises ValueError (max() of an empty sequence). CS336 stops "
+              "training there, with a vocabulary smaller than vocab_size: check "
+              "if not counts: break before taking the maximum."),
+        role=TRAIN, run=train_crash_when_no_pair, witness=_train_input("abc abc", 4),
+    ),
+    Mistake(
+        id="byte-specials-removed-with-replace",
+        title="Special tokens removed with str.replace, joining the text on either side",
+        hint=("text.replace('<|endoftext|>', '') deletes the special token but glues the "
+              "document before it to the one after ('...sat' + 'sat...' becomes 'satsat'), so "
+              "pairs across the boundary are counted. Split at the special tokens instead "
+              "(re.split with re.escape, longest first) and pre-tokenize each piece on its own."),
+        role=TRAIN, run=train_specials_replaced, witness=_train_input(f"ab{EOT}cd", 2, (EOT,)),
+    ),
+    Mistake(
+        id="byte-empty-specials-split-every-character",
+        title="No special tokens: the text split between every two characters",
+        hint=("With special_tokens=[], '|'.join(...) is the empty pattern, and re.split of "
+              "an empty pattern splits between every two characters: every character is a "
+              "piece of its own, so no pair of characters is ever merged. When there are no "
+              "special tokens, pre-tokenize the whole text: if not special_tokens: "
+              "chunks = [text]."),
+        role=TRAIN, run=train_empty_special_split, witness=_train_input("ab cd", 1),
+    ),
+    Mistake(
+        id="byte-chunks-cut-mid-pretoken",
+        title="Without special tokens, the text cut into byte ranges in the middle of pre-tokens",
+        hint=("You cut the text into one byte range per CPU (as CS336's chunking starter "
+              "code does before it moves each cut forward to the next special token), but "
+              "with no special token the cuts stay where they fell: a pre-token cut in two is "
+              "counted as two, and a character cut in two loses its bytes. Move every cut to "
+              "the start of a special token, and when there is none, keep the text whole (one "
+              "chunk)."),
+        role=TRAIN, run=train_cut_into_ranges, witness=_train_input("a" * 256, 8),
+    ),
+    Mistake(
+        id="byte-splits-only-on-endoftext",
+        title="Split only on <|endoftext|>: the other special tokens trained as text",
+        hint=("You split the text on '<|endoftext|>' alone, so any other special token "
+              "('<|sep|>') is pre-tokenized and merged as ordinary text. Split on every token "
+              "of special_tokens (longest first), whatever they are."),
+        role=TRAIN, run=train_only_endoftext, witness=_train_input("a<|sep|>b", 1, ("<|sep|>",)),
+    ),
+)
