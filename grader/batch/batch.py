@@ -124,17 +124,21 @@ def run_batch(submissions: Path, out: Path, options: BatchOptions | None = None)
                 grading_id = book.record(_row(item, failed))
             fresh.add(grading_id)
             summary.graded += 1
-            progress.advance(failed=outcome.outcome == "grader-error")
+            progress.advance(failed=outcome.outcome == "grader-error", student=item.submission.student)
 
         progress.draw(force=True)
         summary.interrupted = run_tasks(tasks, options.jobs or os.cpu_count() or 1, finished)
-        progress.finish()
+        progress.phase("writing grades.csv, the reports and the class report")
         summary.not_graded = len(tasks) - summary.graded
         book.set_unusable((u.entry, u.student, u.reason) for u in summary.unusable)
         wanted = {(p.submission.student, p.exercise.id) for p in prepared}
         gradings = [g for g in book.latest() if (g.student, g.exercise) in wanted]
         _collect_problems(gradings, summary)
-        summary.written = write_outputs(out, gradings, book.unusable(), options.output, fresh)
+        try:
+            summary.written = write_outputs(out, gradings, book.unusable(), options.output, fresh,
+                                            {p.exercise.id: p.exercise for p in prepared})
+        finally:
+            progress.finish()
     summary.unusable.sort(key=lambda u: (u.entry, u.student))
     summary.seconds = time.monotonic() - started
     return summary

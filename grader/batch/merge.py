@@ -14,8 +14,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Sequence
 
-from grader.batch.gradebook import GRADING_COLUMNS, Gradebook, GradebookError
+from grader.batch.fingerprints import spec_hash
+from grader.batch.gradebook import GRADING_COLUMNS, Gradebook, GradebookError, Grading
 from grader.batch.outputs import OutputSettings, Written, write_outputs
+from grader.spec import Exercise, SpecError, load_exercise
 
 GRADEBOOK = "gradebook.sqlite"
 IDENTITY = ("student", "exercise", "submission_sha256", "spec_sha256", "grader_version",
@@ -79,8 +81,24 @@ def merge(sources: Sequence[Path], out: Path, settings: OutputSettings | None = 
         gradings = target.latest()
         summary.students = len({g.student for g in gradings})
         summary.written = write_outputs(out, gradings, target.unusable(),
-                                        settings or OutputSettings(), fresh)
+                                        settings or OutputSettings(), fresh,
+                                        unchanged_exercises(gradings))
     return summary
+
+
+def unchanged_exercises(gradings: Sequence[Grading]) -> dict[str, Exercise]:
+    """The specs the gradings were made with, where the search path still holds them as they
+    were (the class report then names hidden checks by their case ids); others are left out."""
+    found: dict[str, Exercise] = {}
+    for exercise_id in sorted({grading.exercise for grading in gradings}):
+        try:
+            exercise = load_exercise(exercise_id)
+        except (SpecError, OSError, ValueError):
+            continue
+        digest = spec_hash(exercise)
+        if all(g.spec_sha256 == digest for g in gradings if g.exercise == exercise_id):
+            found[exercise_id] = exercise
+    return found
 
 
 def _conflicts(rows: list[tuple[dict, Path]]) -> list[str]:

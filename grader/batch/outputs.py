@@ -8,12 +8,13 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Sequence
+from typing import Mapping, Sequence
 
 from grader.batch.exports import canvas_csv, grades_csv, write_reports
 from grader.batch.gradebook import Grading
 from grader.batch.stored import report_from_json
 from grader.report.class_report import ClassEntry, UnusableEntry, render_class_report
+from grader.spec import Exercise
 
 GRADES_CSV = "grades.csv"
 CANVAS_CSV = "grades-canvas.csv"
@@ -36,9 +37,11 @@ class Written:
 
 
 def write_outputs(out: Path, gradings: Sequence[Grading], unusable: Sequence[tuple[str, str, str]],
-                  settings: OutputSettings, fresh: set[int] = frozenset()) -> Written:
+                  settings: OutputSettings, fresh: set[int] = frozenset(),
+                  exercises: Mapping[str, Exercise] | None = None) -> Written:
     """Write the output files for ``gradings`` (one per student and exercise); per-student
-    reports are rewritten for the grading ids in ``fresh`` and written where missing."""
+    reports are rewritten for the grading ids in ``fresh`` and written where missing.
+    ``exercises`` (by id) let the class report name hidden checks by their case ids."""
     written = Written()
     gradings = sorted(gradings, key=lambda g: (g.student, g.exercise))
     _write(out / GRADES_CSV, grades_csv(gradings, unusable), written)
@@ -50,8 +53,8 @@ def write_outputs(out: Path, gradings: Sequence[Grading], unusable: Sequence[tup
     entries = [ClassEntry(g.student, report_from_json(g.report, g.student_output)
                           if g.report else None, g.error) for g in gradings]
     unusable_entries = [UnusableEntry(entry, reason, student) for entry, student, reason in unusable]
-    _write(out / CLASS_REPORT, render_class_report(entries, unusable_entries, settings.title),
-           written)
+    _write(out / CLASS_REPORT, render_class_report(entries, unusable_entries, settings.title,
+                                                   exercises), written)
     return written
 
 

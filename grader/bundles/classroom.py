@@ -21,13 +21,16 @@ from pathlib import Path
 from typing import Optional
 
 from grader.bundles.common import (
+    SEED_SECRET_NAME,
     BundleError,
     install_script,
+    per_student,
     render_template,
     target_python,
     write_executable,
     write_grading_files,
 )
+from grader.bundles.starters import starters_readme
 from grader.bundles.wheels import WheelSet, WheelSources, WheelTarget, collect_wheels, wheel_version
 from grader.spec import Exercise
 from grader.spec.stubs import starting_file
@@ -63,6 +66,7 @@ def write_classroom_bundle(
     install: Optional[str] = None,
     sandbox: str = "best-effort",
     force: bool = False,
+    seed_secret: Optional[str] = None,
 ) -> ClassroomBundle:
     """Write the grading files and workflow for ``exercise`` into the repository ``directory``.
 
@@ -89,7 +93,11 @@ def write_classroom_bundle(
         raise BundleError(f"cannot create {workflow.parent}: {error.strerror}") from None
     if bundle.is_dir():
         shutil.rmtree(bundle)  # no file of an older build may survive
-    write_grading_files(bundle, exercise, sandbox=sandbox)
+    write_grading_files(bundle, exercise, sandbox=sandbox, seed_secret=seed_secret)
+    if per_student(exercise):
+        (bundle / "README.md").write_text(
+            starters_readme(exercise, "classroom", f"{BUNDLE_DIR}/{SEED_SECRET_NAME}"),
+            encoding="utf-8")
     wheels = None
     if install is None:
         wheels = collect_wheels(bundle / "wheels", target, sources)
@@ -103,10 +111,23 @@ def write_classroom_bundle(
     stub = directory / exercise.student_file
     wrote_stub = not stub.exists()
     if wrote_stub:
-        stub.write_text(starting_file(exercise), encoding="utf-8")
+        stub.write_text(classroom_starter(exercise), encoding="utf-8")
     files = sorted(path.relative_to(directory).as_posix() for path in [workflow, stub, *bundle.rglob("*")]
                    if path.is_file())
     return ClassroomBundle(directory=directory, files=files, wheels=wheels, wrote_stub=wrote_stub)
+
+
+def classroom_starter(exercise: Exercise) -> str:
+    """The template's student file: the stub, or, when each student has a file of their own,
+    a note saying where theirs comes from (one template serves the whole class)."""
+    if not per_student(exercise):
+        return starting_file(exercise)
+    name = exercise.student_file
+    return (f"# exercise: {exercise.id}\n# {exercise.title}\n#\n"
+            f"# Every student works on a variant of their own. Replace this file with the {name}\n"
+            "# your course gave you (made for your GitHub username: its student: line names you),\n"
+            "# fill in your answers, commit and push. Each push is graded on the variant of the\n"
+            "# GitHub user who pushed it.\n")
 
 
 def render_workflow(

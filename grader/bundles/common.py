@@ -13,22 +13,25 @@ import math
 import shutil
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, Optional
 
 from markupsafe import Markup, escape
 
 from grader.bundles.wheels import WheelTarget, grader_version
-from grader.grading.secrets import write_secret_file
+from grader.grading.secrets import SeedSecretError, environment_secret, write_secret_file
 from grader.grading.submissions import submission_kind
 from grader.package_data import jinja_environment, templates_path
 from grader.spec import Exercise
-from grader.spec.family import COURSE_FOLDER, course_folder
+from grader.spec.family import COURSE_FOLDER, course_folder, family_of
+from grader.spec.stubs import StubNeedsStudent
 
 ENTRYPOINT_TEMPLATE = "lms/entrypoint.py"
 INSTALL_TEMPLATE = "lms/install.sh.j2"
 CONFIG_NAME = "bundle.json"
-# A random seed secret made at build time; the host grades with GRADE_SEED_SECRET_FILE
-# pointing at it (see grader.grading.secrets), so students cannot predict generated inputs.
+# The course's seed secret (``--seed-secret``, else the environment's, else a random one made
+# at build time); the host grades with GRADE_SEED_SECRET_FILE pointing at it (see
+# grader.grading.secrets), so students cannot predict generated inputs, and a course renders
+# each student's own starting file with it (grader.bundles.starters).
 SEED_SECRET_NAME = "seed-secret"
 SANDBOX_MODES = ("strict", "best-effort")
 GRADING_MARGIN_SECONDS = 90
@@ -93,12 +96,23 @@ def bundle_config(exercise: Exercise, *, sandbox: str, exercise_file: str,
     }
 
 
+def bundle_secret(given: Optional[str] = None) -> Optional[str]:
+    """The secret a bundle grades with: ``given``, else the environment's
+    (``GRADE_SEED_SECRET``, or the file ``GRADE_SEED_SECRET_FILE`` names), else None (a random
+    one is made), the order ``grade submit`` follows."""
+    try:
+        return given or environment_secret()
+    except SeedSecretError as error:
+        raise BundleError(str(error)) from None
+
+
 def write_grading_files(directory: Path, exercise: Exercise, *, sandbox: str,
-                        timeout_seconds: int | None = None) -> None:
-    """The spec, ``bundle.json``, ``entrypoint.py`` and a fresh seed secret (mode 0600): what
-    grading on the host reads."""
+                        timeout_seconds: int | None = None,
+                        seed_secret: Optional[str] = None) -> str:
+    """The spec, ``bundle.json``, ``entrypoint.py`` and the seed secret (mode 0600): what
+    grading on the host reads. Returns the secret (see :func:`bundle_secret`)."""
     directory.mkdir(parents=True, exist_ok=True)
-    write_secret_file(directory / SEED_SECRET_NAME)
+    secret = write_secret_file(directory / SEED_SECRET_NAME, bundle_secret(seed_secret))
     exercise_file = f"{exercise.id}.yaml"
     (directory / exercise_file).write_text(exercise_spec_text(exercise), encoding="utf-8")
     config = bundle_config(exercise, sandbox=sandbox, exercise_file=exercise_file,
@@ -106,6 +120,26 @@ def write_grading_files(directory: Path, exercise: Exercise, *, sandbox: str,
     (directory / CONFIG_NAME).write_text(json.dumps(config, indent=2) + "\n", encoding="utf-8")
     write_executable(directory / "entrypoint.py", entrypoint_source())
     ship_course_family(directory, exercise)
+    return secret
+
+
+def per_student(exercise: Exercise) -> bool:
+    """Whether each student of ``exercise`` starts from a file of their own (their variant)."""
+    stub = family_of(exercise).stub
+    if stub is None:
+        return False
+    try:
+        stub(exercise, None, None)
+    except StubNeedsStudent:
+        return True
+    return False
+
+
+def student_starting_file(exercise: Exercise, student: str, secret: Optional[str]) -> str:
+    """The starting file of ``student`` of a :func:`per_student` exercise, drawn with ``secret``."""
+    stub = family_of(exercise).stub
+    assert stub is not None
+    return stub(exercise, student, secret)
 
 
 def ship_course_family(directory: Path, exercise: Exercise) -> None:

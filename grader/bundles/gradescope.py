@@ -14,14 +14,18 @@ import tempfile
 import zipfile
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Optional
 
 from grader.bundles.common import (
+    SEED_SECRET_NAME,
     BundleError,
     install_script,
+    per_student,
     render_template,
     write_executable,
     write_grading_files,
 )
+from grader.bundles.starters import starters_readme
 from grader.bundles.wheels import (
     WheelSet,
     WheelSources,
@@ -32,6 +36,7 @@ from grader.bundles.wheels import (
 from grader.spec import Exercise
 
 EXECUTABLES = ("setup.sh", "run_autograder", "entrypoint.py")
+README_FILE = "README.md"  # how each student of a per-student exercise gets their own file
 
 
 @dataclass
@@ -51,8 +56,10 @@ def build_gradescope_bundle(
     target: WheelTarget = WheelTarget(),
     sources: WheelSources = WheelSources(),
     sandbox: str = "strict",
+    seed_secret: Optional[str] = None,
 ) -> GradescopeBundle:
-    """Write the autograder zip for ``exercise`` to ``output``."""
+    """Write the autograder zip for ``exercise`` to ``output``, grading with ``seed_secret``
+    (see :func:`grader.bundles.common.bundle_secret`)."""
     if output.suffix != ".zip":
         raise BundleError(f"{output}: Gradescope expects a .zip file")
     if not output.parent.is_dir():
@@ -60,7 +67,7 @@ def build_gradescope_bundle(
     with tempfile.TemporaryDirectory(prefix="bpe-gradescope-") as scratch:
         staging = Path(scratch) / "bundle"
         wheels = stage_gradescope_bundle(staging, exercise, target=target, sources=sources,
-                                         sandbox=sandbox)
+                                         sandbox=sandbox, seed_secret=seed_secret)
         members = write_zip(staging, output)
     return GradescopeBundle(path=output, wheels=wheels, size_bytes=output.stat().st_size,
                             members=members)
@@ -68,10 +75,13 @@ def build_gradescope_bundle(
 
 def stage_gradescope_bundle(
     directory: Path, exercise: Exercise, *, target: WheelTarget, sources: WheelSources,
-    sandbox: str,
+    sandbox: str, seed_secret: Optional[str] = None,
 ) -> WheelSet:
     """Lay out the bundle's files in ``directory`` (the future ``/autograder/source``)."""
-    write_grading_files(directory, exercise, sandbox=sandbox)
+    write_grading_files(directory, exercise, sandbox=sandbox, seed_secret=seed_secret)
+    if per_student(exercise):
+        (directory / README_FILE).write_text(
+            starters_readme(exercise, "gradescope", SEED_SECRET_NAME), encoding="utf-8")
     wheels = collect_wheels(directory / "wheels", target, sources)
     version = wheel_version(wheels.project_wheel)
     write_executable(

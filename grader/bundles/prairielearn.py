@@ -6,6 +6,12 @@ file editor pre-filled with the exercise's stub), the stub itself, and ``tests/`
 spec, ``bundle.json`` and the stdlib-only ``entrypoint.py``, which runs ``grade submit
 --format prairielearn`` and always writes ``/grade/results/results.json``.
 
+An exercise whose students each start from a file of their own (an answers file on their own
+corpus) gets a question with many variants instead: ``variants.json`` holds that many
+starting files, drawn at build time with the bundle's secret for the ids ``pl-0001``, ...,
+and the stdlib-only ``server.py`` gives each new variant one of them (``params``), which the
+editor starts from and the entry point grades (the variant's id is passed as ``--student``).
+
 ``write_grader_image`` lays out the Docker build context of the image those questions name:
 a ``Dockerfile`` on ``python:3.x-slim`` that installs the grader from ``wheels/`` with pip
 ``--no-index``. One image serves every question of a course.
@@ -27,7 +33,9 @@ from grader.bundles.common import (
     BundleError,
     grading_timeout,
     install_script,
+    per_student,
     render_template,
+    student_starting_file,
     write_executable,
     write_grading_files,
 )
@@ -40,6 +48,7 @@ from grader.bundles.wheels import (
     grader_version,
     wheel_version,
 )
+from grader.package_data import templates_path
 from grader.spec import Exercise
 from grader.spec.stubs import starting_file
 
@@ -49,6 +58,16 @@ PRAIRIELEARN_MAX_TIMEOUT = 600
 RESULT_MARGIN_SECONDS = 30
 ENTRYPOINT = "/grade/tests/run_grader"
 STUB_FILE = "initial_code.py"
+SERVER_FILE = "server.py"
+VARIANTS_FILE = "variants.json"
+# The params server.py sets: whose variant it is (read back by entrypoint.VARIANT_PARAM) and
+# the starting file the editor shows.
+VARIANT_PARAM = "bpe_student"
+SHEET_PARAM = "bpe_sheet"
+DEFAULT_VARIANTS = 100
+MAX_VARIANTS = 10_000
+ACE_MODES = {".py": "ace/mode/python", ".yaml": "ace/mode/yaml", ".yml": "ace/mode/yaml",
+             ".json": "ace/mode/json"}
 DEFAULT_IMAGE_REPOSITORY = "bpe-autograder/grader"
 IMAGE_VENV = "/opt/bpe-autograder/venv"
 # Docker image references: [registry/]name[:tag], lowercase names.
@@ -73,17 +92,31 @@ def write_prairielearn_question(
     sandbox: str = "strict",
     question_uuid: Optional[str] = None,
     force: bool = False,
+    seed_secret: Optional[str] = None,
+    variants: int = DEFAULT_VARIANTS,
 ) -> PrairieLearnQuestion:
-    """Write the question directory for ``exercise``; refuse a non-empty one unless ``force``."""
+    """Write the question directory for ``exercise``; refuse a non-empty one unless ``force``.
+
+    ``variants``: how many starting files a per-student exercise's question draws from.
+    """
     image = default_image() if image is None else image
     check_image_name(image)
+    if not 1 <= variants <= MAX_VARIANTS:
+        raise BundleError(f"--variants {variants}: give a number from 1 to {MAX_VARIANTS}")
     _prepare_directory(directory, force)
     tests = directory / "tests"
     _remove_stale(tests)
-    write_grading_files(tests, exercise, sandbox=sandbox, timeout_seconds=entrypoint_deadline(exercise))
+    secret = write_grading_files(tests, exercise, sandbox=sandbox, seed_secret=seed_secret,
+                                 timeout_seconds=entrypoint_deadline(exercise))
     write_executable(tests / "run_grader",
                      render_template("prairielearn/run_grader.j2", exercise_id=exercise.id))
-    (directory / STUB_FILE).write_text(starting_file(exercise), encoding="utf-8")
+    several = per_student(exercise)
+    for stale in (STUB_FILE, SERVER_FILE, VARIANTS_FILE):
+        (directory / stale).unlink(missing_ok=True)
+    if several:
+        write_variants(directory, exercise, secret, variants)
+    else:
+        (directory / STUB_FILE).write_text(starting_file(exercise), encoding="utf-8")
     (directory / "question.html").write_text(question_html(exercise), encoding="utf-8")
     info = question_info(exercise, image=image, question_uuid=question_uuid or _existing_uuid(directory))
     (directory / "info.json").write_text(json.dumps(info, indent=2) + "\n", encoding="utf-8")
@@ -99,7 +132,8 @@ def question_info(exercise: Exercise, *, image: str, question_uuid: Optional[str
         "topic": "Tokenization",
         "tags": ["bpe-autograder", exercise.id],
         "type": "v3",
-        "singleVariant": True,
+        # Each variant of a per-student exercise has its own starting file (server.py).
+        "singleVariant": not per_student(exercise),
         "gradingMethod": "External",
         "externalGradingOptions": {
             "enabled": True,
@@ -121,6 +155,7 @@ def entrypoint_deadline(exercise: Exercise) -> int:
 
 
 def question_html(exercise: Exercise) -> str:
+    suffix = Path(exercise.student_file).suffix.lower()
     return render_template(
         "prairielearn/question.html.j2",
         title=exercise.title,
@@ -128,7 +163,32 @@ def question_html(exercise: Exercise) -> str:
         instructions_html=Markup(markdown_to_html(exercise.instructions.strip())),
         student_file=exercise.student_file,
         stub_file=STUB_FILE,
+        ace_mode=ACE_MODES.get(suffix, "ace/mode/text"),
+        per_student=per_student(exercise),
+        sheet_param=SHEET_PARAM,
     )
+
+
+def variant_id(number: int) -> str:
+    return f"pl-{number:04d}"
+
+
+def write_variants(directory: Path, exercise: Exercise, secret: str, count: int) -> None:
+    """``variants.json`` (``count`` starting files, one per variant id, drawn with ``secret``)
+    and the ``server.py`` that hands one to each new variant."""
+    sheets = []
+    for number in range(1, count + 1):
+        student = variant_id(number)
+        try:
+            sheet = student_starting_file(exercise, student, secret)
+        except ValueError as error:
+            raise BundleError(f"cannot draw the variant {student}: {error}") from None
+        sheets.append({"student": student, "sheet": sheet})
+    document = {"exercise": exercise.id, "student_param": VARIANT_PARAM,
+                "sheet_param": SHEET_PARAM, "variants": sheets}
+    (directory / VARIANTS_FILE).write_text(json.dumps(document, indent=1) + "\n", encoding="utf-8")
+    source = (templates_path() / "prairielearn" / SERVER_FILE).read_text(encoding="utf-8")
+    (directory / SERVER_FILE).write_text(source, encoding="utf-8")
 
 
 def check_image_name(image: str) -> None:

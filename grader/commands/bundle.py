@@ -85,6 +85,13 @@ SANDBOX_OPTION = click.option(
 )
 
 
+SECRET_OPTION = click.option(
+    "--seed-secret", metavar="TEXT", default=None,
+    help="The course secret the bundle grades with (generated inputs, each student's variant); "
+    "default: $GRADE_SEED_SECRET, the file $GRADE_SEED_SECRET_FILE, else a new random one. "
+    "Render per-student starting files with the same secret.")
+
+
 @click.group("bundle", help=with_exit_codes(
     "Package EXERCISE's autograder for Gradescope, PrairieLearn or GitHub Classroom."))
 def bundle() -> None:
@@ -97,10 +104,11 @@ def bundle() -> None:
 @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path),
               default=Path("autograder.zip"), show_default=True, help="The zip to write.")
 @SANDBOX_OPTION
+@SECRET_OPTION
 @wheel_options
-def gradescope(exercise_id: str, output: Path, sandbox: str, python_version: str, platforms: tuple,
-               for_this_python: bool, wheels_from: tuple, offline: bool,
-               project_wheel: Optional[Path]) -> None:
+def gradescope(exercise_id: str, output: Path, sandbox: str, seed_secret: Optional[str],
+               python_version: str, platforms: tuple, for_this_python: bool, wheels_from: tuple,
+               offline: bool, project_wheel: Optional[Path]) -> None:
     """Write Gradescope's autograder zip (setup.sh installs offline from wheels inside it)."""
     from grader.bundles.gradescope import build_gradescope_bundle
 
@@ -109,11 +117,24 @@ def gradescope(exercise_id: str, output: Path, sandbox: str, python_version: str
     sources = _sources(wheels_from, offline, project_wheel)
     click.echo(f"collecting wheels for {target.describe()} ...", err=True)
     try:
-        built = build_gradescope_bundle(exercise, output, target=target, sources=sources, sandbox=sandbox)
+        built = build_gradescope_bundle(exercise, output, target=target, sources=sources,
+                                        sandbox=sandbox, seed_secret=seed_secret)
     except (BundleError, WheelError) as error:
         _fail(error)
     click.echo(f"wrote {built.path} ({built.size_bytes / 1e6:.1f} MB, {len(built.wheels.wheels)} wheels); "
                "upload it under Configure Autograder > Zip file upload", err=True)
+    _starters_note(exercise, "Email")
+
+
+def _starters_note(exercise: Exercise, column: str) -> None:
+    """How to give each student of a per-student exercise their own starting file."""
+    from grader.bundles.common import per_student
+
+    if per_student(exercise):
+        click.echo(f"each student needs their own {exercise.student_file}: render them from your "
+                   f"roster with the bundle's secret, grade stub {exercise.id} --roster roster.csv "
+                   f"--id-column {column} --seed-secret SECRET -o starters/ (the bundle's "
+                   "README.md says more)", err=True)
 
 
 @bundle.command("prairielearn")
@@ -124,14 +145,21 @@ def gradescope(exercise_id: str, output: Path, sandbox: str, python_version: str
 @click.option("--image", metavar="NAME", help="Grader image the question runs in "
               "(as pushed from `grade bundle image`); default: bpe-autograder/grader:VERSION.")
 @click.option("--force", is_flag=True, help="Overwrite a non-empty directory (its uuid is kept).")
+@click.option("--variants", type=int, default=100, show_default=True,
+              help="Exercises with a variant per student: how many starting files the question "
+              "draws its variants from.")
 @SANDBOX_OPTION
-def prairielearn(exercise_id: str, output: Path, image: Optional[str], force: bool, sandbox: str) -> None:
+@SECRET_OPTION
+def prairielearn(exercise_id: str, output: Path, image: Optional[str], force: bool, variants: int,
+                 sandbox: str, seed_secret: Optional[str]) -> None:
     """Write a PrairieLearn question directory graded externally by bpe-autograder."""
     from grader.bundles.prairielearn import write_prairielearn_question
 
     exercise = _exercise(exercise_id)
     try:
-        question = write_prairielearn_question(exercise, output, image=image, sandbox=sandbox, force=force)
+        question = write_prairielearn_question(exercise, output, image=image, sandbox=sandbox,
+                                               force=force, seed_secret=seed_secret,
+                                               variants=variants)
     except BundleError as error:
         _fail(error)
     click.echo(f"wrote {question.directory}: {', '.join(question.files)}", err=True)
@@ -187,9 +215,10 @@ def image(output: Path, image: Optional[str], force: bool, python_version: str, 
 @click.option("--sandbox", type=click.Choice(SANDBOX_MODES), default="best-effort", show_default=True,
               help="best-effort suits GitHub's runners, which do not run the job as root.")
 @click.option("--force", is_flag=True, help="Replace grading files written before.")
+@SECRET_OPTION
 def classroom(exercise_id: str, output: Path, python_version: str, platforms: tuple,
               for_this_python: bool, wheels_from: tuple, offline: bool, project_wheel: Optional[Path],
-              install: Optional[str], sandbox: str, force: bool) -> None:
+              install: Optional[str], sandbox: str, force: bool, seed_secret: Optional[str]) -> None:
     """Write the GitHub Classroom workflow and grading files into a template repository."""
     from grader.bundles.classroom import WorkflowOptionError, write_classroom_bundle
 
@@ -200,7 +229,8 @@ def classroom(exercise_id: str, output: Path, python_version: str, platforms: tu
         click.echo(f"collecting wheels for {target.describe()} ...", err=True)
     try:
         built = write_classroom_bundle(exercise, output, target=target, sources=sources,
-                                       install=install, sandbox=sandbox, force=force)
+                                       install=install, sandbox=sandbox, force=force,
+                                       seed_secret=seed_secret)
     except WorkflowOptionError as error:
         raise click.UsageError(str(error)) from None
     except (BundleError, WheelError) as error:
@@ -208,3 +238,4 @@ def classroom(exercise_id: str, output: Path, python_version: str, platforms: tu
     stub = f"; wrote the stub as {exercise.student_file}" if built.wrote_stub else ""
     click.echo(f"wrote {len(built.files)} files into {built.directory}{stub}; commit them all "
                "to the template repository", err=True)
+    _starters_note(exercise, "github_username")

@@ -40,7 +40,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "batch": ("grader.commands.batch:batch",
               "Grade a whole class into a gradebook, CSV exports and a class report."),
     "similarity": ("grader.commands.similarity:similarity",
-                   "Which submissions of a class share code."),
+                   "Rank the pairs of a class's submissions by the code they share."),
 }
 
 

@@ -3,11 +3,14 @@
 :class:`Progress` is a context manager around a long call. When standard error is a terminal
 and ``--quiet`` was not given, it writes one line after ``DELAY`` seconds (``grading
 student.py ... 3 s``), updates it in place every half second, and erases it when the call ends;
-otherwise it writes nothing, so logs and pipes stay clean.
+otherwise it writes nothing, so logs and pipes stay clean. A call that says how far it is
+(:meth:`Progress.step`, e.g. the grading engine before each check) shows that too:
+``grading student.py: check 7/19 (train: differential) ... 12 s``.
 """
 
 from __future__ import annotations
 
+import shutil
 import sys
 import threading
 import time
@@ -29,6 +32,11 @@ class Progress:
         self._stop = threading.Event()
         self._thread: Optional[threading.Thread] = None
         self._written = 0
+        self._step = ""
+
+    def step(self, done: int, total: int, what: str) -> None:
+        """How far the call is: ``done`` of ``total`` steps finished, ``what`` comes next."""
+        self._step = f": check {min(done + 1, total)}/{total} ({what})"
 
     def __enter__(self) -> "Progress":
         if self.enabled:
@@ -41,7 +49,10 @@ class Progress:
         if self._stop.wait(self.delay):
             return
         while not self._stop.is_set():
-            line = f"{self.label} ... {time.monotonic() - self._started:.0f} s"
+            line = f"{self.label}{self._step} ... {time.monotonic() - self._started:.0f} s"
+            width = shutil.get_terminal_size((100, 24)).columns - 1
+            if len(line) > width:  # a wrapped line could not be redrawn in place
+                line = line[: max(0, width - 3)] + "..."
             self.stream.write("\r" + line.ljust(self._written))
             self.stream.flush()
             self._written = len(line)

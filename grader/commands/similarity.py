@@ -26,7 +26,7 @@ SHOWN = 10  # pairs printed on the terminal; all of them are in the files
     "copy. --sources DIR adds files the class may have copied from (minbpe, a course's "
     "published code, last year's solutions); --graded OUT (the class's 'grade batch' output) "
     "adds the pairs that give the same rare wrong answers to the same inputs."),
-    short_help="Which submissions of a class share code.")
+    short_help="Rank the pairs of a class's submissions by the code they share.")
 @click.argument("submissions", type=click.Path(path_type=Path))
 @click.option("-o", "--output", "out", type=click.Path(path_type=Path), required=True,
               help="Output folder (created if needed).")

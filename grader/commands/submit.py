@@ -118,9 +118,10 @@ def submit(
         grader_fault("submit", "the grader is not installed correctly", error)
     colored = fmt == "text" and output is None and use_color(color)
     try:
-        with Progress(f"grading {submission.name}", quiet=quiet):
+        with Progress(f"grading {submission.name}", quiet=quiet) as progress:
             report = grade_submission(submission, exercise, strict_sandbox=strict_sandbox,
-                                      seed_secret=seed_secret, submitter=submitter)
+                                      seed_secret=seed_secret, submitter=submitter,
+                                      on_check=progress.step)
         options = {"hidden_visibility": exercise.feedback.hidden_visibility}
         document = render(report, fmt, color=colored, exercise_options=options, verbose=verbose,
                           failures_only=failures_only)

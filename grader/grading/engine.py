@@ -21,7 +21,7 @@ import os
 import re
 import time
 from pathlib import Path
-from typing import Optional, Union
+from typing import Callable, Optional, Union
 
 from grader.grading.checks import CheckContext, check_kind
 from grader.grading.evidence import require_evidence
@@ -100,6 +100,7 @@ def grade_submission(
     seed_secret: Optional[str] = None,
     helper: bool = True,
     submitter: Optional[str] = None,
+    on_check: Optional[Callable[[int, int, str], None]] = None,
 ) -> GradeReport:
     """Grade the student file at ``path``; raise :class:`GradingSetupError` for bad input.
 
@@ -112,7 +113,7 @@ def grade_submission(
     process on another core (:mod:`grader.grading.ahead`); callers that already keep every
     core busy with gradings pass False. ``submitter`` is who handed the file in, as the
     platform or the batch knows them (a family whose work is per student checks the file
-    against it).
+    against it). ``on_check(done, total, what)`` is told before each check starts (progress).
     """
     started = time.perf_counter()
     path = Path(path)
@@ -128,9 +129,16 @@ def grade_submission(
         for message in opened.not_gradable:
             report.mark_not_gradable(message)
         report.errors.extend(opened.notices)
+        total, done = sum(len(milestone.checks) for milestone in spec.milestones), 0
         for milestone in spec.milestones:
+            def told(what: str, where: str = milestone.id) -> None:
+                nonlocal done
+                if on_check is not None:
+                    on_check(done, total, f"{where}: {what}")
+                done += 1
             report.milestones.append(
-                grade_milestone(opened.calls, opened.box, milestone, opened.blocked(milestone), spec)
+                grade_milestone(opened.calls, opened.box, milestone, opened.blocked(milestone), spec,
+                                on_check=told)
             )
         report.student_output = opened.output()
     require_evidence(report, spec)
@@ -140,9 +148,10 @@ def grade_submission(
 
 def grade_milestone(
     calls: Optional[StudentCalls], box: object, milestone: Milestone, blocked: Optional[str],
-    exercise: Optional[Exercise] = None,
+    exercise: Optional[Exercise] = None, on_check: Optional[Callable[[str], None]] = None,
 ) -> MilestoneResult:
-    """Every check of ``milestone``, its points split by weight; all zero when ``blocked``."""
+    """Every check of ``milestone``, its points split by weight; all zero when ``blocked``.
+    ``on_check`` is told the kind of each check before it starts."""
     exercise = exercise or (calls.exercise if calls is not None else None)
     result = MilestoneResult(id=milestone.id, title=milestone.title, max_score=milestone.points)
     shares = check_points(milestone.points, [check.weight for check in milestone.checks])
@@ -150,6 +159,8 @@ def grade_milestone(
                     if calls is not None else None)
     for check, share in zip(milestone.checks, shares):
         kind = check_kind(check.kind, exercise)
+        if on_check is not None:
+            on_check(check.kind)
         if blocked:
             result.checks.append(graded(check.kind, kind.title, share, False, message=blocked))
         else:

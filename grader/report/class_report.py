@@ -8,26 +8,35 @@ ratios (student time / reference time), and the submissions that crashed, timed 
 load, or could not be graded at all. Rendered from ``GradeReport`` objects with
 ``templates/class_report.html.j2`` (autoescaped); the charts are built here and escaped here.
 
-Crashes and time-outs are recognised from the check messages the sandbox writes
-(a call killed by a signal, ``timed out after``, ``did not finish within``).
+Crashes and time-outs are recognised from the check messages the sandbox writes (a call that
+raised an exception, ``train_bpe raised IndexError: ...``, or was killed by a signal;
+``timed out after``, ``did not finish within``). The page is for course staff only, so a
+hidden check is named by its spec's case id (``Hidden case 3`` is ``tie-heavy (hidden case
+3)``) when the exercise is given: hidden cases are numbered exercise-wide in the spec's order,
+as the cases check numbers them.
 """
 
 from __future__ import annotations
 
+import re
 import statistics
 from collections import defaultdict
 from dataclasses import dataclass, field
-from typing import Sequence
+from typing import Mapping, Sequence
 
 from markupsafe import Markup, escape
 
 from grader.grading.plain_words import names_a_crash
 from grader.report.documents import report_environment
 from grader.result import GradeReport, display_error
+from grader.spec import Exercise
 
 BINS = 10
 SUSPECT_FAILURE_RATE = 0.9
 SUSPECT_MIN_STUDENTS = 3
+_RAISED = re.compile(r"\b\w+ raised [A-Z]\w*")
+_HIDDEN_ID = re.compile(r"\bhidden-(\d+)\b")
+_HIDDEN_TITLE = re.compile(r"\bHidden case (\d+)\b")
 
 
 @dataclass(frozen=True)
@@ -120,7 +129,9 @@ class ClassView:
 
 
 def class_view(entries: Sequence[ClassEntry], unusable: Sequence[UnusableEntry] = (),
-               title: str = "Class report") -> ClassView:
+               title: str = "Class report",
+               exercises: Mapping[str, Exercise] | None = None) -> ClassView:
+    """``exercises`` (by id) name the hidden checks by their case ids."""
     view = ClassView(title=title, students=len({e.student for e in entries}),
                      unusable=len(unusable))
     by_exercise: dict[str, list[ClassEntry]] = defaultdict(list)
@@ -128,15 +139,36 @@ def class_view(entries: Sequence[ClassEntry], unusable: Sequence[UnusableEntry] 
         if entry.report is not None:
             by_exercise[entry.report.exercise].append(entry)
     for exercise, group in sorted(by_exercise.items()):
-        view.sections.append(_section(exercise, group))
+        names = hidden_case_names((exercises or {}).get(exercise))
+        view.sections.append(_section(exercise, group, names))
     view.problems = _problems(entries, unusable)
     return view
 
 
+def hidden_case_names(exercise: Exercise | None) -> dict[int, str]:
+    """Hidden case number -> the spec's case id (numbered exercise-wide, in the spec's order)."""
+    if exercise is None:
+        return {}
+    return {number: case.id for number, case in enumerate(exercise.hidden_cases, 1)}
+
+
+def _named_key(key: str, names: dict[int, str]) -> str:
+    return _HIDDEN_ID.sub(lambda m: names.get(int(m.group(1)), m.group(0)), key)
+
+
+def _named_title(title: str, names: dict[int, str]) -> str:
+    def name(match: re.Match) -> str:
+        number = int(match.group(1))
+        return f"{names[number]} (hidden case {number})" if number in names else match.group(0)
+
+    return _HIDDEN_TITLE.sub(name, title)
+
+
 def render_class_report(entries: Sequence[ClassEntry], unusable: Sequence[UnusableEntry] = (),
-                        title: str = "Class report") -> str:
+                        title: str = "Class report",
+                        exercises: Mapping[str, Exercise] | None = None) -> str:
     template = report_environment().get_template("class_report.html.j2")
-    return template.render(view=class_view(entries, unusable, title),
+    return template.render(view=class_view(entries, unusable, title, exercises),
                            percent=lambda value: f"{100 * value:.0f}%",
                            points=_points)
 
@@ -144,7 +176,7 @@ def render_class_report(entries: Sequence[ClassEntry], unusable: Sequence[Unusab
 # --------------------------------------------------------------------------- sections
 
 
-def _section(exercise: str, group: list[ClassEntry]) -> ExerciseSection:
+def _section(exercise: str, group: list[ClassEntry], names: dict[int, str]) -> ExerciseSection:
     reports = [e.report for e in group if e.report is not None]
     first = reports[0]
     totals = [r.score for r in reports]
@@ -160,13 +192,13 @@ def _section(exercise: str, group: list[ClassEntry]) -> ExerciseSection:
         exercise=exercise, title=first.title or exercise, students=len(group),
         gradable=len(gradable), max_score=first.max_score,
         mean=statistics.fmean(totals), median=statistics.median(totals), charts=charts,
-        mistakes=_mistakes(group), checks=_checks(gradable), efficiency=efficiency,
+        mistakes=_mistakes(group, names), checks=_checks(gradable, names), efficiency=efficiency,
         efficiency_chart=_ratio_chart(efficiency) if efficiency else None,
         full_marks=sum(1 for r in reports if r.score >= r.max_score > 0),
     )
 
 
-def _mistakes(group: list[ClassEntry]) -> list[MistakeRow]:
+def _mistakes(group: list[ClassEntry], names: dict[int, str]) -> list[MistakeRow]:
     """Per student and milestone, the mistakes every diagnosed failing check agrees on (all
     of them when the checks disagree), counted once per student."""
     rows: dict[str, MistakeRow] = {}
@@ -182,7 +214,7 @@ def _mistakes(group: list[ClassEntry]) -> list[MistakeRow]:
                 agreed = ids if agreed is None else agreed & ids
                 for diagnosis in check.diagnoses:
                     named.setdefault(diagnosis.id, (diagnosis.title, []))[1].append(
-                        f"{milestone.id}.{check.id}")
+                        _named_key(f"{milestone.id}.{check.id}", names))
             for mistake in sorted(agreed or named):
                 title, where = named[mistake]
                 row = rows.setdefault(mistake, MistakeRow(mistake, title, [], []))
@@ -194,7 +226,7 @@ def _mistakes(group: list[ClassEntry]) -> list[MistakeRow]:
     return sorted(rows.values(), key=lambda r: (-len(r.students), r.id))
 
 
-def _checks(gradable: list[ClassEntry]) -> list[CheckRow]:
+def _checks(gradable: list[ClassEntry], names: dict[int, str]) -> list[CheckRow]:
     """Failure rates; a milestone whose function is missing ran no check and is left out."""
     counts: dict[str, CheckRow] = {}
     for entry in gradable:
@@ -205,8 +237,10 @@ def _checks(gradable: list[ClassEntry]) -> list[CheckRow]:
                 continue
             for check in milestone.checks:
                 key = f"{milestone.id}.{check.id}"
-                row = counts.setdefault(key, CheckRow(key, check.title, check.visibility == "hidden",
-                                                      0, 0, False))
+                hidden = check.visibility == "hidden"
+                row = counts.setdefault(key, CheckRow(
+                    _named_key(key, names) if hidden else key,
+                    _named_title(check.title, names) if hidden else check.title, hidden, 0, 0, False))
                 row.total += 1
                 row.failed += not check.passed
     for row in counts.values():
@@ -258,7 +292,7 @@ def _problems(entries: Sequence[ClassEntry], unusable: Sequence[UnusableEntry]) 
 
 
 def _failure_kind(message: str) -> str | None:
-    if names_a_crash(message):
+    if names_a_crash(message) or _RAISED.search(message or ""):
         return "crashed"
     if "timed out after" in message or "did not finish within" in message:
         return "timed out"

@@ -36,7 +36,8 @@ def feedback_parts(
         prose += [diagnosis_line(diagnosis) for diagnosis in check.diagnoses]
     if not shows_evidence(check):
         return prose, []
-    return prose, evidence_lines(evidence(check.details, include_measurements=include_measurements))
+    found = evidence(check.details, include_measurements=include_measurements)
+    return prose, evidence_lines(found, check.message)
 
 
 def shows_evidence(check: CheckResult) -> bool:
@@ -53,10 +54,11 @@ def diagnosis_line(diagnosis: Diagnosis, *, lead: str = "Likely mistake: ") -> s
     return f"{lead}{title} — {hint}" if hint else f"{lead}{title}"
 
 
-def evidence_lines(found: Evidence) -> list[str]:
+def evidence_lines(found: Evidence, message: str = "") -> list[str]:
+    """``found`` as lines; what the check's ``message`` already says is not said again."""
     lines = aligned_fields(found.fields)
     if found.step_table is not None:
-        lines += step_table_lines(found.step_table)
+        lines += step_table_lines(found.step_table, message)
     return lines
 
 
@@ -70,13 +72,24 @@ def aligned_fields(fields: list[tuple[str, str]]) -> list[str]:
     return lines
 
 
-def step_heading(table: StepTable) -> str:
+def step_heading(table: StepTable, message: str = "") -> str:
+    """The line above the pair counts; when ``message`` already names both pairs, only where."""
     where = f"step {table.step}" if table.step is not None else "the first differing step"
+    if table.rows and table.expected in (message or "") and table.actual in (message or ""):
+        return f"Pair counts at {where}:"
     return f"First difference at {where}: the rule picks {table.expected}; your code picked {table.actual}."
 
 
-def step_table_lines(table: StepTable) -> list[str]:
-    lines = [step_heading(table)]
+def states_rule(table: StepTable, message: str = "") -> bool:
+    """Whether the tie-break rule goes without saying under the table: ``message`` already
+    explains it, or no pairs tie at that step (the rule decided nothing there)."""
+    if table.rows and not any("tied" in row.roles for row in table.rows):
+        return True
+    return bool(table.rule_text) and table.rule_text in (message or "")
+
+
+def step_table_lines(table: StepTable, message: str = "") -> list[str]:
+    lines = [step_heading(table, message)]
     if table.rows:
         pair_width = max(len("pair"), *(len(row.pair) for row in table.rows))
         count_width = max(len("count"), *(len(row.count) for row in table.rows))
@@ -87,7 +100,7 @@ def step_table_lines(table: StepTable) -> list[str]:
             lines.append(f"  ({table.omitted_rows} more pairs with lower counts not shown)")
         if table.unlisted_note:
             lines.append(f"  {table.unlisted_note}")
-    if table.rule or table.rule_text:
+    if (table.rule or table.rule_text) and not states_rule(table, message):
         rule = ": ".join(part for part in (table.rule, table.rule_text) if part)
         lines.append(f"Tie-break rule: {rule}")
     return lines

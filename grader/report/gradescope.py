@@ -136,7 +136,7 @@ def top_output(report: GradeReport, options: ReportOptions) -> str:
         parts = [f"**Visible checks: {points(earned)}/{points(possible)} points** — {title}"]
     else:
         parts = [f"**Score: {score_line(report)}** — {title}"]
-    note = hidden_note(report)
+    note = hidden_note(report, withheld=withheld)
     if note:
         when = _WHEN_HIDDEN_SHOWN[options.hidden_visibility]
         if withheld:

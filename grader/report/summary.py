@@ -18,10 +18,13 @@ def score_line(report: GradeReport) -> str:
     return f"{points(report.score)}/{points(report.max_score)}"
 
 
-def hidden_note(report: GradeReport) -> str:
-    """Says how many hidden checks count, so passing every visible one is not read as full marks."""
+def hidden_note(report: GradeReport, *, withheld: bool = False) -> str:
+    """Says how many hidden checks count, so passing every visible one is not read as full marks;
+    nothing at full marks, unless the total is ``withheld`` (then saying nothing would tell)."""
     count = len(hidden_checks(report))
     if not count:
+        return ""
+    if not withheld and report.max_score > 0 and report.score >= report.max_score:
         return ""
     noun = "check is" if count == 1 else "checks are"
     return (

@@ -22,6 +22,12 @@ run anywhere:
   named by ``GITHUB_OUTPUT`` for the grading reporter, and prints every check's feedback and
   the score Classroom records in the job log.
 
+Who handed the file in is passed on as ``grade submit --student ID`` where the platform says
+so, so that an exercise with a variant per student grades the variant of the submitter:
+Gradescope's ``submission_metadata.json`` (the email of its one user; a group submission
+passes none), PrairieLearn's ``data/data.json`` (the variant's ``params.bpe_student``, set by
+the question's ``server.py``), GitHub Classroom's ``GITHUB_ACTOR`` (who pushed).
+
 On Gradescope and PrairieLearn, run as root, the bundle's directory (the spec with its
 hidden cases, the settings) is first made readable by root only, so that the student's code,
 which the sandbox runs as an unprivileged user, cannot read it.
@@ -50,6 +56,9 @@ PLATFORMS = {
 SECRET_PLATFORMS = ("gradescope", "prairielearn")
 IGNORED_DIRECTORIES = {"__pycache__", "__MACOSX"}
 DEFAULT_SUFFIXES = (".py",)  # bundles written before bundle.json named the suffixes
+# The PrairieLearn variant parameter naming the student whose variant it is (server.py sets it).
+VARIANT_PARAM = "bpe_student"
+SUBMITTER_LIMIT = 200
 STAFF_OUTPUT_LIMIT = 20_000
 STUDENT_REASON_LIMIT = 2_000
 KILL_GRACE_SECONDS = 5
@@ -135,6 +144,35 @@ def find_repository_file(directory: Path, expected_name: str) -> Path:
     return path
 
 
+def submitter(layout: Layout, environ: dict):
+    """Who handed the submission in, as the platform names them, or None when it does not say
+    (or names several: a group). A value that cannot be an id is left out."""
+    found = None
+    if layout.platform == "gradescope":
+        users = _json_file(layout.root / "submission_metadata.json").get("users")
+        if isinstance(users, list) and len(users) == 1 and isinstance(users[0], dict):
+            found = users[0].get("email")
+    elif layout.platform == "prairielearn":
+        params = _json_file(layout.root / "data" / "data.json").get("params")
+        if isinstance(params, dict):
+            found = params.get(VARIANT_PARAM)
+    else:
+        found = environ.get("GITHUB_ACTOR")
+    if not isinstance(found, str) or not found.strip() or len(found) > SUBMITTER_LIMIT:
+        return None
+    if any(ord(character) < 32 for character in found):
+        return None
+    return found.strip()
+
+
+def _json_file(path: Path) -> dict:
+    try:
+        found = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return found if isinstance(found, dict) else {}
+
+
 def _is_link(path: Path, directory: Path) -> bool:
     relative = path.relative_to(directory)
     steps = [directory.joinpath(*relative.parts[: index + 1]) for index in range(len(relative.parts))]
@@ -157,7 +195,7 @@ def load_config(directory: Path) -> dict:
 
 
 def grade_command(submission: Path, exercise_file: Path, platform: str, output: Path,
-                  strict: bool) -> list:
+                  strict: bool, student=None) -> list:
     grade = Path(sys.executable).parent / "grade"
     if not grade.exists():
         raise GraderFault(
@@ -166,14 +204,17 @@ def grade_command(submission: Path, exercise_file: Path, platform: str, output: 
         )
     command = [str(grade), "submit", str(submission), "--exercise", str(exercise_file),
                "--format", platform, "-o", str(output)]
-    return command + (["--strict-sandbox"] if strict else [])
+    command += ["--strict-sandbox"] if strict else []
+    return command + ([f"--student={student}"] if student else [])
 
 
 def grading_environment(config: dict, bundle_dir: Path) -> dict:
-    """This process's environment, plus the bundle's seed secret for the generated inputs."""
+    """This process's environment, plus the bundle's seed secret for the generated inputs (and
+    each student's variant): the one the bundle was built with, whatever the host sets."""
     environment = dict(os.environ)
     secret = config.get("seed_secret_file")
     if secret and (bundle_dir / secret).is_file():
+        environment.pop("GRADE_SEED_SECRET", None)
         environment["GRADE_SEED_SECRET_FILE"] = str(bundle_dir / secret)
     return environment
 
@@ -243,19 +284,21 @@ def read_results(path: Path, platform: str) -> str:
     return text
 
 
-def grade(layout: Layout, config: dict, bundle_dir: Path) -> str:
+def grade(layout: Layout, config: dict, bundle_dir: Path, environ=None) -> str:
     """The results document for the submission under ``layout``."""
+    environ = os.environ if environ is None else environ
     if layout.platform == "classroom":
         submission = find_repository_file(layout.submission_dir, config["student_file"])
     else:
         submission = find_submission(layout.submission_dir, config["student_file"],
                                      tuple(config.get("submission_suffixes") or DEFAULT_SUFFIXES))
-    print(f"grading {submission}", flush=True)
+    student = submitter(layout, environ)
+    print(f"grading {submission}" + (f", handed in by {student}" if student else ""), flush=True)
     exercise_file = bundle_dir / config["exercise_file"]
     with tempfile.TemporaryDirectory(prefix="bpe-grading-") as scratch:
         output = Path(scratch) / "results.json"
         command = grade_command(submission, exercise_file, layout.platform, output,
-                                bool(config["strict_sandbox"]))
+                                bool(config["strict_sandbox"]), student)
         finished = run_grader(command, float(config["timeout_seconds"]), scratch,
                               grading_environment(config, bundle_dir))
         if finished.returncode != 0:

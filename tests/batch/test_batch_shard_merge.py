@@ -58,3 +58,23 @@ def test_merge_refuses_bad_sources(tmp_path: Path) -> None:
     (tmp_path / "junk" / "gradebook.sqlite").write_text("not a database, just text " * 50)
     with pytest.raises(GradebookError, match="not a usable gradebook"):
         merge([tmp_path / "junk"], tmp_path / "out")
+
+
+def test_a_merged_class_report_names_hidden_cases_only_for_specs_still_unchanged(tmp_path: Path) -> None:
+    from grader.batch.merge import unchanged_exercises
+    from grader.spec import load_exercise
+
+    folder = tmp_path / "class"
+    copy(WRONG, folder / "bob.py")
+    shipped = load_exercise("hand-bpe")  # graded without running code: quick
+    (folder / "ada.yaml").write_text("student: \"ada\"\n", encoding="utf-8")
+    run_batch(folder, tmp_path / "shipped", BatchOptions(exercise=shipped, jobs=1, progress=False))
+    run_batch(folder, tmp_path / "edited", BatchOptions(exercise=quick_exercise(), jobs=1,
+                                                         progress=False))
+    with Gradebook(tmp_path / "shipped" / "gradebook.sqlite") as book:
+        assert set(unchanged_exercises(book.latest())) == {"hand-bpe"}
+    with Gradebook(tmp_path / "edited" / "gradebook.sqlite") as book:
+        assert unchanged_exercises(book.latest()) == {}  # another spec than the shipped one
+    merge([tmp_path / "edited"], tmp_path / "merged")
+    page = (tmp_path / "merged" / "class-report.html").read_text()
+    assert "Hidden case" in page  # not named after a spec it may not have been graded with

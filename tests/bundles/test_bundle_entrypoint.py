@@ -312,17 +312,21 @@ def test_the_bundle_is_root_only_once_the_entrypoint_has_run(tmp_path, platform)
 
 SECRET_REPORTING_GRADE = """#!/bin/sh
 echo "$GRADE_SEED_SECRET_FILE" > "$(dirname "$0")/secret-file"
+echo "${GRADE_SEED_SECRET:-unset}" > "$(dirname "$0")/secret-variable"
 exit 1
 """
 
 
-def test_the_grader_is_run_with_the_bundles_seed_secret(tmp_path):
+def test_the_grader_is_run_with_the_bundles_seed_secret(tmp_path, monkeypatch):
+    monkeypatch.delenv("GRADE_SEED_SECRET")  # without a course secret, the bundle makes one
     root, bundle_dir, _ = make_host(tmp_path, "gradescope", {"student.py": "x = 1\n"})
     python = fake_environment(tmp_path, SECRET_REPORTING_GRADE)
     environment = {k: v for k, v in os.environ.items() if not k.startswith("GRADE_SEED_SECRET")}
-    variable_root = {"AUTOGRADER_ROOT": str(root)}
+    # a secret the host happens to set does not replace the bundle's own
+    variable_root = {"AUTOGRADER_ROOT": str(root), "GRADE_SEED_SECRET": "the host's"}
     subprocess.run([python, str(bundle_dir / "entrypoint.py"), "gradescope"],
                    env=dict(environment, **variable_root), capture_output=True, text=True, timeout=120)
+    assert (Path(python).parent / "secret-variable").read_text().strip() == "unset"
     secret_file = Path((Path(python).parent / "secret-file").read_text().strip())
     assert secret_file == bundle_dir / "seed-secret"
     assert len(secret_file.read_text().strip()) >= 32

@@ -21,6 +21,7 @@ import zipfile
 from pathlib import Path
 
 import jsonschema
+import nbformat
 import pytest
 
 from grader.bundles.gradescope import build_gradescope_bundle
@@ -35,6 +36,8 @@ from support.wheels import shared_wheels  # noqa: F401 - the fixture, applied to
 pytestmark = pytest.mark.slow
 
 EXERCISE = "bpe-train-encode"
+HAND_EXERCISE = "hand-bpe"
+COURSE_SECRET = "course-secret-in-the-container"
 TESTS = Path(__file__).parents[1]
 SUBMISSIONS = TESTS / "submissions"
 NOBODY = 65534
@@ -85,12 +88,23 @@ def graded_parameters():
 def gradescope_root():
     """An /autograder-like root: the zip in source/ set up by its own setup.sh in a container,
     and a best-effort copy of the source sharing the same installation."""
+    yield from set_up_gradescope(EXERCISE)
+
+
+@pytest.fixture(scope="module")
+def hand_gradescope_root():
+    """The same for the answers exercise, built with the course's secret."""
+    yield from set_up_gradescope(HAND_EXERCISE, seed_secret=COURSE_SECRET)
+
+
+def set_up_gradescope(exercise_id: str, **options):
     need_container()
     root = open_directory("bpe-gs-")
     try:
         zip_path = root / "autograder.zip"
         try:
-            build_gradescope_bundle(load_exercise(EXERCISE), zip_path, target=WheelTarget.this_interpreter())
+            build_gradescope_bundle(load_exercise(exercise_id), zip_path,
+                                    target=WheelTarget.this_interpreter(), **options)
         except (BundleError, WheelError) as error:
             pytest.skip(f"cannot obtain the bundle's wheels: {error}")
         with zipfile.ZipFile(zip_path) as archive:
@@ -149,6 +163,62 @@ def test_gradescope_grades_in_a_default_container(gradescope_root, submission, o
         assert 0 <= results["score"] < 100
 
 
+def notebook_of(source: Path, path: Path) -> Path:
+    """``source`` as a notebook of two code cells around a markdown one, as a student saves it."""
+    lines = source.read_text(encoding="utf-8").splitlines()
+    cut = len(lines) // 2
+    notebook = nbformat.v4.new_notebook()
+    notebook.cells = [nbformat.v4.new_code_cell("\n".join(lines[:cut])),
+                      nbformat.v4.new_markdown_cell("## Encoding"),
+                      nbformat.v4.new_code_cell("\n".join(lines[cut:]))]
+    nbformat.write(notebook, str(path))
+    return path
+
+
+@pytest.mark.parametrize("submission, outcome", [("correct_counter.py", "full"),
+                                                 ("wrong_tie_first_seen.py", "partial")])
+def test_gradescope_grades_an_uploaded_notebook_in_a_default_container(gradescope_root, tmp_path,
+                                                                       submission, outcome):
+    notebook = notebook_of(SUBMISSIONS / submission, tmp_path / "homework.ipynb")
+    results = run_autograder(gradescope_root, {"homework.ipynb": notebook})
+    assert [test["name"] for test in results["tests"]][0] != "Submission file", results["tests"][0]
+    assert (results["score"] == 100) is (outcome == "full") and results["score"] > 0
+
+
+def answers_file(path: Path, student: str, *, named: str | None = None, wrong: bool = False) -> Path:
+    """The answers file of ``student``'s variant under the course secret (``named``: the
+    student: line it carries), right or with a wrong first merge."""
+    from grader.families.hand.audit import sheet_text
+    from grader.families.hand.expected import expected_answers
+    from grader.families.hand.mistakes import diagnostic_variant
+
+    exercise = load_exercise(HAND_EXERCISE)
+    right = expected_answers(exercise, diagnostic_variant(exercise, student, COURSE_SECRET))
+    if wrong:
+        right = {**right, "first-merge": {"pair": "x y", "count": 1}}
+    path.write_text(sheet_text(exercise, named or student, right), encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize("kind", ["right", "wrong", "a classmate's"])
+def test_gradescope_grades_an_answers_file_as_its_submitters_in_a_default_container(
+        hand_gradescope_root, tmp_path, kind):
+    metadata = {"users": [{"email": "ada@uni.edu", "id": 7, "name": "Ada"}]}
+    (hand_gradescope_root / "submission_metadata.json").write_text(json.dumps(metadata))
+    named = "bob@uni.edu" if kind == "a classmate's" else None
+    upload = answers_file(tmp_path / "answers.yaml", named or "ada@uni.edu", named=named,
+                          wrong=kind == "wrong")
+    results = run_autograder(hand_gradescope_root, {"answers.yaml": upload})
+    names = [test["name"] for test in results["tests"]]
+    assert "Autograder error" not in names and "Submission file" not in names, results["tests"][0]
+    full = load_exercise(HAND_EXERCISE).total_points
+    expected = {"right": full, "wrong": full - 15}.get(kind)
+    if expected is not None:
+        assert results["score"] == expected
+    else:  # bob's right answers, handed in by ada, are graded on ada's corpus
+        assert results["score"] < full and "handed in by 'ada@uni.edu'" in json.dumps(results)
+
+
 @pytest.mark.parametrize("sandbox", ["strict", "best-effort"])
 def test_gradescope_reports_a_missing_file_in_a_default_container(gradescope_root, sandbox):
     results = run_autograder(gradescope_root, {}, sandbox=sandbox)
@@ -191,7 +261,7 @@ def question():
 
 
 def grade_on_root(question: Path, submission: Path | None, *, sandbox: str = "strict",
-                  venv: str = sys.prefix) -> dict:
+                  venv: str = sys.prefix, name: str = "student.py", data: dict | None = None) -> dict:
     """Run the question's run_grader on a fresh /grade-like root in a default container."""
     root = open_directory("bpe-grade-")
     try:
@@ -201,7 +271,10 @@ def grade_on_root(question: Path, submission: Path | None, *, sandbox: str = "st
             (root / "tests" / "bundle.json").write_text(json.dumps(dict(config, strict_sandbox=False)))
         (root / "student").mkdir()
         if submission is not None:
-            shutil.copy(submission, root / "student" / "student.py")
+            shutil.copy(submission, root / "student" / name)
+        if data is not None:  # what PrairieLearn writes for the variant
+            (root / "data").mkdir()
+            (root / "data" / "data.json").write_text(json.dumps(data))
         environment = dict(host_environment(), GRADE_ROOT=str(root), BPE_AUTOGRADER_VENV=venv)
         done = subprocess.run(container_command(["bash", str(root / "tests" / "run_grader")]),
                               env=environment, capture_output=True, text=True, timeout=600)
@@ -222,6 +295,16 @@ def test_prairielearn_grades_in_a_default_container(question, submission, outcom
     assert (results["score"] == 1) is (outcome == "full")
 
 
+@pytest.mark.parametrize("submission, outcome", [("correct_counter.py", "full"),
+                                                 ("wrong_tie_first_seen.py", "partial")])
+def test_prairielearn_grades_an_uploaded_notebook_in_a_default_container(question, tmp_path,
+                                                                         submission, outcome):
+    notebook = notebook_of(SUBMISSIONS / submission, tmp_path / "homework.ipynb")
+    results = grade_on_root(question, notebook, name="homework.ipynb")
+    assert results["gradable"] is True, results.get("format_errors")
+    assert (results["score"] == 1) is (outcome == "full") and results["score"] > 0
+
+
 @pytest.mark.parametrize("submission, needle, sandbox", [
     (None, "No .py or .ipynb file was submitted", "strict"),
     (None, "No .py or .ipynb file was submitted", "best-effort"),
@@ -233,6 +316,32 @@ def test_prairielearn_returns_not_gradable_in_a_default_container(question, subm
     results = grade_on_root(question, path, sandbox=sandbox)
     assert results["gradable"] is False
     assert any(needle in error for error in results["format_errors"]), results["format_errors"]
+
+
+def test_prairielearn_grades_the_answers_file_of_the_variant_it_showed_in_a_default_container(
+        tmp_path):
+    need_container()
+    import importlib.util
+
+    course = open_directory("bpe-pl-hand-")
+    try:
+        directory = course / "questions" / "hand"
+        write_prairielearn_question(load_exercise(HAND_EXERCISE), directory, image="org/bpe:1",
+                                    seed_secret=COURSE_SECRET, variants=2)
+        server = importlib.util.spec_from_file_location("pl_hand_server", directory / "server.py")
+        module = importlib.util.module_from_spec(server)
+        server.loader.exec_module(module)
+        data = {"params": {}, "variant_seed": 12345, "options": {"question_path": str(directory)}}
+        module.generate(data)
+        student = data["params"]["bpe_student"]
+        for wrong, score in ((False, 1.0), (True, None)):
+            upload = answers_file(tmp_path / f"answers-{wrong}.yaml", student, wrong=wrong)
+            results = grade_on_root(directory, upload, name="answers.yaml",
+                                    data={"params": data["params"]})
+            assert results["gradable"] is True, results.get("format_errors")
+            assert (results["score"] == 1.0) is (not wrong), results["score"]
+    finally:
+        shutil.rmtree(course, ignore_errors=True)
 
 
 def test_prairielearn_reports_a_grader_fault_in_a_default_container(question, tmp_path):

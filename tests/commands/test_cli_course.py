@@ -266,3 +266,26 @@ def test_progress_shows_on_a_terminal_after_the_delay_and_is_erased():
     with Progress("x", stream=fast, delay=2.0):
         pass
     assert fast.getvalue() == ""
+
+
+def test_progress_of_a_grading_says_which_check_of_how_many_runs():
+    import time
+
+    from grader.commands.progress import Progress
+    from grader.grading.engine import grade_submission
+    from grader.spec import load_exercise
+
+    exercise = load_exercise("bpe-train-encode")
+    told = []
+    grade_submission(Path(__file__).parents[2] / "examples" / "bpe-train-encode" /
+                     "student_correct.py", exercise, seed_secret="progress",
+                     on_check=lambda done, total, what: told.append((done, total, what)))
+    total = sum(len(milestone.checks) for milestone in exercise.milestones)
+    assert [done for done, _, _ in told] == list(range(total))
+    assert {t for _, t, _ in told} == {total}
+    assert told[0][2] == f"{exercise.milestones[0].id}: {exercise.milestones[0].checks[0].kind}"
+    terminal = FakeTerminal()
+    with Progress("grading s.py", stream=terminal, delay=0.0) as progress:
+        progress.step(6, 19, "train: differential")
+        time.sleep(0.7)  # one redraw after the step
+    assert "\rgrading s.py: check 7/19 (train: differential) ... " in terminal.getvalue()

@@ -85,7 +85,11 @@ def test_one_secret_gives_one_report_and_the_cli_takes_it(tmp_path):
     assert without_durations(json.loads(one.stdout)) == without_durations(json.loads(two.stdout))
 
 
-def test_a_bundle_carries_a_fresh_private_secret(tmp_path):
+def test_a_bundle_carries_a_fresh_private_secret(tmp_path, monkeypatch):
+    # With no secret given (no option, no GRADE_SEED_SECRET, no secret file) each bundle draws
+    # its own.
+    monkeypatch.delenv("GRADE_SEED_SECRET", raising=False)
+    monkeypatch.delenv("GRADE_SEED_SECRET_FILE", raising=False)
     exercise = load_exercise("bpe-train-encode")
     write_grading_files(tmp_path / "one", exercise, sandbox="strict")
     write_grading_files(tmp_path / "two", exercise, sandbox="strict")

@@ -3,6 +3,7 @@ checked on the parsed HTML, and rendered by headless Chromium when it is install
 
 from __future__ import annotations
 
+import re
 import shutil
 import subprocess
 from html.parser import HTMLParser
@@ -158,7 +159,90 @@ def test_the_page_is_self_contained_and_escapes_student_text() -> None:
     text = " ".join(page.text)
     assert "<script>alert(1)</script>" in text  # shown as text, not run
     assert "possibly wrong: nearly everyone fails this hidden check" in text
-    assert "Ties broken by the pair met first" in text and "ben, cat, dan" in text
+    assert "Ties broken by the pair met first" in text
+    assert re.search(r'<td class="students">(<span class="student-id">\w+</span>(, )?){3}</td>',
+                     html).group(0).count("student-id") == 3  # ben, cat, dan
+
+
+class StudentCells(HTMLParser):
+    """The student ids of the mistakes table's "Who" cells, as the spans that hold them."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.cells: list[list[str]] = []
+        self.within = ""
+
+    def handle_starttag(self, tag, attrs):
+        classes = dict(attrs).get("class", "")
+        if tag == "td" and classes == "students":
+            self.cells.append([])
+            self.within = "cell"
+        elif tag == "span" and classes == "student-id" and self.within == "cell":
+            self.cells[-1].append("")
+            self.within = "id"
+
+    def handle_endtag(self, tag):
+        if tag == "span" and self.within == "id":
+            self.within = "cell"
+        elif tag == "td":
+            self.within = ""
+
+    def handle_data(self, data):
+        if self.within == "id":
+            self.cells[-1][-1] += data
+
+
+def test_student_ids_break_between_ids_never_inside_one() -> None:
+    entries, unusable = synthetic_class()
+    long_ids = [f"student-with-a-rather-long-identifier-{n}@example.edu" for n in range(12)]
+    entries += [ClassEntry(name, student(train_ok=False, train_mistakes=[TIES])) for name in long_ids]
+    html = render_class_report(entries, unusable)
+    cells = StudentCells()
+    cells.feed(html)
+    ties = next(cell for cell in cells.cells if "ben" in cell)
+    assert ties == sorted(["ben", "cat", "dan", *long_ids])  # each id whole in its own span
+    style = html[html.index("<style>"):html.index("</style>", html.index("td.students"))]
+    assert re.search(r"\.student-id\s*\{[^}]*white-space:\s*nowrap", style)
+    assert "anywhere" not in style[style.index("td.students"):]
+
+
+def test_a_student_whose_calls_raise_is_listed_as_crashed() -> None:
+    stub = "train_bpe raised NotImplementedError: train_bpe is not written yet (at line 9)"
+    index = "train_bpe raised IndexError: list index out of range (at line 54, in train_bpe)"
+    entries = [ClassEntry("stub", student(train_ok=False, encode_ok=False, crash=stub)),
+               ClassEntry("idx", student(train_ok=False, crash=index)),
+               ClassEntry("ok", student())]
+    problems = {row.student: row for row in class_view(entries).problems}
+    assert set(problems) == {"stub", "idx"}
+    assert problems["idx"].kind == problems["stub"].kind == "crashed"
+    assert "IndexError" in problems["idx"].detail
+
+
+def test_the_instructors_page_names_hidden_checks_by_their_case_ids() -> None:
+    from grader.grading.engine import grade_submission
+    from grader.spec import load_exercise
+
+    exercise = load_exercise("bpe-train-encode")
+    wrong = Path(__file__).parents[2] / "examples" / "bpe-train-encode" / "student_wrong.py"
+    report = grade_submission(wrong, exercise, seed_secret="class-report")
+    entries = [ClassEntry("bob", report)]
+    plain = {row.key: row for row in class_view(entries).sections[0].checks if row.hidden}
+    named = {row.key: row for row in class_view(entries, exercises={exercise.id: exercise})
+             .sections[0].checks if row.hidden}
+    assert plain and len(named) == len(plain)
+    assert all("Hidden case" in row.title for row in plain.values())
+    assert not any("Hidden case" in row.title for row in named.values())
+    hidden_ids = {case.id for case in exercise.hidden_cases}
+    shown = {row.key.split(":")[1] for row in named.values() if row.key.split(".")[1].startswith("cases:")}
+    assert shown == hidden_ids  # every hidden case, by its own id
+    for row in named.values():
+        case_id = row.key.split(":")[1]
+        number = [case.id for case in exercise.hidden_cases].index(case_id) + 1
+        assert row.title.startswith(f"{case_id} (hidden case {number})")
+    # the students' own reports keep them hidden
+    from grader.report import render
+    assert not any(case in render(report, "html") for case in hidden_ids
+                   if case not in {c.id for c in exercise.public_cases})
 
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
