@@ -12,6 +12,7 @@ FAMILIES: dict[str, str] = {
     "bpe": "grader.families.bpe",
     "byte": "grader.families.byte_level",
     "hand": "grader.families.hand",
+    "unigram": "grader.families.unigram",
     "wordpiece": "grader.families.wordpiece",
 }
 """Family name -> the package defining its ``FAMILY``."""

@@ -1,0 +1,132 @@
+"""The ``cases`` check's items for the Unigram roles, and the differential check's records.
+
+A case serves a role when it holds that role's inputs (``serves``): a text for
+``segment``/``log_likelihood``, a corpus for ``em_step``, a corpus and ``keep`` for
+``prune``. Each is one item judged against :mod:`reference.unigram` (floats within the
+exercise's tolerance), its observation noted so the milestone names the mistake. The
+generated inputs of each role (:mod:`grader.families.unigram.generated`) are judged the same
+way; a right answer that a do-nothing function also gives is no evidence of work.
+"""
+
+from __future__ import annotations
+
+from functools import partial
+from typing import Any, Callable, Optional
+
+from grader.families.unigram import generated as inputs
+from grader.families.unigram.do_nothing import trivial_answer
+from grader.families.unigram.expected import (
+    ARGUMENTS,
+    EM_STEP,
+    LIKELIHOOD,
+    PRUNE,
+    SEGMENT,
+    expected,
+    keywords,
+    right,
+    tolerance,
+)
+from grader.families.unigram.feedback import details, json_inputs, message
+from grader.grading.checks.items import CaseItem, CaseLabel, Verdict
+from grader.grading.naming import observed
+from grader.grading.search import Failure, Generated, Shown
+from grader.grading.student_calls import StudentCalls
+
+TITLES = {SEGMENT: "Viterbi segmentation", LIKELIHOOD: "log-likelihood",
+          EM_STEP: "one EM step", PRUNE: "pruning"}
+
+
+def case_inputs(role: str, case: Any) -> tuple:
+    """The case's inputs of ``role`` as a tuple in the order of its arguments."""
+    pieces = dict(case.pieces)
+    if role in (SEGMENT, LIKELIHOOD):
+        return (case.text, pieces)
+    if role == EM_STEP:
+        return (list(case.corpus), pieces)
+    return (list(case.corpus), pieces, case.keep)
+
+
+def serves(role: str) -> Callable[[Any], bool]:
+    def served(case: Any) -> bool:
+        if role in (SEGMENT, LIKELIHOOD):
+            return case.text is not None
+        return case.corpus is not None and (role != PRUNE or case.keep is not None)
+    return served
+
+
+def judge(calls: StudentCalls, role: str, given: tuple) -> Verdict:
+    want = expected(role, given)
+    answer = calls.call(role, *given)
+    seen = observed(keywords(role, given), answer)
+    if answer.ok and right(calls.exercise, role, given, answer.value):
+        return Verdict(True, observation=seen)
+    if not answer.ok:
+        return Verdict(False, answer.failure or "", details(role, given, want), observation=seen)
+    return Verdict(False, message(role, given, want, answer.value, tolerance(calls.exercise)),
+                   details(role, given, want, answer.value, answered=True), observation=seen)
+
+
+def real_work(role: str, given: tuple) -> bool:
+    return not trivial_answer(role, given, expected(role, given))
+
+
+def items(role: str) -> Callable[..., list[CaseItem]]:
+    def case_items(calls: StudentCalls, case: Any, label: CaseLabel) -> list[CaseItem]:
+        given = case_inputs(role, case)
+        return [CaseItem(label.check_id, label.title(TITLES[role]), label.visibility,
+                         partial(judge, calls, role, given), real_work(role, given))]
+    return case_items
+
+
+# --------------------------------------------------------------------------- generated inputs
+
+
+def _judge(role: str) -> Callable[[StudentCalls], Callable[[tuple], Optional[Failure]]]:
+    def for_calls(calls: StudentCalls) -> Callable[[tuple], Optional[Failure]]:
+        def judge_one(example: tuple) -> Optional[Failure]:
+            answer = calls.remembered(role, *example)
+            if answer.ok and right(calls.exercise, role, example, answer.value):
+                return None
+            return Failure(example, answer, expected(role, example))
+        return judge_one
+    return for_calls
+
+
+def _shown(role: str) -> Callable[[StudentCalls, Failure], Shown]:
+    def shown(calls: StudentCalls, failure: Failure) -> Shown:
+        if not failure.answer.ok:
+            return Shown(failure.expected)
+        return Shown(failure.expected, failure.answer.value,
+                     message(role, failure.example, failure.expected, failure.answer.value,
+                             tolerance(calls.exercise)))
+    return shown
+
+
+def _call_text(role: str) -> Callable[[StudentCalls, Any], str]:
+    def call_text(calls: StudentCalls, example: Any) -> str:
+        arguments = ", ".join(repr(value) for value in example)
+        return f"{calls.function_name(role)}({arguments})"
+    return call_text
+
+
+def record(role: str, strategy: Callable[[Any], Any], targeted: str) -> Generated:
+    return Generated(
+        strategy=strategy,
+        targeted=lambda exercise: list(inputs.TARGETED[targeted]),
+        count=inputs.count,
+        settings=inputs.settings_key,
+        judge=_judge(role),
+        call_text=_call_text(role),
+        given=lambda calls, example: json_inputs(role, example),
+        observed=lambda exercise, example: keywords(role, example),
+        shown=_shown(role),
+        real_work=lambda exercise, example: real_work(role, example),
+    )
+
+
+RECORDS = {
+    SEGMENT: record(SEGMENT, inputs.text_example, "text"),
+    LIKELIHOOD: record(LIKELIHOOD, inputs.text_example, "text"),
+    EM_STEP: record(EM_STEP, inputs.corpus_example, "corpus"),
+    PRUNE: record(PRUNE, inputs.prune_example, "prune"),
+}
