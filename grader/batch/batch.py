@@ -14,7 +14,7 @@ import os
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Mapping, Sequence, Union
+from typing import Any, Callable, Mapping, Sequence, Union
 
 from grader.batch.discovery import Accepts, Discovered, Submission, Unusable, discover
 from grader.batch.fingerprints import content_hash, grader_version, settings_hash, spec_hash
@@ -27,6 +27,7 @@ from grader.grading.engine import GradingSetupError, exercise_header, resolve_ex
 from grader.grading.submission_file import SubmissionFileError, read_submission
 from grader.grading.submissions import submission_kind
 from grader.report.bounds import bounded_text
+from grader.report.class_report import SimilarityLeads
 from grader.spec import Exercise
 
 GRADEBOOK = "gradebook.sqlite"
@@ -43,6 +44,9 @@ class BatchOptions:
     grading_options: Mapping[str, Any] = field(default_factory=dict)
     output: OutputSettings = field(default_factory=OutputSettings)
     progress: bool | None = None  # None: draw only on a terminal
+    # Called with the submissions and output folders once the class is graded, before the
+    # class report is written: what it returns becomes the report's similarity section.
+    similarity: Callable[[Path, Path], SimilarityLeads] | None = None
 
 
 @dataclass
@@ -134,9 +138,10 @@ def run_batch(submissions: Path, out: Path, options: BatchOptions | None = None)
         wanted = {(p.submission.student, p.exercise.id) for p in prepared}
         gradings = [g for g in book.latest() if (g.student, g.exercise) in wanted]
         _collect_problems(gradings, summary)
+        leads = options.similarity(Path(submissions), out) if options.similarity else None
         try:
             summary.written = write_outputs(out, gradings, book.unusable(), options.output, fresh,
-                                            {p.exercise.id: p.exercise for p in prepared})
+                                            {p.exercise.id: p.exercise for p in prepared}, leads)
         finally:
             progress.finish()
     summary.unusable.sort(key=lambda u: (u.entry, u.student))

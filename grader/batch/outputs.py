@@ -13,7 +13,12 @@ from typing import Mapping, Sequence
 from grader.batch.exports import canvas_csv, grades_csv, write_reports
 from grader.batch.gradebook import Grading
 from grader.batch.stored import report_from_json
-from grader.report.class_report import ClassEntry, UnusableEntry, render_class_report
+from grader.report.class_report import (
+    ClassEntry,
+    SimilarityLeads,
+    UnusableEntry,
+    render_class_report,
+)
 from grader.spec import Exercise
 
 GRADES_CSV = "grades.csv"
@@ -38,7 +43,8 @@ class Written:
 
 def write_outputs(out: Path, gradings: Sequence[Grading], unusable: Sequence[tuple[str, str, str]],
                   settings: OutputSettings, fresh: set[int] = frozenset(),
-                  exercises: Mapping[str, Exercise] | None = None) -> Written:
+                  exercises: Mapping[str, Exercise] | None = None,
+                  similarity: SimilarityLeads | None = None) -> Written:
     """Write the output files for ``gradings`` (one per student and exercise); per-student
     reports are rewritten for the grading ids in ``fresh`` and written where missing.
     ``exercises`` (by id) let the class report name hidden checks by their case ids."""
@@ -54,7 +60,7 @@ def write_outputs(out: Path, gradings: Sequence[Grading], unusable: Sequence[tup
                           if g.report else None, g.error) for g in gradings]
     unusable_entries = [UnusableEntry(entry, reason, student) for entry, student, reason in unusable]
     _write(out / CLASS_REPORT, render_class_report(entries, unusable_entries, settings.title,
-                                                   exercises), written)
+                                                   exercises, similarity), written)
     return written
 
 

@@ -26,6 +26,7 @@ from grader.batch.discovery import Accepts, Unusable, discover
 from grader.batch.exports import safe_csv
 from grader.grading.submission_file import SubmissionFileError, read_submission
 from grader.package_data import jinja_environment
+from grader.report.class_report import SimilarityLeads
 from grader.spec import Exercise
 from grader.spec.stubs import render_stub
 
@@ -83,7 +84,7 @@ def find_similar(submissions: Path, exercise: Exercise, *, sources: Path | None 
         raise SimilarityError(f"the threshold is a share of the code, above 0 and at most 1; "
                               f"got {threshold}")
     started = time.monotonic()
-    accepts = _code_files(exercise)
+    accepts = code_files(exercise)
     found = discover(Path(submissions), accepts=accepts)
     unusable = list(found.unusable)
     with tempfile.TemporaryDirectory(prefix="bpe-similarity-") as scratch:
@@ -144,7 +145,20 @@ def write_similarity(report: SimilarityReport, out: Path, title: str) -> Path:
     return index
 
 
-def _code_files(exercise: Exercise) -> Accepts:
+LEADS_SHOWN = 20  # rows of the class report's section; every pair is on the page
+
+
+def class_report_leads(report: SimilarityReport, page: str = "similarity.html") -> SimilarityLeads:
+    """The class report's section: the first pairs by shared code, then by wrong answers."""
+    rows = [(pair.first, f"source {pair.second}" if pair.source else pair.second,
+             f"{pair.first_share:.0%} / {pair.second_share:.0%} of their code "
+             f"({pair.tokens} shared tokens)") for pair in report.pairs]
+    rows += [(pair.first, pair.second, f"{len(pair.shared)} rare wrong answer"
+              f"{'' if len(pair.shared) == 1 else 's'} in common") for pair in report.behaviour]
+    return SimilarityLeads(rows[:LEADS_SHOWN], page)
+
+
+def code_files(exercise: Exercise) -> Accepts:
     kind = accepts(exercise)  # the same files grade batch grades
     if not any(suffix in (".py", ".ipynb") for suffix in kind.suffixes):
         raise SimilarityError(f"exercise {exercise.id} takes {kind.noun}, not code: there is "

@@ -45,6 +45,39 @@ class _GradeFolder(click.Command):
         formatter.write_usage(parent, "merge SOURCES... -o OUT [OPTIONS]", prefix="       ")
 
 
+def _similarity(submissions: Path, exercise_id: Optional[str], title: Optional[str]):
+    """The comparison ``--similarity`` runs once the class is graded (checked now, so that a
+    class is never graded to fail at the end)."""
+    from grader.batch.similarity import (
+        SimilarityError,
+        class_report_leads,
+        code_files,
+        find_similar,
+        write_similarity,
+    )
+    from grader.grading.engine import resolve_exercise
+
+    if not exercise_id:
+        raise click.BadParameter("needs --exercise: the stub it names is left out of the "
+                                 "comparison", param_hint="--similarity")
+    try:
+        exercise = resolve_exercise(Path(submissions), exercise_id)
+        code_files(exercise)
+        import copydetect  # noqa: F401 - the comparison's library, checked before grading
+    except (GradingSetupError, SimilarityError) as error:
+        raise click.BadParameter(str(error), param_hint="--similarity") from None
+    except ImportError:
+        raise click.BadParameter("comparing needs copydetect: pip install "
+                                 "'bpe-autograder[similarity]'", param_hint="--similarity") from None
+
+    def compare(folder: Path, out: Path):
+        report = find_similar(folder, exercise, graded=out)
+        write_similarity(report, out, title or exercise.title)
+        return class_report_leads(report)
+
+    return compare
+
+
 def _default_jobs() -> int:
     try:
         return len(os.sched_getaffinity(0))
@@ -94,11 +127,15 @@ def batch() -> None:
 @click.option("--seed-secret", metavar="TEXT", default=None,
               help="Secret that picks the generated inputs (as for grade submit); default: "
                    "$GRADE_SEED_SECRET, the file $GRADE_SEED_SECRET_FILE, else a per-user secret.")
+@click.option("--similarity", is_flag=True,
+              help="Also rank the pairs of submissions by shared code and rare shared wrong "
+                   "answers (as 'grade similarity --graded'), into OUT/similarity.html and a "
+                   "section of the class report; needs --exercise.")
 @exercises_dir_option
 def grade_folder(submissions: Path, out: Path, exercise_id: Optional[str], jobs: Optional[int],
                  regrade: bool, shard: Optional[str], csv_formats: tuple[str, ...],
                  canvas_assignment: Optional[str], title: Optional[str], strict_sandbox: bool,
-                 progress: Optional[bool], seed_secret: Optional[str]) -> None:
+                 progress: Optional[bool], seed_secret: Optional[str], similarity: bool) -> None:
     from grader.grading.secrets import SeedSecretError, resolve_secret
 
     try:
@@ -111,10 +148,12 @@ def grade_folder(submissions: Path, out: Path, exercise_id: Optional[str], jobs:
         secret = resolve_secret(seed_secret)
     except SeedSecretError as error:
         raise click.BadParameter(str(error), param_hint="--seed-secret") from None
+    compare = _similarity(submissions, exercise_id, title) if similarity else None
     options = BatchOptions(
         exercise=exercise_id, jobs=jobs or _default_jobs(), regrade=regrade, shard=chosen_shard,
         grading_options={"strict_sandbox": strict_sandbox, "seed_secret": secret},
         output=_output_settings(csv_formats, canvas_assignment, title), progress=progress,
+        similarity=compare,
     )
     try:
         summary = run_batch(submissions, out, options)
@@ -124,6 +163,8 @@ def grade_folder(submissions: Path, out: Path, exercise_id: Optional[str], jobs:
         grader_fault("batch", "internal error", error)
     for line in summary.lines():
         say(line)
+    if compare is not None and not summary.interrupted:
+        say(f"wrote {out / 'similarity.html'}")
     if summary.interrupted:
         sys.exit(130)
 

@@ -164,13 +164,23 @@ def _named_title(title: str, names: dict[int, str]) -> str:
     return _HIDDEN_TITLE.sub(name, title)
 
 
+@dataclass(frozen=True)
+class SimilarityLeads:
+    """What ``grade batch --similarity`` found, as the class report lists it: rows of
+    (student, other, what they share) and the page with the details."""
+
+    rows: Sequence[tuple[str, str, str]]
+    page: str
+
+
 def render_class_report(entries: Sequence[ClassEntry], unusable: Sequence[UnusableEntry] = (),
                         title: str = "Class report",
-                        exercises: Mapping[str, Exercise] | None = None) -> str:
+                        exercises: Mapping[str, Exercise] | None = None,
+                        similarity: SimilarityLeads | None = None) -> str:
     template = report_environment().get_template("class_report.html.j2")
     return template.render(view=class_view(entries, unusable, title, exercises),
                            percent=lambda value: f"{100 * value:.0f}%",
-                           points=_points)
+                           points=_points, similarity=similarity)
 
 
 # --------------------------------------------------------------------------- sections

@@ -199,3 +199,24 @@ def test_students_giving_the_same_rare_wrong_answers_are_paired_with_the_inputs(
 def test_a_folder_without_a_gradebook_is_refused(tmp_path):
     with pytest.raises(SimilarityError, match="no gradebook there"):
         find_similar(a_class(tmp_path / "class", solutions()), EXERCISE, graded=tmp_path)
+
+
+def test_grade_batch_with_similarity_adds_the_pages_and_a_class_report_section(tmp_path):
+    folder = a_class(tmp_path / "class", {**{name: solutions()[name] for name in
+                                              ("counter_loop", "recursive", "regex_sennrich")},
+                                           "mallory": disguised(solutions()["counter_loop"])})
+    spec = tmp_path / "valid-minimal.yaml"
+    spec.write_text(QUICK_SPEC)
+    done = subprocess.run([GRADE, "batch", str(folder), "-o", str(tmp_path / "out"),
+                           "--exercise", str(spec), "--no-progress", "--similarity"],
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]
+    report = (tmp_path / "out" / "class-report.html").read_text()
+    assert "Similar submissions" in report and 'href="similarity.html"' in report
+    assert "mallory" in report.split("Similar submissions")[1].split("</section>")[0]
+    assert (tmp_path / "out" / "similarity" / "pair-1.html").is_file()
+    refused = subprocess.run([GRADE, "batch", str(folder), "-o", str(tmp_path / "out2"),
+                              "--similarity", "--no-progress"], capture_output=True, text=True,
+                             timeout=120)
+    assert refused.returncode == 2 and "needs --exercise" in refused.stderr
+    assert not (tmp_path / "out2").exists()
