@@ -75,7 +75,7 @@ def open_directory(interpreter: str, imports: Iterable[tuple[str, str]]) -> tupl
     try:
         tree = tree_for(interpreter, natives)
         return tree, sandbox_directory(tree)
-    except OSError:  # TreeUnavailable among them
+    except (OSError, subprocess.SubprocessError):  # TreeUnavailable, an ldd that hangs...
         return None
 
 
