@@ -6,6 +6,7 @@ from grader.report.options import ReportOptions
 from grader.report.redaction import hidden_checks, hidden_points
 from grader.report.safety import safe_text
 from grader.result import GradeReport
+from grader.sandbox.layers import missing_layers
 
 
 def points(value: float) -> str:
@@ -35,7 +36,7 @@ def hidden_note(report: GradeReport, *, withheld: bool = False) -> str:
 
 
 def inactive_layers(report: GradeReport) -> list[str]:
-    return sorted(name for name, active in report.sandbox_layers.items() if not active)
+    return sorted(missing_layers(report.sandbox_layers, report.sandbox_layers))
 
 
 def sandbox_note(report: GradeReport) -> str:

@@ -30,12 +30,12 @@ import subprocess
 import tempfile
 from collections.abc import Iterable
 
+from grader.sandbox.layers import SHARED_MEMORY
 from grader.sandbox.leftovers import TEMP_PREFIX, remove_leftovers_in, remove_tree
 
 TREE_VERSION = "1"
 CACHE_DIRECTORIES = ("/var/cache/bpe-autograder", "/var/tmp/bpe-autograder")
 SANDBOXES = "/sandboxes"
-SHARED_MEMORY = "/dev/shm"
 # Parts of the standard library no submission needs; the test suite alone is half of it.
 SKIPPED = frozenset({"site-packages", "dist-packages", "test", "idlelib", "turtledemo",
                      "tkinter", "ensurepip", "lib2to3", "pydoc_data", "__phello__"})

@@ -46,6 +46,7 @@ import resource
 import shutil
 import sys
 import tempfile
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from grader.sandbox import cgroups as sandbox_cgroups
@@ -154,10 +155,16 @@ def _working_steps() -> frozenset[str]:
     return frozenset(_probe_in_child())
 
 
+def missing_layers(layers: dict[str, bool], names: Iterable[str] = LAYER_NAMES) -> list[str]:
+    """The layers of ``names`` not active in ``layers``, leaving out one whose work another
+    active layer does (``chroot-root`` where there is ``mount-isolation``)."""
+    return [name for name in names if not layers.get(name, False)
+            and not layers.get(STANDS_IN_FOR.get(name, ""), False)]
+
+
 def layers_notice(layers: dict[str, bool]) -> str | None:
     """One line naming the isolation layers that are not active, or None when all are."""
-    missing = [name for name in LAYER_NAMES if not layers.get(name, False)
-               and not layers.get(STANDS_IN_FOR.get(name, ""), False)]
+    missing = missing_layers(layers)
     if not missing:
         return None
     return "sandbox: these isolation layers are unavailable on this host: " + ", ".join(missing)

@@ -38,6 +38,10 @@ def send_decode(exercise: Exercise, args: tuple) -> list:
     return [list(ids), dict(vocab)]
 
 
+# The roles whose inputs are a case's encode texts, and what an author adds to give them one.
+ON_ENCODE_TEXTS = {"serves": lambda case: bool(case.encode), "case_field": "encode",
+                   "how_to_serve": "add encode: texts to a case"}
+
 ROLES = (
     Role(
         name=TRAIN,
@@ -60,9 +64,7 @@ ROLES = (
         shape=lambda exercise, value, name: shapes.token_ids(value, name),
         case_items=judges.encode_items,
         stub_examples=stub.encode_examples,
-        serves=lambda case: bool(case.encode),
-        case_field="encode",
-        how_to_serve="add encode: texts to a case",
+        **ON_ENCODE_TEXTS,
         audit_advice="an encode text (in a case) that shows it",
         generated=differential.ENCODE_INPUTS,
         properties=properties.encode_properties,
@@ -75,9 +77,7 @@ ROLES = (
         shape=lambda exercise, value, name: shapes.text(value, name),
         case_items=judges.decode_items,
         stub_examples=stub.decode_examples,
-        serves=lambda case: bool(case.encode),
-        case_field="encode",
-        how_to_serve="add encode: texts to a case",
+        **ON_ENCODE_TEXTS,
         audit_advice="an encode text (in a case) that shows it",
         generated=differential.DECODE_INPUTS,
         properties=properties.decode_properties,
@@ -90,9 +90,7 @@ ROLES = (
         shape=lambda exercise, value, name: shapes.token_ids(value, name),
         case_items=streaming.iterable_items,
         stub_examples=stub.iterable_examples,
-        serves=lambda case: bool(case.encode),
-        case_field="encode",
-        how_to_serve="add encode: texts to a case",
+        **ON_ENCODE_TEXTS,
         audit_advice="an encode text (in a case) whose lines show it",
         depends_on=frozenset({ENCODE}),
     ),
