@@ -4,6 +4,7 @@
     python bench/grade.py --startup [--runs 10]        # CPU of grade --version and --help
     python bench/grade.py --audit EXERCISE [--runs 1]  # wall and CPU of grade audit
     python bench/grade.py --efficiency [--runs 5]      # margins of the efficiency milestone
+    python bench/grade.py --pairs 7                    # CPU and wall as ratios to W
 
 The first mode prints the median wall time of ``grade submit SUBMISSION --format json`` run
 as a fresh process (the full suite, property checks and the efficiency milestone included),
@@ -24,6 +25,11 @@ removed first).
 ``--audit`` prints the wall and CPU time of ``grade audit EXERCISE`` (its gradings run in
 parallel, so the CPU time is the figure that does not depend on the host's load).
 
+``--pairs N`` runs W (``python3 -c 'sum(range(30_000_000))'``) and ``grade submit`` one after
+the other, N times, for the correct and the wrong sample of bpe-train-encode and for the correct
+one with the cache of prepared work emptied before each run (a course's first grading), and
+prints the median ratios of CPU (the whole process tree) and wall time to W.
+
 The efficiency mode grades only the efficiency check, repeatedly, for the Counter-based correct
 submission (must pass) and the one that rescans the texts every merge (must fail), and
 prints each run's CPU times, ratio and verdict with the margin to the limit.
@@ -34,13 +40,16 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import shutil
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from collections import defaultdict
 from pathlib import Path
+from typing import Optional
 
 STARTED = time.perf_counter()
 ROOT = Path(__file__).resolve().parent.parent
@@ -122,7 +131,7 @@ def split_once(submission: Path) -> dict[str, float]:
     timers.wrap(Sandbox, "__enter__", "sandbox start")
     timers.wrap(Sandbox, "load", "sandbox start")
     timers.wrap(engine, "grade_milestone",
-                lambda calls, box, milestone, blocked: f"checks: {milestone.id}")
+                lambda calls, box, milestone, *rest: f"checks: {milestone.id}")
     try:
         started = time.perf_counter()
         report = engine.grade_submission(submission)
@@ -168,6 +177,48 @@ def bench_grading(submission: Path, runs: int, bytecode_cache: bool) -> None:
     rest = statistics.median(walls) - statistics.median(
         s["imports"] + s["grading total"] + s["reporting"] for s in splits)
     print(f"    {'interpreter and CLI':<28} {rest:.3f} s (command minus the above)")
+
+
+WORKLOAD = ["python3", "-c", "sum(range(30_000_000))"]
+"""W, the fixed workload every grading figure is a ratio to (CPU and wall of the process tree)."""
+WRONG_SUBMISSION = ROOT / "examples" / "bpe-train-encode" / "student_wrong.py"
+
+
+def tree_seconds(command: list[str], environment: Optional[dict] = None) -> tuple[float, float]:
+    """CPU (user + system of the whole process tree) and wall seconds of ``command``."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    started = time.perf_counter()
+    subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False,
+                   env=environment)
+    wall = time.perf_counter() - started
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
+    return cpu, wall
+
+
+def bench_pairs(pairs: int) -> None:
+    """``grade submit`` of a correct and a wrong submission, each run paired with W."""
+    with tempfile.TemporaryDirectory(prefix="bench-cache-") as cache:
+        environment = dict(os.environ, GRADE_CACHE_DIR=cache)
+        print(f"grade submit as ratios to W = {' '.join(WORKLOAD)}, paired runs, median of {pairs}")
+        for label, submission, cold in (("correct, first grading (cache empty)", DEFAULT_SUBMISSION, True),
+                                        ("correct", DEFAULT_SUBMISSION, False),
+                                        ("wrong", WRONG_SUBMISSION, False)):
+            command = grade_command() + ["submit", str(submission), "--format", "json"]
+            subprocess.run(command, capture_output=True, check=False, env=environment)
+            cpu_ratios, wall_ratios, cpus = [], [], []
+            for _ in range(pairs):
+                if cold:
+                    for stored in Path(cache).glob("*"):
+                        stored.unlink()
+                w_cpu, w_wall = tree_seconds(WORKLOAD)
+                g_cpu, g_wall = tree_seconds(command, environment)
+                cpu_ratios.append(g_cpu / w_cpu)
+                wall_ratios.append(g_wall / w_wall)
+                cpus.append(g_cpu)
+            print(f"  {label:<38} CPU {statistics.median(cpu_ratios):.2f} x W   "
+                  f"wall {statistics.median(wall_ratios):.2f} x W   "
+                  f"({statistics.median(cpus):.2f} CPU-s)")
 
 
 def child_run(args: list[str]) -> tuple[float, float]:
@@ -265,10 +316,14 @@ def main() -> None:
     parser.add_argument("--audit", metavar="EXERCISE", help="time grade audit EXERCISE")
     parser.add_argument("--no-bytecode-cache", action="store_true",
                         help="compile the grader's modules from source on every run")
+    parser.add_argument("--pairs", type=int, metavar="N",
+                        help="correct and wrong gradings as ratios to W, N paired runs each")
     parser.add_argument("--split-once", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.split_once:
         print(json.dumps(split_once(args.submission.resolve())))
+    elif args.pairs:
+        bench_pairs(args.pairs)
     elif args.efficiency:
         bench_efficiency(args.runs or 5)
     elif args.startup:

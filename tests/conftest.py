@@ -1,14 +1,19 @@
 """Shared pytest set-up: Hypothesis runs derandomized with no example database, so every run
 of the suite explores the same examples and needs nothing from earlier runs; gradings use a
-pinned seed secret (never the user's own), so generated inputs are the same on every run."""
+pinned seed secret (never the user's own), so generated inputs are the same on every run; the
+cache of prepared work starts empty in every run."""
 
 import os
+import tempfile
 
 from hypothesis import HealthCheck, settings
 
 TEST_SEED_SECRET = "bpe-autograder test suite"
 os.environ["GRADE_SEED_SECRET"] = TEST_SEED_SECRET
 os.environ.pop("GRADE_SEED_SECRET_FILE", None)
+# Prepared work is cached for this run only (shared by its workers and the commands it runs),
+# never in the user's own cache; tests of the cache choose their own folder.
+os.environ.setdefault("GRADE_CACHE_DIR", tempfile.mkdtemp(prefix="grade-cache-"))
 
 settings.register_profile(
     "deterministic",

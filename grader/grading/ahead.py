@@ -21,6 +21,7 @@ the other core, so both CPU times are taken side by side under the same load.
 
 from __future__ import annotations
 
+import hashlib
 import multiprocessing
 import os
 import signal
@@ -46,7 +47,14 @@ def generated_key(role: str, seed: Optional[int]) -> Key:
 
 
 def corpus_key(exercise: Exercise, secret: Optional[str]) -> Key:
-    return "corpus", exercise.id, secret
+    """The key of the timed input: the whole exercise is part of it, since two specs may share
+    an id (a loaded value must never serve another spec)."""
+    return "corpus", exercise.id, exercise.model_dump_json(), secret_digest(secret)
+
+
+def secret_digest(secret: Optional[str]) -> Optional[str]:
+    """The secret as a key may hold it: a key can be written to disk."""
+    return None if secret is None else hashlib.sha256(secret.encode()).hexdigest()
 
 
 def timing_key(exercise: Exercise, secret: Optional[str]) -> Key:
@@ -128,18 +136,28 @@ class Helper:
 
 
 _HELPER: list[Optional[Helper]] = [None]
+_LOADED: dict[Key, Any] = {}
+"""Values loaded from the cache of prepared work (:mod:`grader.grading.prepared_cache`)."""
+
+
+def preload(values: dict[Key, Any]) -> None:
+    """Make ``values`` (by key) what :func:`collect` gives, with or without a helper."""
+    _LOADED.update(values)
 
 
 def collect(key: Key) -> Optional[Any]:
-    """The helper's value for ``key``, waiting for it; None when no helper computes it."""
+    """The value for ``key``: loaded, or the helper's (waiting for it); None when neither."""
+    if key in _LOADED:
+        return _LOADED[key]
     helper = _HELPER[0]
     return helper.collect(key) if helper is not None else None
 
 
 def arriving(key: Key) -> Iterator[Any]:
-    """The helper's parts of ``key`` as they arrive; none when no helper computes it."""
+    """The helper's parts of ``key`` as they arrive; none when no helper computes it or the
+    value is loaded."""
     helper = _HELPER[0]
-    return helper.arriving(key) if helper is not None else iter(())
+    return helper.arriving(key) if helper is not None and key not in _LOADED else iter(())
 
 
 def go(key: Key) -> bool:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Optional
 
-from grader.grading import ahead, search
+from grader.grading import ahead, prepared_cache, search
 from grader.grading.secrets import inputs_seed
 from grader.spec import Exercise
 from grader.spec.family import family_of
@@ -42,9 +42,41 @@ def work(exercise: Exercise, secret: Optional[str], *, time_reference: bool) -> 
 
 def prepare(exercise: Exercise, secret: Optional[str]) -> None:
     """Fill this process's caches with the exercise's generated inputs and timed input."""
-    ahead.prepare(work(exercise, secret, time_reference=False))
+    ahead.prepare(_stored_or_kept(exercise, secret, work(exercise, secret, time_reference=False)))
 
 
 def start_helper(exercise: Exercise, secret: Optional[str]) -> Optional[ahead.Helper]:
-    """A helper process computing the grading's work (see :func:`ahead.start_helper`)."""
-    return ahead.start_helper(work(exercise, secret, time_reference=True))
+    """A helper process computing the grading's work (see :func:`ahead.start_helper`): only
+    what the cache of prepared work does not hold already, and the reference's timing."""
+    return ahead.start_helper(_stored_or_kept(exercise, secret,
+                                              work(exercise, secret, time_reference=True)))
+
+
+def load_stored(exercise: Exercise, secret: Optional[str]) -> None:
+    """Load what the cache of prepared work holds for the grading, computing nothing."""
+    loaded = prepared_cache.load(exercise, secret)
+    ahead.preload({key: loaded[key] for key, _ in work(exercise, secret, time_reference=False)
+                   if key in loaded})
+
+
+def _stored_or_kept(exercise: Exercise, secret: Optional[str], pieces: ahead.Work) -> ahead.Work:
+    """``pieces`` less those the cache holds (loaded for :func:`ahead.collect`); when some are
+    missing, the rest computed and then, before any timing, stored for later gradings."""
+    loaded = prepared_cache.load(exercise, secret)
+    wanted = [key for key, _ in pieces if key[0] != "timing"]
+    if all(key in loaded for key in wanted):
+        ahead.preload({key: loaded[key] for key in wanted})
+        return [(key, compute) for key, compute in pieces if key[0] == "timing"]
+    computed: dict = {}
+
+    def kept(key: tuple, compute):
+        def compute_and_keep(progress=None):
+            value = compute(progress)
+            computed[key] = value
+            ahead.preload({key: value})
+            if len(computed) == len(wanted):
+                prepared_cache.store(exercise, secret, computed)
+            return value
+        return compute_and_keep
+
+    return [(key, compute if key[0] == "timing" else kept(key, compute)) for key, compute in pieces]

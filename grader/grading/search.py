@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any, Generic, Optional, TypeVar
 
 from grader.grading import ahead
 from grader.grading.lazy_module import LazyModule
-from grader.grading.student_calls import StudentAnswer
+from grader.grading.student_calls import Probed, StudentAnswer
 from grader.spec import Exercise
 from grader.spec.family import role_of
 
@@ -330,21 +330,38 @@ class _Shrink(Generic[T]):
         return failure is not None
 
 
+def prefetch(calls: "StudentCalls", judge: Judge, examples: list) -> None:
+    """Make the student's answers that ``judge`` asks first on ``examples`` in one batched
+    call per function (:meth:`StudentCalls.prefetch`), so judging them calls nothing more."""
+    with calls.probing() as noted:
+        for example in examples:
+            try:
+                judge(example)
+            except Probed:
+                pass
+            except Exception:  # noqa: BLE001 - judged for real below, where it is reported
+                pass
+    calls.prefetch(noted)
+
+
 def smallest_failure(
     exercise: Exercise, role: str, judge: Judge, judged: Optional[int] = None,
-    seed: Optional[int] = None,
+    seed: Optional[int] = None, calls: Optional["StudentCalls"] = None,
 ) -> Optional[Failure]:
     """The smallest generated input ``judge`` fails on, or None when it passes them all.
 
     The role's count of inputs is generated once; the first ``judged`` of them (default:
     all) are judged in order, the student's answers being remembered so checks sharing
-    inputs share calls; ``seed`` picks the inputs (see :func:`generated_examples`). Once one
+    inputs share calls (with ``calls``, made ahead in one batch, :func:`prefetch`); ``seed``
+    picks the inputs (see :func:`generated_examples`). Once one
     fails, the rest are judged too, up to :data:`FAILURES_KEPT` failures (kept in
     ``first.others``: more evidence for naming the mistake). Only on a failure does
     Hypothesis search again, over the same inputs, and shrink it.
     """
     record = generated(exercise, role)
     examples = record.count(exercise)
+    if calls is not None:
+        prefetch(calls, judge, generated_examples(exercise, role, examples, seed)[:judged])
     failures: list[Failure] = []
     for example in arriving_examples(exercise, role, examples, seed, judged):
         failure = judge(example)

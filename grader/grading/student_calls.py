@@ -12,7 +12,8 @@ prints is kept for the report only when the call was on a visible input
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, Optional, Protocol
 
@@ -57,6 +58,11 @@ class StudentAnswer:
         return self.failure is None
 
 
+class Probed(BaseException):
+    """Ends a judge that asked for an answer while calls are only being noted
+    (:meth:`StudentCalls.probing`); not an ``Exception``, so no judge takes it for a failure."""
+
+
 def cap(text: str, limit: int = MAX_FAILURE_CHARS) -> str:
     """``text`` cut to ``limit`` characters, marked when cut."""
     return text if len(text) <= limit else text[: limit - 3] + "..."
@@ -85,6 +91,7 @@ class StudentCalls:
         # The seed secret picks generated inputs and the timed corpus; None: the public ones.
         self.secret = secret
         self.output = output if output is not None else OutputLedger(box)
+        self._probe: Optional[list[tuple[str, tuple]]] = None
 
     @property
     def seed(self) -> Optional[int]:
@@ -112,13 +119,59 @@ class StudentCalls:
         """A fresh call of ``role``'s function on ``args`` (in the grader's canonical forms):
         sent as the role says the student's function takes them, the answer shape-checked
         into canonical form."""
+        if self._probe is not None:
+            raise Probed
         spec = role_of(self.exercise, role)
         name = self.function_name(role)
         answer = self._call(name, spec.send(self.exercise, args), spec.arguments)
+        return self._canonical(role, answer)
+
+    def _canonical(self, role: str, answer: StudentAnswer) -> StudentAnswer:
         if not answer.ok:
             return answer
+        spec, name = role_of(self.exercise, role), self.function_name(role)
         return self._shaped(lambda: spec.shape(self.exercise, answer.value, name), answer.value,
                             answer.modified)
+
+    # ----------------------------------------------------------------- batched calls
+
+    @contextmanager
+    def probing(self) -> Iterator[list[tuple[str, tuple]]]:
+        """While inside, a call whose answer is not remembered yet is not made: it is noted
+        (``(role, args)`` in the list given) and ends the caller with :class:`Probed`."""
+        noted: list[tuple[str, tuple]] = []
+        self._probe = noted
+        try:
+            yield noted
+        finally:
+            self._probe = None
+
+    def prefetch(self, wanted: Iterable[tuple[str, tuple]]) -> None:
+        """Remember the answers of the calls ``wanted``, each role's in one batched sandbox
+        call (hermetic from every other check, not between these inputs); whatever a batch
+        leaves unanswered is called one by one when it is asked for."""
+        by_role: dict[str, dict[str, tuple]] = {}
+        for role, args in wanted:
+            key = repr((role, args))
+            if key not in self._remembered:
+                by_role.setdefault(role, {})[key] = args
+        many = getattr(self.box, "call_many", None)
+        for role, pending in by_role.items():
+            if many is None or len(pending) < 2 or self.missing_message(role) or self._spent(role):
+                continue
+            spec, name = role_of(self.exercise, role), self.function_name(role)
+            sent = [spec.send(self.exercise, args) for args in pending.values()]
+            with self.output.call():
+                outcomes = many(name, sent, echo_args=True)
+            for key, arguments, outcome in zip(pending, sent, outcomes):
+                self.calls += 1
+                self._seconds[name] = self._seconds.get(name, 0.0) + float(outcome.seconds or 0)
+                self._remembered[key] = self._canonical(
+                    role, self._answer(name, outcome, arguments, spec.arguments))
+
+    def _spent(self, role: str) -> bool:
+        return (len(self.exercise.roles()) > 1
+                and self._seconds.get(self.function_name(role), 0.0) >= self.share_seconds())
 
     answer = call
 
@@ -129,6 +182,9 @@ class StudentCalls:
         """
         key = repr((role, args))
         if key not in self._remembered:
+            if self._probe is not None:
+                self._probe.append((role, args))
+                raise Probed
             self._remembered[key] = self.call(role, *args)
         return self._remembered[key]
 
@@ -156,6 +212,11 @@ class StudentCalls:
         used = (float(self.exercise.limits.call_seconds) if outcome.kind == "timeout"
                 else float(getattr(outcome, "seconds", 0) or 0))
         self._seconds[name] = self._seconds.get(name, 0.0) + used
+        return self._answer(name, outcome, args, arg_names)
+
+    @staticmethod
+    def _answer(name: str, outcome: CallOutcomeLike, args: list,
+                arg_names: tuple[str, ...]) -> StudentAnswer:
         if outcome.ok:
             after = getattr(outcome, "args_after", None)
             return StudentAnswer(value=outcome.value, modified=modification(name, arg_names, args, after))

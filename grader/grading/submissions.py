@@ -90,6 +90,8 @@ class SandboxedCode:
         )
         if helper:  # forked before the sandbox exists, so it holds none of its pipes
             stack.callback(ahead.stop_helper, prepared.start_helper(exercise, secret))
+        else:
+            prepared.load_stored(exercise, secret)
         try:
             sandboxed, source = stack.enter_context(prepared_submission(path))
         except SubmissionFileError as error:

@@ -23,7 +23,6 @@ import os
 import re
 import secrets
 import shutil
-import signal
 import subprocess
 import sys
 import tempfile
@@ -66,6 +65,7 @@ from grader.sandbox.replies import (
     CallOutcome,
     LoadOutcome,
 )
+from grader.sandbox.replies import MAX_BATCH, AnswerReading, answer_outcome, batch_outcome
 from grader.sandbox.replies import clip as _clip
 from grader.sandbox.replies import envelope as _envelope
 from grader.sandbox.replies import exception_text as _exception_text
@@ -74,7 +74,6 @@ from grader.sandbox.replies import int_field as _int_field
 from grader.sandbox.replies import load_error_text as _load_error_text
 from grader.sandbox.replies import seconds_text as _seconds
 from grader.sandbox.replies import signal_name as _signal_name
-from grader.sandbox.replies import text_field as _text_field
 from grader.sandbox.replies import timed_out as _timeout
 from grader.sandbox.replies import to_json as _json
 from grader.sandbox.replies import with_cpu as _with_cpu
@@ -302,8 +301,30 @@ class Sandbox:
             return _failed("budget", "the submission's time budget ran out")
         return self._call(function, tagged_args, limit, echo_args, measure_cpu)
 
+    def call_many(self, function: str, arg_lists: list, *, echo_args: bool = False) -> list[CallOutcome]:
+        """``function`` on each of ``arg_lists`` in one fresh child, one after the other, within
+        one call's time limit: the outcome of each input, up to and including the first one
+        that is not ``ok``. Fewer outcomes than inputs (none at all when the child ran out of
+        time, crashed or did not load) leave the rest to be called one by one."""
+        if type(function) is not str or not function.isidentifier():
+            raise SandboxError(f"function name must be an identifier, got {function!r}")
+        arg_lists = list(arg_lists)[:MAX_BATCH]
+        try:
+            tagged = [[wire.to_tagged(arg) for arg in args] for args in arg_lists]
+        except WireError as error:
+            raise SandboxError(f"cannot send the arguments of {function}: {error}") from None
+        if not arg_lists or not self.load().ok or self.seconds_left <= 0:
+            return []
+        if self._worker is not None and self._worker.proc.poll() is not None:
+            self._stop_worker()
+        if self._worker is None and not self._start_and_load().ok:
+            return []
+        outcome = self._call(function, tagged, self.limits.call_seconds, echo_args, False,
+                             batch=True)
+        return list(outcome.value) if outcome.kind == "batch" else []
+
     def _call(self, function: str, tagged_args: list, limit: float, echo_args: bool,
-              measure_cpu: bool) -> CallOutcome:
+              measure_cpu: bool, *, batch: bool = False) -> CallOutcome:
         budget_bound = self.seconds_left < limit
         allowed = min(limit, self.seconds_left)
         worker = self._worker
@@ -311,7 +332,7 @@ class Sandbox:
         # The arguments travel in a frame of their own, read by the call's child directly.
         request = {"op": "call", "id": self._next_id(), "function": function,
                    "timeout": allowed, "max_bytes": self.limits.max_answer_bytes,
-                   "max_items": 2_000_000, "echo_args": echo_args,
+                   "max_items": 2_000_000, "echo_args": echo_args, "batch": batch,
                    "early_reply": worker.groups.cpuacct is not None or not measure_cpu}
         cpu_before = worker.groups.cpu_seconds() if measure_cpu else None
         oom_before = worker.groups.oom_kills()
@@ -321,7 +342,7 @@ class Sandbox:
                                   started + allowed + worker.import_seconds + GRACE_SECONDS,
                                   self.limits.max_answer_bytes + ENVELOPE_BYTES)
             seconds = time.monotonic() - started
-            outcome = self._call_outcome(raw, request["id"], function, limit, seconds)
+            outcome = self._call_outcome(raw, request["id"], function, limit, seconds, batch)
         except Overdue:
             seconds = time.monotonic() - started
             self._stop_worker()
@@ -354,52 +375,18 @@ class Sandbox:
         return outcome
 
     def _call_outcome(self, raw: bytes, request_id: int, function: str, limit: float,
-                      seconds: float) -> CallOutcome:
+                      seconds: float, batch: bool = False) -> CallOutcome:
         reply = _envelope(raw, request_id, self.limits.max_answer_bytes + ENVELOPE_BYTES)
-        answer = reply.get("answer", reply)
-        if type(answer) is not dict or type(answer.get("status")) is not str:
-            raise WireError("the answer has no status")
         cpu = reply.get("cpu")  # the server's wait4 figure, never the call's own report
         if cpu is not None and (type(cpu) not in (int, float) or not 0 <= cpu < 1e9):
             raise WireError("cpu is not a non-negative number")
-        status = answer["status"]
+        answer = reply.get("answer", reply)
+        reading = AnswerReading(function, limit, self.limits.max_answer_bytes, self.file_name,
+                                self.where, self._memory_text)
         cpu_seconds = float(cpu) if cpu is not None else None
-        if status == "ok":
-            if "value" not in answer:
-                raise WireError("an ok answer without a value")
-            bounds = wire.WireBounds(max_bytes=self.limits.max_answer_bytes)
-            value = wire.from_tagged(answer["value"], bounds)
-            args_after = None
-            if "args" in answer:
-                args_after = wire.from_tagged(answer["args"], bounds)
-                if type(args_after) is not list:
-                    raise WireError("the echoed arguments are not a list")
-            return CallOutcome(True, value, None, "ok", seconds, cpu_seconds, args_after)
-        if status == "exception":
-            return CallOutcome(False, None, _exception_text(answer, self.where), "exception",
-                               seconds, cpu_seconds)
-        if status == "missing":
-            return CallOutcome(False, None, f"{function} is not defined in {self.file_name}",
-                               "missing", seconds, cpu_seconds)
-        if status == "memory":
-            return CallOutcome(False, None, self._memory_text(), "memory", seconds, cpu_seconds)
-        if status == "timeout":
-            return _with_cpu(_timeout(limit, seconds, False), cpu_seconds)
-        if status == "exit":
-            code = _int_field(answer, "code")
-            return CallOutcome(False, None, f"exited with status {code} during the call", "exit",
-                               seconds, cpu_seconds)
-        if status == "signal":
-            number = _int_field(answer, "signal")
-            if number == signal.SIGXCPU or (number == signal.SIGKILL and seconds >= limit):
-                return _with_cpu(_timeout(limit, seconds, False), cpu_seconds)
-            return CallOutcome(False, None, f"crashed with {_signal_name(number)}", "crash",
-                               seconds, cpu_seconds)
-        if status == "bad-answer":
-            return CallOutcome(False, None, "returned an answer the grader cannot accept: "
-                               + _clip(_text_field(answer, "error")), "bad-answer", seconds,
-                               cpu_seconds)
-        raise WireError(f"unexpected status {status[:40]!r}")
+        if batch and type(answer) is dict and answer.get("status") == "batch":
+            return batch_outcome(answer, reading, seconds, cpu_seconds)
+        return answer_outcome(answer, reading, seconds, cpu_seconds)
 
     def _memory_cap_bytes(self) -> int:
         return (self.limits.memory_mib + 128) << 20  # the server and the call's tmpfs as well

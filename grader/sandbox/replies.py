@@ -131,3 +131,81 @@ def timed_out(limit: float, seconds: float, budget_bound: bool) -> CallOutcome:
 
 def with_cpu(outcome: CallOutcome, cpu_seconds: float | None) -> CallOutcome:
     return replace(outcome, cpu_seconds=cpu_seconds)
+
+
+# --------------------------------------------------------------------------- a call's answer
+
+MAX_BATCH = 512
+"""The most inputs one batched call may carry."""
+
+
+@dataclass(frozen=True)
+class AnswerReading:
+    """What reading one answer needs to know about the call it answers."""
+
+    function: str
+    limit: float
+    max_bytes: int
+    file_name: str
+    where: Callable[[int], str]
+    memory_text: Callable[[], str]
+
+
+def answer_outcome(answer: Any, reading: AnswerReading, seconds: float,
+                   cpu_seconds: float | None) -> CallOutcome:
+    """The outcome of one call from its answer (a dict the call's child wrote: read strictly)."""
+    if type(answer) is not dict or type(answer.get("status")) is not str:
+        raise WireError("the answer has no status")
+    status, function, limit = answer["status"], reading.function, reading.limit
+    if status == "ok":
+        if "value" not in answer:
+            raise WireError("an ok answer without a value")
+        bounds = wire.WireBounds(max_bytes=reading.max_bytes)
+        value = wire.from_tagged(answer["value"], bounds)
+        args_after = None
+        if "args" in answer:
+            args_after = wire.from_tagged(answer["args"], bounds)
+            if type(args_after) is not list:
+                raise WireError("the echoed arguments are not a list")
+        return CallOutcome(True, value, None, "ok", seconds, cpu_seconds, args_after)
+    if status == "exception":
+        return CallOutcome(False, None, exception_text(answer, reading.where), "exception",
+                           seconds, cpu_seconds)
+    if status == "missing":
+        return CallOutcome(False, None, f"{function} is not defined in {reading.file_name}",
+                           "missing", seconds, cpu_seconds)
+    if status == "memory":
+        return CallOutcome(False, None, reading.memory_text(), "memory", seconds, cpu_seconds)
+    if status == "timeout":
+        return with_cpu(timed_out(limit, seconds, False), cpu_seconds)
+    if status == "exit":
+        code = int_field(answer, "code")
+        return CallOutcome(False, None, f"exited with status {code} during the call", "exit",
+                           seconds, cpu_seconds)
+    if status == "signal":
+        number = int_field(answer, "signal")
+        if number == signal.SIGXCPU or (number == signal.SIGKILL and seconds >= limit):
+            return with_cpu(timed_out(limit, seconds, False), cpu_seconds)
+        return CallOutcome(False, None, f"crashed with {signal_name(number)}", "crash",
+                           seconds, cpu_seconds)
+    if status == "bad-answer":
+        return CallOutcome(False, None, "returned an answer the grader cannot accept: "
+                           + clip(text_field(answer, "error")), "bad-answer", seconds,
+                           cpu_seconds)
+    raise WireError(f"unexpected status {status[:40]!r}")
+
+
+def batch_outcome(answer: dict, reading: AnswerReading, seconds: float,
+                  cpu_seconds: float | None) -> CallOutcome:
+    """A batched call's outcome: kind ``batch``, its value the outcome of each input answered,
+    in order (the child stops at the first input that does not answer ``ok``)."""
+    items = answer.get("answers")
+    if type(items) is not list or len(items) > MAX_BATCH:
+        raise WireError("a batched answer without its list of answers")
+    outcomes = []
+    for item in items:
+        took = item.get("seconds") if type(item) is dict else None
+        if type(took) not in (int, float) or not 0 <= took <= seconds + 1:
+            raise WireError("an answer of a batch without its duration")
+        outcomes.append(answer_outcome(item, reading, float(took), None))
+    return CallOutcome(True, outcomes, None, "batch", seconds, cpu_seconds)

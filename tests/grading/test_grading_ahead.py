@@ -22,6 +22,13 @@ WRONG = ROOT / "tests" / "submissions" / "wrong_tie_first_seen.py"
 SECRET = "ahead-test-secret"
 
 
+@pytest.fixture(autouse=True)
+def nothing_cached_on_disk(monkeypatch):
+    """The helper's own work is under test: the cache of prepared work is off."""
+    monkeypatch.setenv("GRADE_CACHE_DIR", "off")
+    monkeypatch.setattr(ahead, "_LOADED", {})
+
+
 def fresh_caches(monkeypatch) -> None:
     """As in a new process: nothing generated yet."""
     monkeypatch.setattr(search, "_GENERATED", {})

@@ -50,7 +50,7 @@ def _differential(context: CheckContext) -> CheckResult:
     exercise = calls.exercise
     record = generated(exercise, role)
     judge = record.judge(calls)
-    failure = smallest_failure(exercise, role, judge, seed=calls.seed)
+    failure = smallest_failure(exercise, role, judge, seed=calls.seed, calls=calls)
     if failure is None:
         return graded(CHECK_ID, TITLE, points, True,
                       message=f"agrees with the reference on {record.count(exercise)} generated inputs")

@@ -83,7 +83,8 @@ def _property(context: CheckContext, role: str, prop: Property, share: float, ex
             answered.add(repr(example))
         return failure
 
-    failure = smallest_failure(calls.exercise, role, judge, judged=examples, seed=calls.seed)
+    failure = smallest_failure(calls.exercise, role, judge, judged=examples, seed=calls.seed,
+                               calls=calls)
     if failure is None and crashes and not answered:
         return _not_checked(context, role, prop, share, crashes, examples)
     if failure is None and crashes:

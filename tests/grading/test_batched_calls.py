@@ -1,0 +1,51 @@
+"""Generated inputs are answered in one batched sandbox call per check: the report is the one
+the same grading gives calling once per input, in far fewer round trips."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from grader.grading.engine import grade_submission
+from grader.grading.student_calls import StudentCalls
+from grader.sandbox.api import Sandbox
+from support.reports import without_durations
+
+ROOT = Path(__file__).resolve().parents[2]
+SUBMISSIONS = ROOT / "tests" / "submissions"
+CASES = {
+    "correct": ROOT / "examples" / "bpe-train-encode" / "student_correct.py",
+    "wrong": SUBMISSIONS / "wrong_tie_first_seen.py",
+    "mutates": SUBMISSIONS / "wrong_mutates_corpus.py",
+    "raises": SUBMISSIONS / "broken_raises.py",
+    "noisy": SUBMISSIONS / "correct_noisy.py",
+}
+SECRET = "batched-calls-test-secret"
+
+
+def counted(monkeypatch) -> dict[str, int]:
+    trips = {"call": 0, "call_many": 0}
+    for name in trips:
+        original = getattr(Sandbox, name)
+
+        def wrapper(self, *args, _original=original, _name=name, **kwargs):
+            trips[_name] += 1
+            return _original(self, *args, **kwargs)
+        monkeypatch.setattr(Sandbox, name, wrapper)
+    return trips
+
+
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_batching_changes_nothing_in_the_report(monkeypatch, case):
+    trips = counted(monkeypatch)
+    batched = grade_submission(CASES[case], seed_secret=SECRET, helper=False).to_json()
+    batched_trips = dict(trips)
+    monkeypatch.setattr(StudentCalls, "prefetch", lambda self, wanted: None)
+    trips.update(call=0, call_many=0)
+    alone = grade_submission(CASES[case], seed_secret=SECRET, helper=False).to_json()
+    assert without_durations(batched) == without_durations(alone)
+    assert trips["call_many"] == 0
+    assert batched_trips["call_many"] >= 1
+    if case == "correct":
+        assert batched_trips["call"] + batched_trips["call_many"] < trips["call"] / 2

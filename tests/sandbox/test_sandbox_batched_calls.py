@@ -1,0 +1,89 @@
+"""Batched calls (``Sandbox.call_many``): one fresh child runs a function on many inputs; it
+answers each in order, stops at the first that does not answer ok, and leaves nothing for the
+next child."""
+
+from __future__ import annotations
+
+import textwrap
+
+import pytest
+
+from grader.sandbox.api import Sandbox, SandboxLimits
+
+SOURCE = textwrap.dedent('''
+    import os, sys, time
+    seen = []
+
+    def remember(x):
+        seen.append(x)
+        return list(seen)
+
+    def picky(x):
+        if x == "raise":
+            raise ValueError("no")
+        if x == "exit":
+            sys.exit(3)
+        if x == "die":
+            os._exit(1)
+        if x == "loop":
+            while True:
+                pass
+        print("value", x)
+        return x
+
+    def grow(items):
+        items.append("more")
+        return len(items)
+''')
+
+
+@pytest.fixture
+def box(tmp_path):
+    path = tmp_path / "student.py"
+    path.write_text(SOURCE)
+    with Sandbox(path, limits=SandboxLimits(call_seconds=1.0, total_seconds=20)) as sandbox:
+        assert sandbox.load().ok
+        yield sandbox
+
+
+def test_each_input_is_answered_in_order_in_one_child(box):
+    outcomes = box.call_many("remember", [[1], [2], [3]])
+    assert [outcome.value for outcome in outcomes] == [[1], [1, 2], [1, 2, 3]]
+    assert all(outcome.kind == "ok" and outcome.seconds >= 0 for outcome in outcomes)
+    again = box.call_many("remember", [[4], [5]])
+    assert [outcome.value for outcome in again] == [[4], [4, 5]], "a batch saw the last one"
+    assert box.call("remember", [6]).value == [6]
+
+
+def test_the_batch_stops_at_the_first_input_that_does_not_answer(box):
+    outcomes = box.call_many("picky", [["a"], ["raise"], ["b"]])
+    assert [outcome.kind for outcome in outcomes] == ["ok", "exception"]
+    assert "ValueError" in outcomes[1].error
+    exits = box.call_many("picky", [["a"], ["exit"], ["b"]])
+    assert [outcome.kind for outcome in exits] == ["ok", "exit"]
+
+
+@pytest.mark.parametrize("fatal", ["die", "loop"])
+def test_a_batch_that_dies_or_hangs_answers_nothing_and_calls_still_work(box, fatal):
+    assert box.call_many("picky", [["a"], [fatal], ["b"]]) == []
+    assert box.call("picky", ["b"]).value == "b"
+    assert box.call("picky", [fatal]).kind in {"crash", "exit", "timeout"}
+
+
+def test_the_arguments_come_back_as_each_input_left_them(box):
+    outcomes = box.call_many("grow", [[["x"]], [[]]], echo_args=True)
+    assert [outcome.value for outcome in outcomes] == [2, 1]
+    assert [outcome.args_after for outcome in outcomes] == [[["x", "more"]], [["more"]]]
+
+
+def test_a_missing_function_is_said_once(box):
+    [outcome] = box.call_many("nowhere", [[1], [2]])
+    assert outcome.kind == "missing"
+
+
+def test_a_batch_costs_one_call_of_time_budget_at_most(tmp_path):
+    path = tmp_path / "student.py"
+    path.write_text(SOURCE)
+    with Sandbox(path, limits=SandboxLimits(call_seconds=0.5, total_seconds=20)) as sandbox:
+        assert sandbox.call_many("picky", [["a"], ["loop"]]) == []
+        assert 0.4 < 20 - sandbox.seconds_left < 3.0
