@@ -57,3 +57,17 @@ def sequence_lengths(sentence, merges):
         "bpe": sum(len(tokenize(word, merges)) for word in words),
         "word": len(words),
     }
+
+
+def vocab_tradeoff(corpus, sizes, d_model):
+    counts = {}
+    for document in corpus:
+        for word in document.split():
+            counts[word] = counts.get(word, 0) + 1
+    base = len({ch for word in counts for ch in word}) + 1  # every character, and </w>
+    rows = []
+    for size in sizes:
+        merges = train_bpe(counts, max(0, size - base))
+        total = sum(len(tokenize(word, merges)) for document in corpus for word in document.split())
+        rows.append({"size": size, "avg_tokens": total / len(corpus), "params": size * d_model})
+    return rows

@@ -5,6 +5,9 @@
    lesson's rule is the pair met first in the scan.
 2. The character-level length counts letters only, forgetting each word's ``</w>``.
 
+Its ``vocab_tradeoff`` is right for its own ``train_bpe``: the tie mistake costs points in
+the training milestone only, not again in the trade-off.
+
 Grade it with:  grade submit examples/lesson97-bpe/student_wrong.py
 """
 
@@ -60,3 +63,17 @@ def sequence_lengths(sentence, merges):
         "bpe": sum(len(tokenize(word, merges)) for word in words),
         "word": len(words),
     }
+
+
+def vocab_tradeoff(corpus, sizes, d_model):
+    counts = {}
+    for document in corpus:
+        for word in document.split():
+            counts[word] = counts.get(word, 0) + 1
+    base = len({ch for word in counts for ch in word}) + 1
+    rows = []
+    for size in sizes:
+        merges = train_bpe(counts, max(0, size - base))
+        total = sum(len(tokenize(word, merges)) for document in corpus for word in document.split())
+        rows.append({"size": size, "avg_tokens": total / len(corpus), "params": size * d_model})
+    return rows

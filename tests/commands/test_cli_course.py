@@ -205,7 +205,7 @@ def test_grade_new_from_an_existing_exercise_keeps_its_structure(tmp_path):
     data = yaml.safe_load(result.output)
     assert data["conventions"]["merge_form"] == "pairs-with-token"
     assert data["conventions"]["corpus_form"] == "word-counts"
-    assert set(data["functions"]) == {"train", "encode", "sequence_lengths"}
+    assert set(data["functions"]) == {"train", "encode", "sequence_lengths", "vocab_tradeoff"}
     assert data["functions"]["encode"]["name"] == "tokenize"
     path = tmp_path / "my-lesson.yaml"
     path.write_text(result.output, encoding="utf-8")

@@ -86,7 +86,8 @@ def test_lesson97_follows_the_decks_code():
     assert exercise.conventions.corpus_form == "word-counts"
     assert exercise.conventions.tie_break == "first-seen"
     assert exercise.conventions.merge_form == "pairs-with-token"
-    assert [m.id for m in exercise.milestones] == ["train", "tokenize", "sequence-lengths"]
+    assert [m.id for m in exercise.milestones] == ["train", "tokenize", "sequence-lengths",
+                                                   "vocab-tradeoff"]
     assert exercise.function("encode").name == "tokenize"
     assert exercise.function("sequence_lengths").name == "sequence_lengths"
     sentences = [c.sentence for c in exercise.public_cases if c.sentence]

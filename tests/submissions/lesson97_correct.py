@@ -62,3 +62,16 @@ def sequence_lengths(sentence, merges):
         "bpe": sum(len(tokenize(w, merges)) for w in words),
         "word": len(words),
     }
+
+
+def vocab_tradeoff(corpus, sizes, d_model):
+    from collections import Counter
+
+    counts = Counter(w for doc in corpus for w in doc.split())
+    base = len(set("".join(counts))) + 1
+    rows = []
+    for size in sizes:
+        merges = train_bpe(dict(counts), max(0, size - base))
+        tokens = [len(tokenize(w, merges)) for doc in corpus for w in doc.split()]
+        rows.append({"size": size, "avg_tokens": sum(tokens) / len(corpus), "params": size * d_model})
+    return rows

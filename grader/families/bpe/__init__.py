@@ -1,4 +1,5 @@
-"""Character-level Byte-Pair Encoding: train merges, encode words, count sequence lengths.
+"""Character-level Byte-Pair Encoding: train merges, encode words, count sequence lengths,
+tabulate the vocabulary-size trade-off.
 
 The family of the lessons' BPE. Its folder holds everything about it: the spec fields and
 rules (``spec``, ``rules``), expected values (``expected``), the texts that state conventions
@@ -6,7 +7,8 @@ and what ``grade check`` verifies (``prose``, ``verify``), the stub's convention
 (``stub``), ``grade new`` (``new_spec``), answer shapes (``shapes``), the judges of the cases
 check (``judges``), generated inputs (``generated``, ``differential``), properties, the timed
 run (``efficiency``, ``zipf_corpus``, ``merge_replay``), which answers show no work
-(``evidence``, ``do_nothing``), follow-through (``follow_through``), the catalogue of known
+(``evidence``, ``do_nothing``), follow-through (``follow_through``), the trade-off role
+(``tradeoff``, ``tradeoff_checks``, ``tradeoff_mistakes``), the catalogue of known
 mistakes (``catalogue``, ``wrong_bpe``, ``real_code``, ``compound``, ``witnesses``, ``book``)
 and the student-style submissions that make them (``students``, ``real_students``).
 """

@@ -1,10 +1,11 @@
 """Character BPE's mistakes as one book: the catalogue, its references and canonical forms.
 
 A student's merges are compared as ``(str, str)`` tuples, tokens as a list of ``str``, lengths
-as a dict of ``str`` to ``int``, pair counts as a dict of pairs to ``int``, merged words as a dict of symbol tuples to ``int``;
+as a dict of ``str`` to ``int``, pair counts as a dict of pairs to ``int``, merged words as a dict of symbol tuples to ``int``,
+trade-off rows with their averages rounded to 9 decimals;
 the references are the fast trainer, the encoder, the sequence-length counter, the lessons'
-pair counter and one merge over every word, with the exercise's marker (and tie rule, for training) as
-options. Combinations of two mistakes come from :mod:`grader.families.bpe.compound`; a crash
+pair counter, one merge over every word and the trade-off table, with the exercise's marker
+(and tie rule, for training and the trade-off) as options. Combinations of two mistakes come from :mod:`grader.families.bpe.compound`; a crash
 of the student's trainer that looks like "no pair left" is reproduced by the mistakes that
 raise :class:`~grader.families.bpe.real_code.NoPairLeft`. Mistakes are named from all of a
 milestone's failing inputs at once.
@@ -21,14 +22,17 @@ from grader.families.bpe.evidence import trivial_answer
 from grader.families.bpe.merging import merge_pair
 from grader.families.bpe.real_code import NoPairLeft, crash_looks_like_no_pair_left
 from grader.families.bpe.signals import train_signals
+from grader.families.bpe.tradeoff import canonical_rows, shape as tradeoff_shape, trivial_rows
+from grader.grading.shapes import ShapeError
 from grader.mistakes.kinds import NOT_COMPARABLE, MistakeBook
 from grader.mistakes.narrowing import Observation
 from grader.spec import Exercise
 from reference import encode, train_bpe
 from reference.plain import count_pairs
 from reference.sequence_lengths import sequence_lengths
+from reference.vocab_tradeoff import vocab_tradeoff
 
-TRAIN, ENCODE, LENGTHS, COUNT, MERGE = ROLES
+TRAIN, ENCODE, LENGTHS, COUNT, MERGE, TRADEOFF = ROLES
 
 
 def canonical_merges(value: object) -> object:
@@ -87,8 +91,16 @@ def canonical_words(value: object) -> object:
     return dict(value)
 
 
+def canonical_tradeoff(value: object) -> object:
+    """Rows of three keys (averages rounded to 9 decimals), else ``NOT_COMPARABLE``."""
+    try:
+        return canonical_rows(tradeoff_shape(None, value, TRADEOFF))
+    except ShapeError:
+        return NOT_COMPARABLE
+
+
 CANONICAL = {TRAIN: canonical_merges, ENCODE: canonical_tokens, LENGTHS: canonical_lengths,
-             COUNT: canonical_pair_counts, MERGE: canonical_words}
+             COUNT: canonical_pair_counts, MERGE: canonical_words, TRADEOFF: canonical_tradeoff}
 
 
 def canonical(role: str, value: object) -> object:
@@ -102,7 +114,7 @@ def options(exercise: Exercise, role: str) -> dict[str, Any]:
     if role in (COUNT, MERGE):
         return {}
     given: dict[str, Any] = {"end_of_word": exercise.conventions.end_of_word}
-    if role == TRAIN:
+    if role in (TRAIN, TRADEOFF):
         given["tie_break"] = exercise.conventions.tie_break
     return given
 
@@ -114,10 +126,12 @@ _TRIVIAL_INPUTS = {TRAIN: ("corpus", "num_merges"), ENCODE: ("word",), LENGTHS: 
 def trivial(exercise: Exercise, role: str, inputs: Mapping[str, Any], value: Any) -> bool:
     """Whether a student's ``value`` on ``inputs`` is what do-nothing code also returns."""
     names = _TRIVIAL_INPUTS.get(role)
-    if names is None:
-        return True
     form = canonical(role, value)
     if form is NOT_COMPARABLE:
+        return True
+    if role == TRADEOFF:
+        return trivial_rows(exercise, inputs["corpus"], form)
+    if names is None:
         return True
     return trivial_answer(exercise, role, tuple(inputs[name] for name in names), form)
 
@@ -137,7 +151,7 @@ def telling_crash(role: str, crash: str) -> bool:
 BOOK = MistakeBook(
     entries=CATALOGUE,
     reference={TRAIN: train_bpe, ENCODE: encode, LENGTHS: sequence_lengths, COUNT: count_pairs,
-               MERGE: merge_pair},
+               MERGE: merge_pair, TRADEOFF: vocab_tradeoff},
     canonical=canonical,
     options=options,
     combinations=combinations,

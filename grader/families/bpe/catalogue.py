@@ -11,6 +11,8 @@ reference's. One ``run`` signature per role:
 - ``sequence_lengths``: ``run(sentence, merges, *, end_of_word) -> {"char", "bpe", "word"}``
 - ``count_pairs``: ``run(words) -> {(a, b): count}`` (the entries of its own module)
 - ``merge_pair``: ``run(pair, words) -> {symbols: count}`` (the entries of its own module)
+- ``vocab_tradeoff``: ``run(corpus, sizes, d_model, *, tie_break, end_of_word) -> rows``
+  (the entries of its own module)
 
 The implementations are deliberately plain: each is the lesson's algorithm with one thing
 done the way students get it wrong. Entries are listed most specific first, and where two
@@ -23,6 +25,7 @@ from __future__ import annotations
 from grader.families.bpe.merging import MISTAKES as MERGE_MISTAKES
 from grader.families.bpe.pair_counts import MISTAKES as COUNT_MISTAKES
 from grader.families.bpe.real_code import real_code_mistakes
+from grader.families.bpe.tradeoff_mistakes import MISTAKES as TRADEOFF_MISTAKES
 from grader.families.bpe.witnesses import (  # the lessons' inputs, also for the tests
     LESSON_MERGES,
     LESSON_SENTENCE,
@@ -73,7 +76,7 @@ from reference.plain import train_bpe
 from reference.tie_breaks import CONCATENATED, DESCRIPTIONS, FIRST_SEEN, LEXICOGRAPHIC
 from reference.tie_breaks import REVERSE_LEXICOGRAPHIC, TIE_BREAKS
 
-ROLES = ("train", "encode", "sequence_lengths", "count_pairs", "merge_pair")
+ROLES = ("train", "encode", "sequence_lengths", "count_pairs", "merge_pair", "vocab_tradeoff")
 
 _CAT_CAP = ["cat cat cat cat cap cap cap cap"]
 
@@ -528,7 +531,7 @@ SEQUENCE_LENGTH_MISTAKES: tuple[Mistake, ...] = (
 REAL_TRAIN_MISTAKES, REAL_ENCODE_MISTAKES = real_code_mistakes()
 CATALOGUE: tuple[Mistake, ...] = (
     TRAIN_MISTAKES + REAL_TRAIN_MISTAKES + ENCODE_MISTAKES + REAL_ENCODE_MISTAKES
-    + SEQUENCE_LENGTH_MISTAKES + COUNT_MISTAKES + MERGE_MISTAKES
+    + SEQUENCE_LENGTH_MISTAKES + COUNT_MISTAKES + MERGE_MISTAKES + TRADEOFF_MISTAKES
 )
 
 

@@ -8,7 +8,8 @@ into, so two mistakes that change different parts combine into a trainer that ma
 :func:`combinations` lists, for a role and an exercise's tie rule, every catalogued mistake
 under each other tie rule and every pair of mistakes that change different parts. Encoders
 that lowercase or strip the word combine with every other encoding mistake, and sequence
-lengths with each wrong count replaced, one key each.
+lengths with each wrong count replaced, one key each; the trade-off's mistakes pair up when they
+get different steps wrong (:mod:`grader.families.bpe.tradeoff_mistakes`).
 
 A combination is a :class:`~grader.mistakes.kinds.Mistake` like any other (its id joins
 the two ids with ``+``), so naming treats it the same way; it is only tried when no single
@@ -24,6 +25,8 @@ from typing import Any
 
 from grader.families.bpe.catalogue import mistake_by_id, mistakes_for
 from grader.families.bpe.real_code import PUNCTUATION, NoPairLeft
+from grader.families.bpe.tradeoff_mistakes import TRADEOFF
+from grader.families.bpe.tradeoff_mistakes import combinations as tradeoff_combinations
 from grader.families.bpe.wrong_bpe import (
     _count_pairs_once_per_word,
     _merge_words,
@@ -156,7 +159,8 @@ def combinations(role: str, tie_break: str | None = None) -> tuple[Mistake, ...]
     key = (role, tie_break)
     if key not in _CACHE:
         build = {"train": _train_combinations, "encode": _encode_combinations,
-                 "sequence_lengths": _lengths_combinations}.get(role)
+                 "sequence_lengths": _lengths_combinations,
+                 TRADEOFF: tradeoff_combinations}.get(role)
         _CACHE[key] = tuple(build(tie_break)) if build else ()
     return _CACHE[key]
 

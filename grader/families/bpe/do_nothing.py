@@ -5,13 +5,13 @@ student files that ``grade audit`` grades (none may earn a point), and, run on t
 side, to tell which right answers a do-nothing implementation also gives (such a case is not
 evidence of work, :mod:`grader.families.bpe.evidence`).
 
-- ``empty``: no merges, no tokens, zero counts, no pairs;
+- ``empty``: no merges, no tokens, zero counts, no pairs, no rows;
 - ``constant``: the same answer whatever the input;
 - ``identity``: nothing learned, nothing merged: the bare characters (and the marker), counts
-  with ``bpe`` equal to ``char``, the words as they were;
+  with ``bpe`` equal to ``char``, the words as they were, character-level averages;
 - ``echo``: the input handed back: the first word's adjacent characters as merges (no
   counting), the word as one token, every word one token, each word's first pair with its
-  count, the pair as the only word.
+  count, the pair as the only word, every word one token in the averages.
 """
 
 from __future__ import annotations
@@ -30,6 +30,7 @@ _BODIES: dict[str, dict[str, str]] = {
         "sequence_lengths": 'return {"char": 0, "bpe": 0, "word": 0}',
         "count_pairs": "return {}",
         "merge_pair": "return {}",
+        "vocab_tradeoff": "return []",
     },
     "constant": {
         "train": 'return _form([("a", "b")])',
@@ -37,6 +38,7 @@ _BODIES: dict[str, dict[str, str]] = {
         "sequence_lengths": 'return {"char": 1, "bpe": 1, "word": 1}',
         "count_pairs": 'return {("a", "b"): 1}',
         "merge_pair": 'return {("a", "b"): 1}',
+        "vocab_tradeoff": 'return [{"size": 1, "avg_tokens": 1.0, "params": 1}]',
     },
     "identity": {
         "train": "return []",
@@ -48,6 +50,12 @@ _BODIES: dict[str, dict[str, str]] = {
         ),
         "count_pairs": "return {}",
         "merge_pair": "return dict(words)",
+        "vocab_tradeoff": (
+            "words = [w for text in corpus for w in text.split()]\n"
+            "    chars = sum(len(w) + len(_MARK) for w in words)\n"
+            '    return [{"size": s, "avg_tokens": chars / len(corpus), "params": s * d_model} '
+            "for s in sizes]"
+        ),
     },
     "echo": {
         "train": (
@@ -63,12 +71,17 @@ _BODIES: dict[str, dict[str, str]] = {
         ),
         "count_pairs": "return {tuple(s[:2]): n for s, n in words.items() if len(s) > 1}",
         "merge_pair": "return {tuple(pair): sum(words.values())}",
+        "vocab_tradeoff": (
+            "words = [w for text in corpus for w in text.split()]\n"
+            '    return [{"size": s, "avg_tokens": len(words) / len(corpus), "params": s * d_model} '
+            "for s in sizes]"
+        ),
     },
 }
 
 _PARAMETERS = {"train": "corpus, num_merges", "encode": "word, merges",
                "sequence_lengths": "sentence, merges", "count_pairs": "words",
-               "merge_pair": "pair, words"}
+               "merge_pair": "pair, words", "vocab_tradeoff": "corpus, sizes, d_model"}
 
 _HELPERS = Template('''_MARK = [$eow] if $eow else []
 

@@ -73,6 +73,14 @@ def _instructions(names: dict[str, str], corpus_form: str, marker: str, tie_brea
             "sentence on whitespace and returns a dict with `char` (each word's characters"
             + (" plus one for the marker" if marker else "") + "), `bpe` (the number of tokens "
             "after encoding each word) and `word` (the number of words).")
+    if "vocab_tradeoff" in names:
+        parts.append(
+            f"**Vocabulary-size trade-off.** `{names['vocab_tradeoff']}(corpus, sizes, d_model)` "
+            "trains on the documents' word counts, in the order words first occur, with `size - "
+            "base` merges for each size (base: the distinct characters"
+            + (" plus the marker" if marker else "") + "), and returns one dict per size: "
+            "`size`, `avg_tokens` (tokens over the number of documents) and `params` "
+            "(`size * d_model`).")
     return "\n\n".join(textwrap.fill(part, 88) for part in parts) + "\n"
 
 
@@ -98,6 +106,11 @@ def _docs(names: dict[str, str], corpus_form: str, marker: str, tie_break: str,
             f"{names.get('sequence_lengths')}(sentence: str, merges: {merges_type}) -> dict[str, int]",
             'Count the tokens of sentence (split on whitespace) three ways: "char", "bpe" and '
             '"word".\n'),
+        "vocab_tradeoff": (
+            f"{names.get('vocab_tradeoff')}(corpus: list[str], sizes: list[int], d_model: int) "
+            "-> list[dict]",
+            'One {"size", "avg_tokens", "params"} per size: tokens per document after size - '
+            "base merges, and size * d_model.\n"),
     }
     return {role: {"name": names[role], "signature": docs[role][0], "doc": docs[role][1]}
             for role in names}
@@ -155,6 +168,8 @@ def new_spec_data(exercise_id: str, *, tie_break: Optional[str] = None,
             item["encode"] = [{"word": e.word} for e in case.encode]
         if case.sentence is not None and "sequence_lengths" in roles:
             item["sentence"] = case.sentence
+        if case.tradeoff is not None and "vocab_tradeoff" in roles:
+            item["tradeoff"] = case.tradeoff.model_dump(exclude={"rows"})
         cases.append(item)
     data: dict[str, Any] = {
         "id": exercise_id,

@@ -1,5 +1,6 @@
 """Character BPE's roles: train merges, encode a word, count a sentence's sequence lengths,
-count a vocabulary's pairs, apply one merge to a vocabulary.
+count a vocabulary's pairs, apply one merge to a vocabulary, tabulate the vocabulary-size
+trade-off.
 
 Each role says what its function takes (a corpus in the exercise's corpus form; merge lists
 sent in its merge form), how its answer's shape is checked, which cases hold an input for it,
@@ -20,13 +21,15 @@ from grader.families.bpe import (
     properties,
     shapes,
     stub,
+    tradeoff,
+    tradeoff_checks,
 )
 from grader.families.bpe.evidence import NO_WORK
 from grader.families.bpe.expected import to_merge_form
 from grader.families.bpe.spec import ROLES as NAMES
 from grader.spec import Exercise, Role
 
-COUNT, MERGE, TRAIN, ENCODE, LENGTHS = NAMES
+COUNT, MERGE, TRAIN, ENCODE, LENGTHS, TRADEOFF = NAMES
 CODE_CHECKS = frozenset({"cases", "differential", "properties"})
 
 
@@ -123,4 +126,22 @@ MERGE_ROLE = Role(
     no_work=NO_WORK[MERGE],
 )
 
-ROLES = (COUNT_ROLE, MERGE_ROLE, TRAIN_ROLE, ENCODE_ROLE, LENGTHS_ROLE)
+TRADEOFF_ROLE = Role(
+    name=TRADEOFF,
+    arguments=("corpus", "sizes", "d_model"),
+    checks=CODE_CHECKS,
+    send=tradeoff.send,
+    shape=tradeoff.shape,
+    case_items=tradeoff_checks.case_items,
+    stub_examples=tradeoff_checks.stub_examples,
+    serves=tradeoff_checks.serves,
+    case_field="tradeoff",
+    how_to_serve="add a tradeoff: (documents, sizes, d_model) to a case",
+    audit_advice="a case tradeoff (documents and sizes) that shows it",
+    depends_on=frozenset({TRAIN, ENCODE}),
+    generated=tradeoff_checks.GENERATED,
+    properties=tradeoff_checks.properties,
+    no_work=tradeoff.NO_WORK,
+)
+
+ROLES = (COUNT_ROLE, MERGE_ROLE, TRAIN_ROLE, ENCODE_ROLE, LENGTHS_ROLE, TRADEOFF_ROLE)

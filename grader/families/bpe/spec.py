@@ -139,9 +139,34 @@ class Lengths(SpecModel):
     """Words of the sentence."""
 
 
+class TradeoffRow(SpecModel):
+    """One vocabulary size's row of the trade-off."""
+
+    size: int = Field(ge=0)
+    """The vocabulary size."""
+    avg_tokens: float = Field(ge=0)
+    """Tokens per document, averaged over the documents."""
+    params: int = Field(ge=0)
+    """Parameters of the embedding table: size * d_model."""
+
+
+class Tradeoff(SpecModel):
+    """Documents and vocabulary sizes whose trade-off is checked; rows computed when left out."""
+
+    documents: list[str] = Field(min_length=1)
+    """The documents (texts split on whitespace) training sees and the average is taken over."""
+    sizes: list[int] = Field(min_length=1)
+    """Vocabulary sizes: the base vocabulary (characters and marker) plus the merges learned."""
+    d_model: int = Field(gt=0)
+    """The embedding dimension."""
+    rows: Optional[list[TradeoffRow]] = None
+    """Expected rows, one per size; written ones are verified by grade check."""
+
+
 class BpeCase(Case):
-    """One input: a corpus and number of merges, optional words to encode and a sentence to
-    measure; expected values are optional (written ones are verified, missing ones computed)."""
+    """One input: a corpus and number of merges, optional words to encode, a sentence to
+    measure and documents whose vocabulary-size trade-off is checked; expected values are
+    optional (written ones are verified, missing ones computed)."""
 
     corpus: Corpus
     num_merges: int = Field(ge=0)
@@ -153,6 +178,8 @@ class BpeCase(Case):
     """A sentence whose sequence lengths are checked."""
     lengths: Optional[Lengths] = None
     """Expected sequence lengths of the sentence; computed when left out."""
+    tradeoff: Optional[Tradeoff] = None
+    """Documents, vocabulary sizes and d_model whose trade-off rows are checked."""
 
     def expected_pairs(self) -> Optional[list[Pair]]:
         """The author's expected merges as bare pairs, whichever form they were written in."""
@@ -169,7 +196,7 @@ def bare_pair(item: Any) -> Pair:
     return (item[0], item[1])
 
 
-ROLES = ("count_pairs", "merge_pair", "train", "encode", "sequence_lengths")
+ROLES = ("count_pairs", "merge_pair", "train", "encode", "sequence_lengths", "vocab_tradeoff")
 """The roles in the order stubs list them: a helper before the functions built on it."""
 
 
@@ -178,7 +205,8 @@ BpeMilestone = milestone_model(ROLES, "BpeMilestone", __name__)
 
 class BpeExercise(Exercise):
     """A character-BPE exercise: students train merges, encode words, count sequence lengths,
-    and write the steps training is made of (counting pairs, applying one merge)."""
+    write the steps training is made of (counting pairs, applying one merge) and tabulate
+    the vocabulary-size trade-off."""
 
     model_config = ConfigDict(title="bpe exercise (character BPE)")
     role_order: ClassVar[tuple[str, ...]] = ROLES

@@ -18,7 +18,7 @@ import re
 from string import Template
 from typing import Optional
 
-from grader.families.bpe import merging, pair_counts
+from grader.families.bpe import merging, pair_counts, tradeoff_mistakes
 from grader.families.bpe.merging import FIRST_OCCURRENCE as MERGE_FIRST_OCCURRENCE
 from grader.families.bpe.merging import RIGHT_TO_LEFT as MERGE_RIGHT_TO_LEFT
 from grader.families.bpe.merging import STRING_REPLACE as MERGE_BY_STRING_REPLACE
@@ -493,6 +493,8 @@ def student_source(exercise: Exercise, mistake_id: Optional[str] = None) -> str:
         body.append(parts["encode"])
     if "sequence_lengths" in roles:
         body.append(parts["lengths"])
+    if tradeoff_mistakes.TRADEOFF in roles:
+        body.append(tradeoff_mistakes.TRADEOFF_FUNCTION)
     what = f"known mistake {mistake_id}" if mistake_id else "no known mistake (a correct submission)"
     header = f'# exercise: {exercise.id}\n"""A student-style submission with {what}."""\n'
     source = Template("\n".join(body)).substitute(settings).replace("\n\n\n\n", "\n\n\n")
@@ -543,6 +545,7 @@ def _settings(exercise: Exercise, mistake: Optional[StudentMistake]) -> dict[str
         "start": "list(start_symbols(word))",
         "finish": "tokens",
         **CORRECT_LENGTHS,
+        **tradeoff_mistakes.settings(exercise),
     }
     if mistake is not None:
         settings.update(mistake.settings)
@@ -555,6 +558,7 @@ def _settings(exercise: Exercise, mistake: Optional[StudentMistake]) -> dict[str
 STUDENT_MISTAKES.update({mistake.id: mistake for mistake in real_code_students()})
 STUDENT_MISTAKES.update({mistake.id: mistake for mistake in pair_counts.STUDENTS})
 STUDENT_MISTAKES.update({mistake.id: mistake for mistake in merging.STUDENTS})
+STUDENT_MISTAKES.update({mistake.id: mistake for mistake in tradeoff_mistakes.STUDENTS})
 
 
 def student_mistake(mistake_id: str) -> StudentMistake:

@@ -3,7 +3,8 @@
 A wrong expected merge list is explained the way the hand exercises explain a step: the first
 step that departs, the pair counts at that step, which pairs tie and what the declared rule
 picks, and which other tie rule (if any) would reproduce the author's list. Written tokens and
-lengths are recomputed with the reference's merges for the case. A warning says when no public
+lengths are recomputed with the reference's merges for the case, and written trade-off rows
+with the reference's trade-off. A warning says when no public
 case tells the declared tie rule from another.
 """
 
@@ -18,6 +19,7 @@ from grader.families.bpe.expected import (
 )
 from grader.families.bpe.prose import corpus_yaml, tie_cases, undistinguished_rules
 from grader.families.bpe.spec import BpeCase as Case
+from grader.families.bpe.tradeoff import verify_case as verify_tradeoff
 from grader.spec import Exercise, Pair, Problem
 from grader.spec.check import Verification
 from grader.spec.problems import in_file_order
@@ -34,6 +36,7 @@ def verify(exercise: Exercise) -> Verification:
     report = Verification()
     for index, case in enumerate(exercise.cases):
         _check_case(exercise, index, case, report)
+        verify_tradeoff(exercise, index, case, report)
     report.problems = in_file_order(report.problems)
     report.warnings += _tie_warnings(exercise)
     return report

@@ -121,7 +121,7 @@ def test_a_sequence_lengths_mistake_fails_its_milestone_only_and_is_named():
     exercise = exercise.model_copy(update={"properties": properties})
     report = grade_submission(SUBMISSIONS / "lesson97_wrong_char.py", exercise)
     scores = {m.id: (m.score, m.max_score) for m in report.milestones}
-    assert scores["train"] == (40, 40) and scores["tokenize"] == (35, 35)
+    assert scores["train"] == (35, 35) and scores["tokenize"] == (30, 30)
     lengths = next(m for m in report.milestones if m.id == "sequence-lengths")
     case = next(c for c in lengths.checks if c.id == "cases:deck-full-solution")
     assert "char is 44 (expected 50)" in case.message

@@ -34,6 +34,7 @@ REFERENCE = {
     "sequence_lengths": lambda inputs: sequence_lengths(**inputs),
     "count_pairs": lambda inputs: BOOK.reference["count_pairs"](**inputs),
     "merge_pair": lambda inputs: BOOK.reference["merge_pair"](**inputs),
+    "vocab_tradeoff": lambda inputs: BOOK.reference["vocab_tradeoff"](**inputs),
 }
 
 BY_ID = pytest.mark.parametrize("mistake", CATALOGUE, ids=[m.id for m in CATALOGUE])
@@ -65,7 +66,9 @@ def _is_counted(value: object) -> bool:
 
 
 SHAPE = {"train": _is_merge_list, "encode": _is_token_list, "sequence_lengths": _is_lengths,
-         "count_pairs": _is_counted, "merge_pair": _is_counted}
+         "count_pairs": _is_counted, "merge_pair": _is_counted,
+         "vocab_tradeoff": lambda value: isinstance(value, list) and all(
+             isinstance(row, dict) and set(row) == {"size", "avg_tokens", "params"} for row in value)}
 CRASHED = "crashed: no pair left"
 
 

@@ -73,6 +73,7 @@ REFERENCE = {
     "sequence_lengths": lambda inputs: sequence_lengths(**inputs),
     "count_pairs": lambda inputs: BOOK.reference["count_pairs"](**inputs),
     "merge_pair": lambda inputs: BOOK.reference["merge_pair"](**inputs),
+    "vocab_tradeoff": lambda inputs: BOOK.reference["vocab_tradeoff"](**inputs),
 }
 
 

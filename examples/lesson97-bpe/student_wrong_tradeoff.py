@@ -1,0 +1,79 @@
+# exercise: lesson97-bpe
+"""A submission whose BPE is right and whose vocabulary-size trade-off has two mistakes.
+
+1. The embedding parameters are ``size + d_model``; the table has ``size * d_model``.
+2. The average divides the tokens by the number of words, not the number of documents.
+
+Grade it with:  grade submit examples/lesson97-bpe/student_wrong_tradeoff.py
+"""
+
+END = "</w>"
+
+
+def get_stats(vocab):
+    """Adjacent-pair counts weighted by word frequency, in the order a scan meets them."""
+    pairs = {}
+    for word, freq in vocab.items():
+        for i in range(len(word) - 1):
+            pair = (word[i], word[i + 1])
+            pairs[pair] = pairs.get(pair, 0) + freq
+    return pairs
+
+
+def merge_word(word, pair):
+    a, b = pair
+    out, i = [], 0
+    while i < len(word):
+        if i < len(word) - 1 and word[i] == a and word[i + 1] == b:
+            out.append(a + b)
+            i += 2
+        else:
+            out.append(word[i])
+            i += 1
+    return tuple(out)
+
+
+def train_bpe(corpus, num_merges):
+    vocab = {tuple(word) + (END,): count for word, count in corpus.items()}
+    merges = []
+    for _ in range(num_merges):
+        pairs = get_stats(vocab)
+        if not pairs:
+            break
+        best = max(pairs, key=pairs.get)  # a tie goes to the pair met first
+        vocab = {merge_word(word, best): freq for word, freq in vocab.items()}
+        merges.append((best, best[0] + best[1]))
+    return merges
+
+
+def tokenize(word, merges):
+    tokens = tuple(word) + (END,)
+    for pair, _token in merges:
+        tokens = merge_word(tokens, tuple(pair))
+    return list(tokens)
+
+
+def sequence_lengths(sentence, merges):
+    words = sentence.split()
+    return {
+        "char": sum(len(word) + 1 for word in words),
+        "bpe": sum(len(tokenize(word, merges)) for word in words),
+        "word": len(words),
+    }
+
+
+def vocab_tradeoff(corpus, sizes, d_model):
+    counts = {}
+    for document in corpus:
+        for word in document.split():
+            counts[word] = counts.get(word, 0) + 1
+    base = len({ch for word in counts for ch in word}) + 1  # every character, and </w>
+    rows = []
+    for size in sizes:
+        merges = train_bpe(counts, max(0, size - base))
+        words = [word for document in corpus for word in document.split()]
+        total = sum(len(tokenize(word, merges)) for word in words)
+        rows.append({"size": size,
+                     "avg_tokens": total / len(words),  # mistake 2: per word
+                     "params": size + d_model})  # mistake 1: added, not multiplied
+    return rows
