@@ -107,8 +107,8 @@ def test_a_batch_writes_both_csv_files(tmp_path: Path) -> None:
     run_batch(tmp_path / "class", tmp_path / "out",
               BatchOptions(jobs=2, progress=False, output=settings))
     plain = parse((tmp_path / "out" / "grades.csv").read_text())
-    assert plain[0] == ["student", "total", "train", "tokenize", "sequence-lengths", "outcome",
-                        "reason"]
+    assert plain[0] == ["student", "total", "train", "tokenize", "sequence-lengths",
+                        "vocab-tradeoff", "outcome", "reason"]
     assert [row[0] for row in plain[1:]] == ["ann", "ben"]
     assert plain[1][1] == "100" and float(plain[2][1]) < 100
     canvas = parse((tmp_path / "out" / "grades-canvas.csv").read_text())
