@@ -1,27 +1,43 @@
-"""Benchmark of ``grade batch``: a class of 200 submissions graded from scratch, then again
-with nothing changed.
+"""Benchmark of ``grade batch``: the CPU of one grading in a class, and the parent's time and
+memory on a synthetic class of any size.
 
-    python bench/batch.py [--students 200] [--jobs N] [--workdir DIR] [--keep]
+    python bench/batch.py [--students 200] [--jobs N] [--baseline DIR] [--workdir DIR] [--keep]
+    python bench/batch.py --synthetic 10000 [--baseline DIR]
 
 The class mixes copies and variants of the shipped examples and test submissions: correct
 ones in several styles, the catalogue's mistaken students (one known mistake each), broken
 ones (syntax error, raising, missing function), a few for the other exercise, and one too
 slow for the efficiency milestone. Each copy ends with a comment naming its student, so no
 two files are equal. Every exercise is graded in full (efficiency milestone included), from
-each file's ``# exercise:`` header.
+each file's ``# exercise:`` header, as ``grade batch`` grades it (its own process, the batch
+run in-process so that its own CPU is told from its gradings').
 
-Prints the wall time, submissions per second and CPU use of the first run (the CPU time of
-``grade batch`` and every process it waited for, as a share of ``--jobs`` cores, and how busy
-the whole machine's cores were meanwhile, from /proc/stat), the wall time of the re-run, the
-head of grades.csv and the top of the class report's mistake ranking.
+Prints the CPU seconds per grading (the batch process and every process it waited for) and
+its ratio to W, the CPU of ``python3 -c 'sum(range(30_000_000))'`` measured in the same run
+(the median of three just before and three just after each checkout's gradings), the share of
+the batch process itself (commits, decoding, rendering, forking), its peak RSS, the wall time
+and the re-run with nothing changed.
+
+``--synthetic N`` grades a few submissions once, records N gradings cycling their reports
+through the gradebook API (the first 200 timed as a batch records them), then writes the
+outputs in a fresh process: every report rendered (a first run), then only the CSV files and
+the class report (a re-run); it prints the time and the peak RSS of each phase.
+
+``--baseline DIR`` (repeatable) runs the same measurements with another checkout (``git
+archive COMMIT | tar -x -C DIR``) and prints its figures beside this one's, each row labelled
+with the folder's name.
 """
 
 from __future__ import annotations
 
 import argparse
+import inspect
+import json
 import os
 import random
+import resource
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -29,12 +45,8 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-
-from grader.batch.gradebook import Gradebook  # noqa: E402
-from grader.batch.stored import report_from_json  # noqa: E402
-from grader.report.class_report import ClassEntry, class_view  # noqa: E402
-from grader.spec import family_of, load_exercise  # noqa: E402
+CHECKOUT = Path(os.environ.get("BENCH_CHECKOUT") or ROOT)
+sys.path.insert(0, str(CHECKOUT))
 
 SUBMISSIONS = ROOT / "tests" / "submissions"
 EXAMPLES = ROOT / "examples"
@@ -47,10 +59,16 @@ BROKEN = [SUBMISSIONS / f"broken_{name}.py" for name in ("syntax", "raises", "mi
 OTHER_EXERCISE = [EXAMPLES / "lesson97-bpe" / "student_correct.py",
                   EXAMPLES / "lesson97-bpe" / "student_wrong.py"]
 SLOW = SUBMISSIONS / "slow_rawtext.py"
+TIMED_RECORDS = 200
+
+
+# --------------------------------------------------------------------------- the class
 
 
 def sources() -> list[str]:
     """One source per kind of student, in the proportions the class is built with."""
+    from grader.spec import family_of, load_exercise
+
     exercise = load_exercise("bpe-train-encode")
     students = family_of(exercise).students
     mistaken = [students.source(exercise, m.id) for m in students.applicable(exercise)]
@@ -70,69 +88,205 @@ def build_class(folder: Path, students: int) -> None:
     folder.mkdir(parents=True)
     for index in range(students):
         text = SLOW.read_text() if index == students // 2 else pool[index % len(pool)]
-        (folder / f"s{index:03d}.py").write_text(text + f"\n# submitted by s{index:03d}\n")
+        (folder / f"s{index:05d}.py").write_text(text + f"\n# submitted by s{index:05d}\n")
 
 
-def cpu_ticks() -> tuple[int, int]:
-    """(busy, total) jiffies of all cores since boot."""
-    with open("/proc/stat") as handle:
-        fields = [int(v) for v in handle.readline().split()[1:]]
-    idle = fields[3] + fields[4]
-    return sum(fields) - idle, sum(fields)
+# --------------------------------------------------------------------------- measuring
 
 
-def run(command: list[str]) -> tuple[float, float, int, str]:
-    """Wall seconds, CPU seconds of the command and its waited-for descendants, exit, stdout."""
+def cpu_of(command: list[str], env: dict | None = None) -> tuple[float, float, str]:
+    """CPU seconds of ``command`` and its waited-for descendants, wall seconds, stdout."""
     started = time.perf_counter()
-    process = subprocess.Popen(command, stdout=subprocess.PIPE, text=True)
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, text=True, env=env)
     stdout = process.stdout.read() if process.stdout else ""
     _, status, usage = os.wait4(process.pid, 0)
-    wall = time.perf_counter() - started
-    return wall, usage.ru_utime + usage.ru_stime, os.waitstatus_to_exitcode(status), stdout
+    if os.waitstatus_to_exitcode(status) != 0:
+        raise SystemExit(f"{command[:3]} failed:\n{stdout}")
+    return usage.ru_utime + usage.ru_stime, time.perf_counter() - started, stdout
+
+
+def workload() -> float:
+    """W: the CPU of the fixed workload, median of three."""
+    return statistics.median(cpu_of(["python3", "-c", "sum(range(30_000_000))"])[0]
+                             for _ in range(3))
+
+
+def inner(checkout: Path, *args: str) -> dict:
+    """Run a phase of this script in a fresh process importing ``checkout``'s grader."""
+    env = dict(os.environ, BENCH_CHECKOUT=str(checkout), PYTHONPATH=str(checkout))
+    _, _, stdout = cpu_of([sys.executable, str(Path(__file__).resolve()), "--inner", *args],
+                          env=env)
+    return json.loads(stdout.strip().splitlines()[-1])
+
+
+def usage() -> dict:
+    me = resource.getrusage(resource.RUSAGE_SELF)
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return {"self_cpu": me.ru_utime + me.ru_stime,
+            "children_cpu": children.ru_utime + children.ru_stime,
+            "peak_rss_mb": me.ru_maxrss / 1024}
+
+
+def phase_grade(folder: str, out: str, jobs: str) -> dict:
+    from grader.batch.batch import BatchOptions, run_batch
+    from grader.grading.secrets import resolve_secret
+
+    started = time.perf_counter()
+    summary = run_batch(Path(folder), Path(out), BatchOptions(
+        jobs=int(jobs), progress=False,
+        grading_options={"strict_sandbox": False, "seed_secret": resolve_secret(None)}))
+    return {"wall": time.perf_counter() - started, "graded": summary.graded,
+            "reused": summary.reused, "line": summary.lines()[0], **usage()}
+
+
+def phase_samples(path: str) -> dict:
+    """Grade a few submissions; write their stored reports to ``path``."""
+    from grader.batch.stored import stored_output, stored_report
+    from grader.grading.engine import grade_submission
+    from grader.spec import family_of, load_exercise
+
+    exercise = load_exercise("bpe-train-encode")
+    students = family_of(exercise).students
+    folder = Path(path).parent / "samples"
+    folder.mkdir(exist_ok=True)
+    mistaken = folder / "mistaken.py"
+    mistaken.write_text(students.source(exercise, students.applicable(exercise)[0].id))
+    samples = []
+    for source in [CORRECT[0], WRONG[0], BROKEN[1], mistaken]:
+        report = grade_submission(source, exercise)
+        samples.append([stored_report(report), stored_output(report.student_output)])
+    Path(path).write_text(json.dumps(samples))
+    return {"samples": len(samples)}
+
+
+def phase_build(samples_path: str, out: str, count: str) -> dict:
+    """Record ``count`` gradings cycling the samples, the first ones timed."""
+    from grader.batch.gradebook import Gradebook
+
+    samples = json.loads(Path(samples_path).read_text())
+    # What a grading process sends with its report, where the gradebook takes it.
+    made_in_grading = {}
+    if "summary" in inspect.signature(Gradebook.record).parameters:
+        from grader.batch.summaries import summarize
+
+        made_in_grading = {index: {"summary": summarize(report),
+                                   "report_json": json.dumps(report, ensure_ascii=False)}
+                           for index, (report, _) in enumerate(samples)}
+    Path(out).mkdir(parents=True, exist_ok=True)
+    book = Gradebook(Path(out) / "gradebook.sqlite")
+    started, timed = time.perf_counter(), 0.0
+    for index in range(int(count)):
+        report, output = samples[index % len(samples)]
+        not_gradable = any(e.startswith("Not gradable: ") for e in report["errors"])
+        sent = made_in_grading.get(index % len(samples), {})
+        book.record({
+            "student": f"s{index:05d}", "exercise": report["exercise"], "entry": f"s{index:05d}.py",
+            "submission_sha256": f"{index:064d}", "spec_sha256": "0" * 64,
+            "grader_version": "bench", "settings_sha256": "0" * 64,
+            "outcome": "not-gradable" if not_gradable else "graded", "score": report["score"],
+            "max_score": report["max_score"], "report": report, "student_output": output,
+            "seconds": 1.0}, **sent)
+        if index + 1 == TIMED_RECORDS:
+            timed = time.perf_counter() - started
+            # The rest as fast as the file allows: only the first ones are the measurement.
+            book.db.execute("PRAGMA synchronous=OFF")
+    book.close()
+    return {"record_ms": 1000 * timed / min(int(count), TIMED_RECORDS),
+            "build_s": time.perf_counter() - started}
+
+
+def phase_outputs(out: str, fresh: str) -> dict:
+    """Write the outputs of an existing folder: every report rendered, or none."""
+    from grader.batch import outputs
+    from grader.batch.gradebook import Gradebook
+
+    started = time.perf_counter()
+    with Gradebook(Path(out) / "gradebook.sqlite") as book:
+        gradings = book.latest()
+        ids = {g.id for g in gradings} if fresh == "all" else set()
+        settings = outputs.OutputSettings()
+        if "book" in inspect.signature(outputs.write_outputs).parameters:
+            written = outputs.write_outputs(Path(out), book, gradings, settings, ids)
+        else:  # a checkout from before the gradebook counted the class report
+            written = outputs.write_outputs(Path(out), gradings, book.unusable(), settings, ids)
+    return {"wall": time.perf_counter() - started, "reports": written.reports, **usage()}
+
+
+PHASES = {"grade": phase_grade, "samples": phase_samples, "build": phase_build,
+          "outputs": phase_outputs}
+
+
+# --------------------------------------------------------------------------- the two modes
+
+
+def real_class(args: argparse.Namespace, checkouts: list[tuple[str, Path]], workdir: Path) -> None:
+    folder = workdir / "class"
+    build_class(folder, args.students)
+    print(f"class: {args.students} submissions, --jobs {args.jobs}, {os.cpu_count()} cores, "
+          f"load before: {os.getloadavg()[0]:.1f}")
+    print(f"{'checkout':10} {'CPU-s/grading':>13} {'W':>6} {'x W':>5} {'batch process':>14} "
+          f"{'peak RSS':>9} {'wall':>7} {'re-run':>7}", flush=True)
+    for label, checkout in checkouts:
+        out = workdir / f"out-{label}"
+        shutil.rmtree(out, ignore_errors=True)
+        before = workload()
+        first = inner(checkout, "grade", str(folder), str(out), str(args.jobs))
+        w = statistics.median([before, workload()])
+        again = inner(checkout, "grade", str(folder), str(out), str(args.jobs))
+        total = first["self_cpu"] + first["children_cpu"]
+        per = total / max(1, first["graded"])
+        print(f"{label:10} {per:13.3f} {w:6.3f} {per / w:5.2f} "
+              f"{first['self_cpu'] / max(1, first['graded']):11.4f} s "
+              f"{first['peak_rss_mb']:6.0f} MB {first['wall']:6.1f}s {again['wall']:6.1f}s")
+        print(f"{'':10} {first['line']}", flush=True)
+    print("(CPU-s/grading: the batch process and all it waited for, over the gradings; W: the "
+          "median of its CPU just before and just after the row's gradings; batch process: "
+          "its own CPU per grading, warm-up included)")
+
+
+def synthetic(args: argparse.Namespace, checkouts: list[tuple[str, Path]], workdir: Path) -> None:
+    samples = workdir / "samples.json"
+    inner(ROOT, "samples", str(samples))
+    print(f"synthetic class: {args.synthetic} gradings of 4 sample reports "
+          f"({samples.stat().st_size // 4 // 1024} KB of JSON each)")
+    print(f"{'checkout':10} {'record':>9} {'first run: time':>16} {'peak RSS':>9} "
+          f"{'re-run: time':>13} {'peak RSS':>9}")
+    for label, checkout in checkouts:
+        out = workdir / f"synthetic-{label}"
+        shutil.rmtree(out, ignore_errors=True)
+        built = inner(checkout, "build", str(samples), str(out), str(args.synthetic))
+        first = inner(checkout, "outputs", str(out), "all")
+        again = inner(checkout, "outputs", str(out), "none")
+        print(f"{label:10} {built['record_ms']:6.2f} ms {first['wall']:15.1f}s "
+              f"{first['peak_rss_mb']:6.0f} MB {again['wall']:12.1f}s {again['peak_rss_mb']:6.0f} MB")
+    print("(record: one grading recorded, as the batch process does it; first run: the "
+          "outputs with every report rendered; re-run: the CSV files and the class report)")
 
 
 def main() -> None:
+    if sys.argv[1:2] == ["--inner"]:
+        print(json.dumps(PHASES[sys.argv[2]](*sys.argv[3:])))
+        return
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--students", type=int, default=200)
     parser.add_argument("--jobs", type=int, default=len(os.sched_getaffinity(0)))
+    parser.add_argument("--synthetic", type=int, metavar="N",
+                        help="a synthetic class of N gradings: the output phase only")
+    parser.add_argument("--baseline", type=Path, metavar="DIR", action="append", default=[],
+                        help="another checkout, measured the same way (may be repeated)")
     parser.add_argument("--workdir", type=Path)
     parser.add_argument("--keep", action="store_true", help="keep the class and its outputs")
     args = parser.parse_args()
     workdir = args.workdir or Path(tempfile.mkdtemp(prefix="bench-batch-"))
-    folder, out = workdir / "class", workdir / "out"
-    build_class(folder, args.students)
-    if out.exists():
-        shutil.rmtree(out)
-    grade = Path(sys.executable).with_name("grade")
-    command = ([str(grade)] if grade.exists() else [sys.executable, "-m", "grader.commands.cli"]) + [
-        "batch", str(folder), "-o", str(out), "--jobs", str(args.jobs), "--no-progress"]
-
-    busy0, total0 = cpu_ticks()
-    wall, cpu, code, stdout = run(command)
-    busy1, total1 = cpu_ticks()
-    if code != 0:
-        raise SystemExit(f"grade batch failed ({code}):\n{stdout}")
-    machine = 100 * (busy1 - busy0) / max(1, total1 - total0)
-    print(f"class: {args.students} submissions, --jobs {args.jobs}, "
-          f"{os.cpu_count()} cores on this machine, load before: {os.getloadavg()[0]:.1f}")
-    print(f"first run:  {wall:7.1f} s wall  {args.students / wall:5.2f} submissions/s  "
-          f"CPU {cpu:.1f} s = {100 * cpu / (wall * args.jobs):.0f}% of {args.jobs} cores; "
-          f"all cores busy {machine:.0f}% (every process on the machine)")
-    rewall, recpu, recode, restdout = run(command)
-    print(f"re-run:     {rewall:7.1f} s wall  (CPU {recpu:.1f} s; nothing changed)")
-    print(restdout.splitlines()[0] if restdout else "")
-    print("\ngrades.csv (head):")
-    print("".join((out / "grades.csv").read_text().splitlines(keepends=True)[:8]))
-    with Gradebook(out / "gradebook.sqlite") as book:
-        entries = [ClassEntry(g.student, report_from_json(g.report) if g.report else None,
-                              g.error) for g in book.latest()]
-    print("top of the mistake ranking:")
-    for section in class_view(entries).sections:
-        for row in section.mistakes[:6]:
-            print(f"  {section.exercise}  {row.id:32} {len(row.students):3} students")
-    print(f"\noutputs in {out}" if args.keep else "")
-    if not args.keep and args.workdir is None:
-        shutil.rmtree(workdir)
+    workdir.mkdir(parents=True, exist_ok=True)
+    checkouts = [(path.name[:10], path.resolve()) for path in args.baseline] + [("this", ROOT)]
+    try:
+        (synthetic if args.synthetic else real_class)(args, checkouts, workdir)
+    finally:
+        if args.keep:
+            print(f"outputs in {workdir}")
+        elif args.workdir is None:
+            shutil.rmtree(workdir)
 
 
 if __name__ == "__main__":

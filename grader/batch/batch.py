@@ -3,7 +3,8 @@
 :func:`run_batch` finds the submissions (:mod:`~grader.batch.discovery`), keeps this machine's
 shard, prepares each one (the exercise comes from the options or the file's ``# exercise:`` line), reuses every gradebook row whose
 fingerprints are unchanged, grades the rest in parallel (:mod:`~grader.batch.runner`),
-recording each grading as it finishes, then writes the outputs
+recording each grading as it finishes (committed a few at a time: a killed batch grades
+again only what was not committed), then writes the outputs
 (:mod:`~grader.batch.outputs`). Nothing the folder holds is skipped silently: every entry
 that cannot be graded is in ``BatchSummary.unusable`` with the reason.
 """
@@ -18,7 +19,7 @@ from typing import Any, Callable, Mapping, Sequence, Union
 
 from grader.batch.discovery import Accepts, Discovered, Submission, Unusable, discover
 from grader.batch.fingerprints import content_hash, grader_version, settings_hash, spec_hash
-from grader.batch.gradebook import Fingerprint, Gradebook, Grading
+from grader.batch.gradebook import COMMIT_EVERY, COMMIT_SECONDS, Fingerprint, Gradebook, Grading
 from grader.batch.outputs import OutputSettings, Written, write_outputs
 from grader.batch.progress import Progress
 from grader.batch.runner import Outcome, Task, run_tasks
@@ -47,6 +48,9 @@ class BatchOptions:
     # Called with the submissions and output folders once the class is graded, before the
     # class report is written: what it returns becomes the report's similarity section.
     similarity: Callable[[Path, Path], SimilarityLeads] | None = None
+    # Gradings are committed together, this many or this many seconds' worth at a time.
+    commit_every: int = COMMIT_EVERY
+    commit_seconds: float = COMMIT_SECONDS
 
 
 @dataclass
@@ -100,7 +104,8 @@ def run_batch(submissions: Path, out: Path, options: BatchOptions | None = None)
     out.mkdir(parents=True, exist_ok=True)
     summary = BatchSummary(out=out, layout=found.layout, unusable=list(found.unusable))
     settings_digest = settings_hash(options.grading_options)
-    with Gradebook(out / GRADEBOOK) as book:
+    with Gradebook(out / GRADEBOOK, commit_every=options.commit_every,
+                   commit_seconds=options.commit_seconds) as book:
         prepared = _prepare(found.submissions, fixed, settings_digest,
                             summary.unusable)
         summary.students = len(prepared)
@@ -120,7 +125,7 @@ def run_batch(submissions: Path, out: Path, options: BatchOptions | None = None)
         def finished(outcome: Outcome) -> None:
             item = by_key[outcome.key]
             try:
-                grading_id = book.record(_row(item, outcome))
+                grading_id = book.record(_row(item, outcome), outcome.summary, outcome.report_json)
             except Exception as error:  # noqa: BLE001 - one student's row, never the batch
                 failed = Outcome(outcome.key, error=bounded_text(
                     f"the grading could not be stored: {type(error).__name__}: {error}", 500),
@@ -131,7 +136,9 @@ def run_batch(submissions: Path, out: Path, options: BatchOptions | None = None)
             progress.advance(failed=outcome.outcome == "grader-error", student=item.submission.student)
 
         progress.draw(force=True)
-        summary.interrupted = run_tasks(tasks, options.jobs or os.cpu_count() or 1, finished)
+        summary.interrupted = run_tasks(tasks, options.jobs or os.cpu_count() or 1, finished,
+                                        on_tick=book.commit_if_due)
+        book.commit()
         progress.phase("writing grades.csv, the reports and the class report")
         summary.not_graded = len(tasks) - summary.graded
         book.set_unusable((u.entry, u.student, u.reason) for u in summary.unusable)
@@ -140,7 +147,7 @@ def run_batch(submissions: Path, out: Path, options: BatchOptions | None = None)
         _collect_problems(gradings, summary)
         leads = options.similarity(Path(submissions), out) if options.similarity else None
         try:
-            summary.written = write_outputs(out, gradings, book.unusable(), options.output, fresh,
+            summary.written = write_outputs(out, book, gradings, options.output, fresh,
                                             {p.exercise.id: p.exercise for p in prepared}, leads)
         finally:
             progress.finish()
@@ -211,7 +218,7 @@ def _header_exercise(path: Path, cache: dict[str, Exercise]) -> Exercise:
 
 
 def _row(item: _Prepared, outcome: Outcome) -> dict[str, Any]:
-    report = outcome.report
+    graded = outcome.report_json is not None
     fingerprint = item.fingerprint
     error = bounded_text(outcome.error, 2_000) if outcome.error else ""
     return {
@@ -221,10 +228,10 @@ def _row(item: _Prepared, outcome: Outcome) -> dict[str, Any]:
         "submission_sha256": fingerprint.submission_sha256,
         "spec_sha256": fingerprint.spec_sha256, "grader_version": fingerprint.grader_version,
         "settings_sha256": fingerprint.settings_sha256, "outcome": outcome.outcome,
-        "score": report["score"] if report else 0.0,
-        "max_score": report["max_score"] if report else float(sum(
+        "score": outcome.score if graded else 0.0,
+        "max_score": outcome.max_score if graded else float(sum(
             m.points for m in item.exercise.milestones)),
-        "report": report, "student_output": outcome.student_output, "error": error,
+        "student_output": outcome.student_output, "error": error,
         "seconds": round(outcome.seconds, 3),
     }
 
@@ -234,7 +241,4 @@ def _collect_problems(gradings: list[Grading], summary: BatchSummary) -> None:
         if grading.outcome == "grader-error":
             summary.grader_errors.append((grading.student, grading.error))
         elif grading.outcome == "not-gradable":
-            errors = (grading.report or {}).get("errors", [])
-            reason = "; ".join(e.removeprefix("Not gradable: ") for e in errors
-                               if e.startswith("Not gradable: "))
-            summary.not_gradable.append((grading.student, reason))
+            summary.not_gradable.append((grading.student, grading.not_gradable))

@@ -159,12 +159,15 @@ def write_reports(gradings: Sequence[Grading], folder: Path, *, only_missing_or:
     written = 0
     for grading in gradings:
         path = folder / report_file_name(grading.student, grading.exercise, several)
-        if grading.report is None:  # grading failed: no report, and none left from before
+        if not grading.has_report:  # grading failed: no report, and none left from before
             path.unlink(missing_ok=True)
             continue
-        if path.exists() and grading.id not in only_missing_or:
+        if grading.id not in only_missing_or and path.exists():
             continue
-        report = report_from_json(grading.report, grading.student_output)
+        data, student_output = grading.stored()
+        if data is None:
+            continue
+        report = report_from_json(data, student_output)
         path.write_text(render(report, "html"), encoding="utf-8")
         written += 1
     return written

@@ -1,4 +1,4 @@
-"""The gradebook: an sqlite file with one row per grading, written as each grading finishes.
+"""The gradebook: an sqlite file with one row per grading, written as gradings finish.
 
 Tables (``sqlite3 OUT/gradebook.sqlite .schema`` shows them):
 
@@ -7,29 +7,39 @@ Tables (``sqlite3 OUT/gradebook.sqlite .schema`` shows them):
   ``spec_sha256``, ``grader_version``, ``settings_sha256``, ``outcome`` (``graded``,
   ``not-gradable``: the file did not load, ``grader-error``: grading itself failed),
   ``score``, ``max_score``, ``report`` (the JSON report, ``GradeReport.to_json``),
-  ``student_output``, ``error``, ``seconds``, ``graded_at`` (UTC, ISO 8601);
-- ``milestone_scores``: ``grading_id``, ``position``, ``milestone``, ``score``, ``max_score``;
-- ``mistakes``: ``grading_id``, ``mistake`` (a diagnosis id), ``milestone``, ``check_id``;
+  ``student_output``, ``error``, ``seconds``, ``graded_at`` (UTC, ISO 8601), ``title`` (the
+  report's), ``gradable`` and ``not_gradable`` (why not);
+- ``milestone_scores``: ``grading_id``, ``position``, ``milestone``, ``score``, ``max_score``,
+  ``title``;
+- ``mistakes``: ``grading_id``, ``mistake`` (a diagnosis id), ``milestone``, ``check_id``,
+  ``title``, in the report's order;
+- ``checks``, ``timings``, ``problems``: each check's outcome, the timed runs, the crashes
+  and time-outs (:mod:`~grader.batch.summaries`), which the class report counts;
 - ``unusable``: what the last run found but could not grade (``entry``, ``student``,
   ``reason``);
 - the view ``latest``: each student's most recent grading per exercise.
 
 Older gradings stay (the history of re-grades); a student's current grade is the latest row.
 A row is reused instead of re-grading while its four fingerprints are unchanged
-(:meth:`Gradebook.reusable`). Each grading is committed on its own, so an interrupted batch
-keeps every grading it finished.
+(:meth:`Gradebook.reusable`). The file is in WAL mode and gradings are committed together,
+every ``commit_every`` gradings or ``commit_seconds`` seconds and when the gradebook is
+closed, so a batch killed outright loses at most the gradings since the last commit and
+grades them again next time. A gradebook of schema 1 is brought up to date when opened.
 """
 
 from __future__ import annotations
 
 import json
 import sqlite3
-from dataclasses import dataclass
+import time
+from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any, Iterable, Iterator
+from typing import Any, Iterable, Iterator, Sequence
 
-SCHEMA_VERSION = 1
+from grader.batch.summaries import Summary, summarize
+
+SCHEMA_VERSION = 2
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -80,11 +90,52 @@ CREATE VIEW IF NOT EXISTS latest AS
                   WHERE h.student = g.student AND h.exercise = g.exercise);
 """
 
+# Schema 2: the summary columns and tables the class report is counted from.
+SUMMARY_SCHEMA = """
+ALTER TABLE gradings ADD COLUMN title TEXT NOT NULL DEFAULT '';
+ALTER TABLE gradings ADD COLUMN gradable INTEGER NOT NULL DEFAULT 1;
+ALTER TABLE gradings ADD COLUMN not_gradable TEXT NOT NULL DEFAULT '';
+ALTER TABLE milestone_scores ADD COLUMN title TEXT NOT NULL DEFAULT '';
+ALTER TABLE mistakes ADD COLUMN title TEXT NOT NULL DEFAULT '';
+CREATE INDEX mistakes_grading ON mistakes (grading_id);
+CREATE TABLE checks (
+    grading_id INTEGER NOT NULL REFERENCES gradings (id),
+    position INTEGER NOT NULL,
+    key TEXT NOT NULL,
+    title TEXT NOT NULL,
+    hidden INTEGER NOT NULL,
+    passed INTEGER NOT NULL,
+    counted INTEGER NOT NULL,
+    PRIMARY KEY (grading_id, position)
+);
+CREATE TABLE timings (
+    grading_id INTEGER NOT NULL REFERENCES gradings (id),
+    position INTEGER NOT NULL,
+    ratio, limit_ratio, passed INTEGER NOT NULL, score, max_score,
+    PRIMARY KEY (grading_id, position)
+);
+CREATE TABLE problems (
+    grading_id INTEGER NOT NULL REFERENCES gradings (id),
+    position INTEGER NOT NULL,
+    kind TEXT NOT NULL,
+    detail TEXT NOT NULL,
+    PRIMARY KEY (grading_id, position)
+);
+"""
+
 GRADING_COLUMNS = (
     "student", "name", "email", "exercise", "entry", "submission_sha256", "spec_sha256",
     "grader_version", "settings_sha256", "outcome", "score", "max_score", "report",
     "student_output", "error", "seconds", "graded_at",
 )
+SUMMARY_COLUMNS = ("title", "gradable", "not_gradable")
+# What a Grading holds: every column but the report and the student's output, which are
+# read one grading at a time when a report is rendered.
+LIGHT_COLUMNS = ("id",) + tuple(c for c in GRADING_COLUMNS if c not in ("report", "student_output")
+                                ) + SUMMARY_COLUMNS
+
+COMMIT_EVERY = 10
+COMMIT_SECONDS = 2.0
 
 
 class GradebookError(Exception):
@@ -105,7 +156,8 @@ class Fingerprint:
 
 @dataclass
 class Grading:
-    """One row of ``gradings`` with its report decoded."""
+    """One row of ``gradings``: its columns, milestone scores, and its report and printed
+    output (read from the open gradebook when asked for, one grading at a time)."""
 
     id: int
     student: str
@@ -120,57 +172,123 @@ class Grading:
     outcome: str
     score: float
     max_score: float
-    report: dict[str, Any] | None
-    student_output: str
     error: str
     seconds: float | None
     graded_at: str
+    title: str = ""
+    gradable: bool = True
+    not_gradable: str = ""
+    milestone_scores: list[tuple[str, float, float]] = field(default_factory=list)
+    has_report: bool = False
+    book: "Gradebook | None" = field(default=None, repr=False, compare=False)
+    held: tuple[dict[str, Any] | None, str] | None = field(default=None, repr=False,
+                                                           compare=False)
+
+    @classmethod
+    def in_memory(cls, report: dict[str, Any] | None, student_output: str = "",
+                  **columns: Any) -> "Grading":
+        """A grading held in memory rather than read from a gradebook."""
+        summary = summarize(report)
+        columns.setdefault("title", summary.title)
+        columns.setdefault("gradable", summary.gradable)
+        columns.setdefault("not_gradable", summary.not_gradable)
+        columns.setdefault("milestone_scores", [(m[1], m[3], m[4]) for m in summary.milestones])
+        return cls(**columns, has_report=report is not None, held=(report, student_output))
+
+    def stored(self) -> tuple[dict[str, Any] | None, str]:
+        """(the report, or None when grading failed; what the student printed)."""
+        if self.held is not None:
+            return self.held
+        if self.book is None:
+            return None, ""
+        return self.book.stored(self.id)
 
     @property
-    def milestone_scores(self) -> list[tuple[str, float, float]]:
-        if not self.report:
-            return []
-        return [(m["id"], m["score"], m["max_score"]) for m in self.report.get("milestones", [])]
+    def report(self) -> dict[str, Any] | None:
+        return self.stored()[0] if self.has_report else None
+
+    @property
+    def student_output(self) -> str:
+        if self.held is not None or self.book is None:
+            return self.stored()[1]
+        return self.book.stored(self.id, report=False)[1]
 
 
 def now() -> str:
     return datetime.now(timezone.utc).isoformat(timespec="seconds")
 
 
-def named_mistakes(report: dict[str, Any] | None) -> list[tuple[str, str, str]]:
-    """``(mistake id, milestone, check id)`` for every diagnosis on a failed check."""
-    found = []
-    for milestone in (report or {}).get("milestones", []):
-        for check in milestone.get("checks", []):
-            if check.get("passed"):
-                continue
-            for diagnosis in check.get("diagnoses") or []:
-                found.append((diagnosis["id"], milestone["id"], check["id"]))
-    return found
-
-
 class Gradebook:
-    """An open gradebook file; use as a context manager."""
+    """An open gradebook file; use as a context manager. Gradings are committed every
+    ``commit_every`` gradings, ``commit_seconds`` seconds (:meth:`commit_if_due`) and on
+    :meth:`close`."""
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, *, commit_every: int = COMMIT_EVERY,
+                 commit_seconds: float = COMMIT_SECONDS, read_only: bool = False) -> None:
+        """``read_only``: only its gradings and unusable entries are read (a merge's
+        sources), from a file of either schema, which is left as it is."""
         self.path = Path(path)
+        self.commit_every = max(1, commit_every)
+        self.commit_seconds = commit_seconds
+        self.pending = 0
+        self._since: float | None = None
         try:
-            self.db = sqlite3.connect(str(self.path))
-            self.db.row_factory = sqlite3.Row
-            self.db.executescript(SCHEMA)
-            self._check_version()
+            self.db = sqlite3.connect(str(self.path), isolation_level=None)
         except sqlite3.DatabaseError as error:
             raise GradebookError(f"{self.path} is not a usable gradebook: {error}") from None
+        self.db.row_factory = sqlite3.Row
+        try:
+            if read_only:
+                self.db.execute("PRAGMA query_only = ON")
+                self._check_readable()
+            else:
+                self.db.execute("PRAGMA journal_mode=WAL")
+                self.db.execute("PRAGMA synchronous=NORMAL")
+                self._open_schema()
+        except sqlite3.DatabaseError as error:
+            self.db.close()
+            raise GradebookError(f"{self.path} is not a usable gradebook: {error}") from None
+        except BaseException:
+            self.db.close()
+            raise
 
-    def _check_version(self) -> None:
+    def _check_readable(self) -> None:
         row = self.db.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()
-        if row is None:
-            with self.db:
-                self.db.execute("INSERT INTO meta VALUES ('schema_version', ?)",
-                                (str(SCHEMA_VERSION),))
-        elif row[0] != str(SCHEMA_VERSION):
-            raise GradebookError(f"{self.path} has gradebook schema {row[0]}; this grader "
+        if row is None or row[0] not in ("1", str(SCHEMA_VERSION)):
+            version = row[0] if row else "unknown"
+            raise GradebookError(f"{self.path} has gradebook schema {version}; this grader "
+                                 f"reads schema {SCHEMA_VERSION}")
+
+    def _open_schema(self) -> None:
+        new = self.db.execute("SELECT 1 FROM sqlite_master WHERE name = 'gradings'").fetchone() is None
+        self.db.executescript(SCHEMA)
+        row = self.db.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()
+        version = SCHEMA_VERSION if new or row is None else row[0]
+        if str(version) not in ("1", str(SCHEMA_VERSION)):
+            raise GradebookError(f"{self.path} has gradebook schema {version}; this grader "
                                  f"reads schema {SCHEMA_VERSION}: grade into a new folder")
+        if row is not None and row[0] == str(SCHEMA_VERSION):
+            return
+        try:
+            self.db.executescript("BEGIN IMMEDIATE;" + SUMMARY_SCHEMA)
+            if not new and str(version) == "1":
+                self._summarize_every_row()
+            self.db.execute("INSERT OR REPLACE INTO meta VALUES ('schema_version', ?)",
+                            (str(SCHEMA_VERSION),))
+            self.db.execute("COMMIT")
+        except BaseException:
+            if self.db.in_transaction:
+                self.db.execute("ROLLBACK")
+            raise
+
+    def _summarize_every_row(self) -> None:
+        """Schema 1 had no summaries: fill them in from every stored report, once."""
+        self.db.execute("DELETE FROM milestone_scores")
+        self.db.execute("DELETE FROM mistakes")
+        ids = [row[0] for row in self.db.execute("SELECT id FROM gradings ORDER BY id")]
+        for grading_id in ids:  # one report in memory at a time
+            data, _ = self.stored(grading_id)
+            self._insert_summary(grading_id, summarize(data), update=True)
 
     def __enter__(self) -> "Gradebook":
         return self
@@ -179,57 +297,156 @@ class Gradebook:
         self.close()
 
     def close(self) -> None:
-        self.db.close()
+        """Commit what is pending and close the file."""
+        try:
+            self.commit()
+        finally:
+            self.db.close()
 
     # ----------------------------------------------------------------------- writing
 
-    def record(self, values: dict[str, Any]) -> int:
+    def record(self, values: dict[str, Any], summary: Summary | None = None,
+               report_json: str | None = None) -> int:
         """Insert one grading (``values`` keyed by :data:`GRADING_COLUMNS`, ``report`` as a
-        mapping) with its milestone scores and named mistakes; committed at once."""
+        mapping, or already encoded as ``report_json``) with its summary (made from the report
+        unless given); committed with the next batch of gradings. A grading whose insert fails
+        leaves nothing behind."""
         row = dict(values)
         report = row.get("report")
-        row["report"] = json.dumps(report, ensure_ascii=False) if report is not None else None
+        if report_json is None:
+            report_json = json.dumps(report, ensure_ascii=False) if report is not None else None
+        row["report"] = report_json
         row.setdefault("graded_at", now())
-        columns = ", ".join(GRADING_COLUMNS)
-        marks = ", ".join("?" for _ in GRADING_COLUMNS)
-        with self.db:
-            cursor = self.db.execute(f"INSERT INTO gradings ({columns}) VALUES ({marks})",
-                                     [row.get(column, "") for column in GRADING_COLUMNS])
-            grading_id = cursor.lastrowid
-            for position, milestone in enumerate((report or {}).get("milestones", [])):
-                self.db.execute("INSERT INTO milestone_scores VALUES (?, ?, ?, ?, ?)",
-                                (grading_id, position, milestone["id"], milestone["score"],
-                                 milestone["max_score"]))
-            self.db.executemany("INSERT INTO mistakes VALUES (?, ?, ?, ?)",
-                                [(grading_id, *found) for found in named_mistakes(report)])
-        return int(grading_id)
+        if summary is None:
+            summary = summarize(report if report is not None or report_json is None
+                                else json.loads(report_json))
+        columns = ", ".join(GRADING_COLUMNS + SUMMARY_COLUMNS)
+        marks = ", ".join("?" for _ in GRADING_COLUMNS + SUMMARY_COLUMNS)
+        self._begin()
+        self.db.execute("SAVEPOINT grading")
+        try:
+            cursor = self.db.execute(
+                f"INSERT INTO gradings ({columns}) VALUES ({marks})",
+                [row.get(column, "") for column in GRADING_COLUMNS]
+                + [summary.title, int(summary.gradable), summary.not_gradable])
+            grading_id = int(cursor.lastrowid)
+            self._insert_summary(grading_id, summary)
+        except BaseException:
+            self.db.execute("ROLLBACK TO grading")
+            self.db.execute("RELEASE grading")
+            raise
+        self.db.execute("RELEASE grading")
+        self.pending += 1
+        if self.pending >= self.commit_every:
+            self.commit()
+        else:
+            self.commit_if_due()
+        return grading_id
+
+    def _insert_summary(self, grading_id: int, summary: Summary, update: bool = False) -> None:
+        db = self.db
+        db.executemany("INSERT INTO milestone_scores (grading_id, position, milestone, score, "
+                       "max_score, title) VALUES (?, ?, ?, ?, ?, ?)",
+                       [(grading_id, p, i, s, m, t) for p, i, t, s, m in summary.milestones])
+        db.executemany("INSERT INTO mistakes (grading_id, mistake, title, milestone, check_id) "
+                       "VALUES (?, ?, ?, ?, ?)", [(grading_id, *row) for row in summary.mistakes])
+        db.executemany("INSERT INTO checks VALUES (?, ?, ?, ?, ?, ?, ?)",
+                       [(grading_id, p, k, t, int(h), int(ok), int(c))
+                        for p, k, t, h, ok, c in summary.checks])
+        db.executemany("INSERT INTO timings VALUES (?, ?, ?, ?, ?, ?, ?)",
+                       [(grading_id, p, r, lim, int(ok), s, m)
+                        for p, r, lim, ok, s, m in summary.timings])
+        db.executemany("INSERT INTO problems VALUES (?, ?, ?, ?)",
+                       [(grading_id, *row) for row in summary.problems])
+        if update:
+            db.execute("UPDATE gradings SET title = ?, gradable = ?, not_gradable = ? "
+                       "WHERE id = ?", (summary.title, int(summary.gradable),
+                                        summary.not_gradable, grading_id))
+
+    def _begin(self) -> None:
+        if not self.db.in_transaction:
+            self.db.execute("BEGIN")
+            self._since = time.monotonic()
+
+    def commit(self) -> None:
+        """Commit every grading recorded so far."""
+        if self.db.in_transaction:
+            self.db.execute("COMMIT")
+        self.pending = 0
+        self._since = None
+
+    def commit_if_due(self) -> None:
+        """Commit when the oldest uncommitted grading is ``commit_seconds`` old."""
+        if self._since is not None and time.monotonic() - self._since >= self.commit_seconds:
+            self.commit()
 
     def set_unusable(self, entries: Iterable[tuple[str, str, str]], *, replace: bool = True) -> None:
         """Record ``(entry, student, reason)`` triples; ``replace`` forgets earlier ones."""
-        with self.db:
-            if replace:
-                self.db.execute("DELETE FROM unusable")
-            self.db.executemany("INSERT OR REPLACE INTO unusable VALUES (?, ?, ?)", list(entries))
+        self._begin()
+        if replace:
+            self.db.execute("DELETE FROM unusable")
+        self.db.executemany("INSERT OR REPLACE INTO unusable VALUES (?, ?, ?)", list(entries))
+        self.commit()
 
     # ----------------------------------------------------------------------- reading
 
-    def reusable(self, fingerprint: Fingerprint) -> Grading | None:
-        """The latest grading with exactly this fingerprint, unless grading itself failed."""
+    def reusable(self, fingerprint: Fingerprint) -> int | None:
+        """The id of the latest grading with exactly this fingerprint, unless grading itself
+        failed."""
         row = self.db.execute(
-            "SELECT * FROM gradings WHERE student = ? AND exercise = ? AND submission_sha256 = ?"
-            " AND spec_sha256 = ? AND grader_version = ? AND settings_sha256 = ?"
-            " ORDER BY id DESC LIMIT 1",
+            "SELECT id, outcome FROM gradings WHERE student = ? AND exercise = ?"
+            " AND submission_sha256 = ? AND spec_sha256 = ? AND grader_version = ?"
+            " AND settings_sha256 = ? ORDER BY id DESC LIMIT 1",
             (fingerprint.student, fingerprint.exercise, fingerprint.submission_sha256,
              fingerprint.spec_sha256, fingerprint.grader_version, fingerprint.settings_sha256),
         ).fetchone()
         if row is None or row["outcome"] == "grader-error":
             return None
-        return _grading(row)
+        return int(row["id"])
 
     def latest(self) -> list[Grading]:
-        """Each student's latest grading per exercise, by student then exercise."""
-        rows = self.db.execute("SELECT * FROM latest ORDER BY student, exercise").fetchall()
-        return [_grading(row) for row in rows]
+        """Each student's latest grading per exercise, by student then exercise; the reports
+        stay in the file until one is asked for."""
+        columns = ", ".join(LIGHT_COLUMNS)
+        rows = self.db.execute(f"SELECT {columns}, report IS NOT NULL AS has_report FROM latest"
+                               " ORDER BY student, exercise").fetchall()
+        scores: dict[int, list[tuple[str, float, float]]] = {}
+        for grading_id, milestone, score, max_score in self.db.execute(
+                "SELECT s.grading_id, s.milestone, s.score, s.max_score FROM milestone_scores s"
+                " JOIN latest l ON l.id = s.grading_id ORDER BY s.grading_id, s.position"):
+            scores.setdefault(grading_id, []).append((milestone, score, max_score))
+        gradings = []
+        for row in rows:
+            values = dict(row)
+            values["gradable"] = bool(values["gradable"])
+            values["has_report"] = bool(values["has_report"])
+            gradings.append(Grading(**values, milestone_scores=scores.get(row["id"], []),
+                                    book=self))
+        return gradings
+
+    def stored(self, grading_id: int, report: bool = True) -> tuple[dict[str, Any] | None, str]:
+        """The decoded report (None when grading failed, or not asked for) and printed output
+        of one grading."""
+        try:
+            row = self.db.execute(f"SELECT {'report' if report else 'NULL'}, student_output "
+                                  "FROM gradings WHERE id = ?", (grading_id,)).fetchone()
+        except sqlite3.ProgrammingError:
+            raise GradebookError(f"{self.path} is closed: read reports while it is open"
+                                 ) from None
+        if row is None:
+            return None, ""
+        return (json.loads(row[0]) if row[0] else None), row[1]
+
+    def choose(self, gradings: Sequence[Grading]) -> None:
+        """Make ``gradings``, in this order, the temporary table ``chosen`` (``id``, ``ord``)
+        the class statistics are counted over."""
+        self.db.execute("CREATE TEMP TABLE IF NOT EXISTS chosen "
+                        "(id INTEGER PRIMARY KEY, ord INTEGER NOT NULL)")
+        self._begin()
+        self.db.execute("DELETE FROM chosen")
+        self.db.executemany("INSERT INTO chosen VALUES (?, ?)",
+                            [(g.id, order) for order, g in enumerate(gradings)])
+        self.commit()
 
     def all_rows(self) -> Iterator[sqlite3.Row]:
         yield from self.db.execute("SELECT * FROM gradings ORDER BY id")
@@ -240,9 +457,3 @@ class Gradebook:
 
     def count(self) -> int:
         return int(self.db.execute("SELECT COUNT(*) FROM gradings").fetchone()[0])
-
-
-def _grading(row: sqlite3.Row) -> Grading:
-    values = dict(row)
-    values["report"] = json.loads(values["report"]) if values["report"] else None
-    return Grading(**values)

@@ -9,7 +9,6 @@ with different results is reported: the later grading wins.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Sequence
@@ -58,31 +57,42 @@ def merge(sources: Sequence[Path], out: Path, settings: OutputSettings | None = 
     if any(path.resolve() == target_path for path in paths):
         raise GradebookError(f"{out} is one of the sources; merge into a new folder")
     summary = MergeSummary(sources=len(paths))
-    rows, unusable = [], set()
-    for path in paths:
-        with Gradebook(path) as source:
-            rows.extend((dict(row), path) for row in source.all_rows())
-            unusable.update(source.unusable())
-    rows.sort(key=lambda item: (item[0]["graded_at"], str(item[1]), item[0]["id"]))
-    with Gradebook(out / GRADEBOOK) as target:
-        present = {tuple(row[c] for c in IDENTITY) for row in target.all_rows()}
-        fresh = set()
-        for row, _ in rows:
-            identity = tuple(row[c] for c in IDENTITY)
-            if identity in present:
-                continue
-            present.add(identity)
-            values = {column: row[column] for column in GRADING_COLUMNS}
-            values["report"] = json.loads(row["report"]) if row["report"] else None
-            fresh.add(target.record(values))
-            summary.copied += 1
-        target.set_unusable(sorted(unusable))
-        summary.conflicts = _conflicts(rows)
-        gradings = target.latest()
-        summary.students = len({g.student for g in gradings})
-        summary.written = write_outputs(out, gradings, target.unusable(),
-                                        settings or OutputSettings(), fresh,
-                                        unchanged_exercises(gradings))
+    books: list[Gradebook] = []
+    try:
+        books += [Gradebook(path, read_only=True) for path in paths]
+        # Every row's identity and score first; each row in full only as it is copied.
+        rows, unusable = [], set()
+        for number, book in enumerate(books):
+            rows.extend((dict(row), number) for row in book.db.execute(
+                f"SELECT id, score, {', '.join(IDENTITY)} FROM gradings"))
+            unusable.update(book.unusable())
+        rows.sort(key=lambda item: (item[0]["graded_at"], str(paths[item[1]]), item[0]["id"]))
+        with Gradebook(out / GRADEBOOK) as target:
+            present = {tuple(row) for row in target.db.execute(
+                f"SELECT {', '.join(IDENTITY)} FROM gradings")}
+            fresh = set()
+            for row, number in rows:
+                identity = tuple(row[c] for c in IDENTITY)
+                if identity in present:
+                    continue
+                present.add(identity)
+                full = books[number].db.execute("SELECT * FROM gradings WHERE id = ?",
+                                                (row["id"],)).fetchone()
+                values = {column: full[column] for column in GRADING_COLUMNS}
+                values["report"] = None
+                fresh.add(target.record(values, report_json=full["report"] or None))
+                summary.copied += 1
+            target.set_unusable(sorted(unusable))
+            summary.conflicts = _conflicts([(row, paths[number]) for row, number in rows])
+            gradings = target.latest()
+            summary.students = len({g.student for g in gradings})
+            target.commit()
+            summary.written = write_outputs(out, target, gradings,
+                                            settings or OutputSettings(), fresh,
+                                            unchanged_exercises(gradings))
+    finally:
+        for book in books:
+            book.close()
     return summary
 
 

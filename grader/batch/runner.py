@@ -2,8 +2,9 @@
 
 Every grading is exactly ``grade_submission(path, exercise, **options)`` (its own sandbox, the
 same report as ``grade submit``), run in a child forked from this process so nothing is
-imported twice. The child sends back plain data over a pipe and exits; only this process
-writes results. A child that dies, or outlives its watchdog (the exercise's total time limit
+imported twice and nothing one grading leaves behind reaches the next. The child sends back
+plain data over a pipe (the stored report already encoded, with its summary) and exits; only
+this process writes results. A child that dies, or outlives its watchdog (the exercise's total time limit
 plus a margin), yields a ``grader-error`` outcome for that submission alone. Before the first
 fork this process does once what every grading would otherwise redo (importing the sandbox
 and the checks, probing the host's isolation layers, generating each exercise's inputs and
@@ -15,6 +16,7 @@ efficiency corpus: :func:`grader.grading.ahead.prepare`), so the children inheri
 from __future__ import annotations
 
 import gc
+import json
 import multiprocessing
 import os
 import signal
@@ -25,6 +27,7 @@ from multiprocessing.connection import Connection, wait
 from pathlib import Path
 from typing import Any, Callable, Iterable, Mapping
 
+from grader.batch.summaries import Summary
 from grader.spec import Exercise
 
 WATCHDOG_MARGIN_SECONDS = 60.0
@@ -47,18 +50,27 @@ class Task:
 
 @dataclass
 class Outcome:
+    """What a grading process sends back: the stored report as JSON text with its summary
+    (both made in the grading's process), or the error that kept it from finishing."""
+
     key: int
-    report: dict[str, Any] | None = None
+    report_json: str | None = None
+    summary: Summary | None = None
+    score: float = 0.0
+    max_score: float = 0.0
     student_output: str = ""
     error: str = ""
     seconds: float = 0.0
 
     @property
+    def report(self) -> dict[str, Any] | None:
+        return json.loads(self.report_json) if self.report_json is not None else None
+
+    @property
     def outcome(self) -> str:
-        if self.report is None:
+        if self.report_json is None:
             return "grader-error"
-        errors = self.report.get("errors", [])
-        return "not-gradable" if any(e.startswith("Not gradable: ") for e in errors) else "graded"
+        return "graded" if self.summary is None or self.summary.gradable else "not-gradable"
 
 
 @dataclass
@@ -74,9 +86,11 @@ def run_tasks(
     jobs: int,
     on_done: Callable[[Outcome], None],
     on_start: Callable[[Task], None] | None = None,
+    on_tick: Callable[[], None] | None = None,
 ) -> bool:
-    """Grade every task, calling ``on_done`` in this process as each finishes; return whether
-    the run was interrupted (Ctrl-C) before all were done."""
+    """Grade every task, calling ``on_done`` in this process as each finishes (and
+    ``on_tick`` at least once a second meanwhile); return whether the run was interrupted
+    (Ctrl-C) before all were done."""
     context = multiprocessing.get_context("fork")
     if tasks:
         warm_up({id(task.exercise): task.exercise for task in tasks}.values(),
@@ -94,6 +108,8 @@ def run_tasks(
                 if on_start:
                     on_start(task)
             _collect(running, on_done)
+            if on_tick:
+                on_tick()
     except KeyboardInterrupt:
         _stop_all(running, on_done)
         return True
@@ -194,7 +210,8 @@ def _signal_name(number: int) -> str:
 
 def _child(task: Task, writer: Connection) -> None:
     """In the forked child: grade, send the outcome, exit."""
-    from grader.batch.stored import stored_output, stored_report
+    from grader.batch.stored import stored_output, stored_report_json
+    from grader.batch.summaries import summarize
     from grader.grading.engine import grade_submission
 
     signal.signal(signal.SIGINT, signal.default_int_handler)
@@ -202,7 +219,9 @@ def _child(task: Task, writer: Connection) -> None:
     try:
         # The batch keeps every core busy already: no helper process per grading.
         report = grade_submission(task.path, task.exercise, helper=False, **dict(task.options))
-        outcome = Outcome(task.key, report=stored_report(report),
+        data, text = stored_report_json(report)
+        outcome = Outcome(task.key, report_json=text, summary=summarize(data),
+                          score=data["score"], max_score=data["max_score"],
                           student_output=stored_output(report.student_output),
                           seconds=time.monotonic() - started)
     except KeyboardInterrupt:

@@ -20,10 +20,17 @@ STORED_CHARS = 1_000_000
 
 def stored_report(report: GradeReport) -> dict[str, Any]:
     """``report`` as the gradebook keeps it: bounded, encodable, under the size cap."""
+    return stored_report_json(report)[0]
+
+
+def stored_report_json(report: GradeReport) -> tuple[dict[str, Any], str]:
+    """:func:`stored_report` and its JSON text, as the gradebook's ``report`` column holds it."""
     data = bounded_view(report).to_json()
-    if len(json.dumps(data, ensure_ascii=False)) > STORED_CHARS:
+    text = json.dumps(data, ensure_ascii=False)
+    if len(text) > STORED_CHARS:
         data = bounded_view(report, compact=True).to_json()
-    return data
+        text = json.dumps(data, ensure_ascii=False)
+    return data, text
 
 
 def stored_output(text: str) -> str:

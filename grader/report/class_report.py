@@ -22,7 +22,7 @@ import re
 import statistics
 from collections import defaultdict
 from dataclasses import dataclass, field
-from typing import Mapping, Sequence
+from typing import Iterable, Mapping, Sequence
 
 from markupsafe import Markup, escape
 
@@ -152,11 +152,11 @@ def hidden_case_names(exercise: Exercise | None) -> dict[int, str]:
     return {number: case.id for number, case in enumerate(exercise.hidden_cases, 1)}
 
 
-def _named_key(key: str, names: dict[int, str]) -> str:
+def named_key(key: str, names: dict[int, str]) -> str:
     return _HIDDEN_ID.sub(lambda m: names.get(int(m.group(1)), m.group(0)), key)
 
 
-def _named_title(title: str, names: dict[int, str]) -> str:
+def named_title(title: str, names: dict[int, str]) -> str:
     def name(match: re.Match) -> str:
         number = int(match.group(1))
         return f"{names[number]} (hidden case {number})" if number in names else match.group(0)
@@ -177,10 +177,41 @@ def render_class_report(entries: Sequence[ClassEntry], unusable: Sequence[Unusab
                         title: str = "Class report",
                         exercises: Mapping[str, Exercise] | None = None,
                         similarity: SimilarityLeads | None = None) -> str:
+    return render_view(class_view(entries, unusable, title, exercises), similarity)
+
+
+def render_view(view: ClassView, similarity: SimilarityLeads | None = None) -> str:
+    """The page of a class view, however it was counted."""
     template = report_environment().get_template("class_report.html.j2")
-    return template.render(view=class_view(entries, unusable, title, exercises),
-                           percent=lambda value: f"{100 * value:.0f}%",
+    return template.render(view=view, percent=lambda value: f"{100 * value:.0f}%",
                            points=_points, similarity=similarity)
+
+
+def ranked_mistakes(rows: Iterable[MistakeRow]) -> list[MistakeRow]:
+    """Most students first; each row's students sorted."""
+    for row in rows:
+        row.students.sort()
+    return sorted(rows, key=lambda r: (-len(r.students), r.id))
+
+
+def ranked_checks(rows: Iterable[CheckRow]) -> list[CheckRow]:
+    """Highest failure rate first, a hidden check nearly everyone fails marked suspect."""
+    for row in rows:
+        row.suspect = (row.hidden and row.total >= SUSPECT_MIN_STUDENTS
+                       and row.rate >= SUSPECT_FAILURE_RATE)
+    return sorted(rows, key=lambda r: (-r.rate, r.key))
+
+
+def ranked_efficiency(rows: Iterable[EfficiencyRow]) -> list[EfficiencyRow]:
+    return sorted(rows, key=lambda r: (r.ratio is None, r.ratio or 0.0, r.student))
+
+
+PROBLEM_ORDER = {"grader error": 0, "crashed": 1, "timed out": 2, "not gradable": 3,
+                 "unusable": 4}
+
+
+def ranked_problems(rows: Iterable[ProblemRow]) -> list[ProblemRow]:
+    return sorted(rows, key=lambda r: (PROBLEM_ORDER.get(r.kind, 9), r.student))
 
 
 # --------------------------------------------------------------------------- sections
@@ -190,12 +221,12 @@ def _section(exercise: str, group: list[ClassEntry], names: dict[int, str]) -> E
     reports = [e.report for e in group if e.report is not None]
     first = reports[0]
     totals = [r.score for r in reports]
-    charts = [("Total", _histogram(totals, first.max_score))]
+    charts = [("Total", histogram(totals, first.max_score))]
     for index, milestone in enumerate(first.milestones):
         scores = [r.milestones[index].score for r in reports
                   if index < len(r.milestones) and r.milestones[index].id == milestone.id]
         charts.append((f"{milestone.title or milestone.id} ({milestone.id})",
-                       _histogram(scores, milestone.max_score)))
+                       histogram(scores, milestone.max_score)))
     gradable = [e for e in group if e.report is not None and e.report.gradable]
     efficiency = _efficiency(group)
     return ExerciseSection(
@@ -203,7 +234,7 @@ def _section(exercise: str, group: list[ClassEntry], names: dict[int, str]) -> E
         gradable=len(gradable), max_score=first.max_score,
         mean=statistics.fmean(totals), median=statistics.median(totals), charts=charts,
         mistakes=_mistakes(group, names), checks=_checks(gradable, names), efficiency=efficiency,
-        efficiency_chart=_ratio_chart(efficiency) if efficiency else None,
+        efficiency_chart=ratio_chart(efficiency) if efficiency else None,
         full_marks=sum(1 for r in reports if r.score >= r.max_score > 0),
     )
 
@@ -224,16 +255,14 @@ def _mistakes(group: list[ClassEntry], names: dict[int, str]) -> list[MistakeRow
                 agreed = ids if agreed is None else agreed & ids
                 for diagnosis in check.diagnoses:
                     named.setdefault(diagnosis.id, (diagnosis.title, []))[1].append(
-                        _named_key(f"{milestone.id}.{check.id}", names))
+                        named_key(f"{milestone.id}.{check.id}", names))
             for mistake in sorted(agreed or named):
                 title, where = named[mistake]
                 row = rows.setdefault(mistake, MistakeRow(mistake, title, [], []))
                 if entry.student not in row.students:
                     row.students.append(entry.student)
                 row.where.extend(w for w in where if w not in row.where)
-    for row in rows.values():
-        row.students.sort()
-    return sorted(rows.values(), key=lambda r: (-len(r.students), r.id))
+    return ranked_mistakes(list(rows.values()))
 
 
 def _checks(gradable: list[ClassEntry], names: dict[int, str]) -> list[CheckRow]:
@@ -249,14 +278,11 @@ def _checks(gradable: list[ClassEntry], names: dict[int, str]) -> list[CheckRow]
                 key = f"{milestone.id}.{check.id}"
                 hidden = check.visibility == "hidden"
                 row = counts.setdefault(key, CheckRow(
-                    _named_key(key, names) if hidden else key,
-                    _named_title(check.title, names) if hidden else check.title, hidden, 0, 0, False))
+                    named_key(key, names) if hidden else key,
+                    named_title(check.title, names) if hidden else check.title, hidden, 0, 0, False))
                 row.total += 1
                 row.failed += not check.passed
-    for row in counts.values():
-        row.suspect = (row.hidden and row.total >= SUSPECT_MIN_STUDENTS
-                       and row.rate >= SUSPECT_FAILURE_RATE)
-    return sorted(counts.values(), key=lambda r: (-r.rate, r.key))
+    return ranked_checks(list(counts.values()))
 
 
 def _efficiency(group: list[ClassEntry]) -> list[EfficiencyRow]:
@@ -273,7 +299,7 @@ def _efficiency(group: list[ClassEntry]) -> list[EfficiencyRow]:
                 ratio = student / reference
             rows.append(EfficiencyRow(entry.student, ratio, details.get("limit_ratio"),
                                       check.passed, check.score, check.max_score))
-    return sorted(rows, key=lambda r: (r.ratio is None, r.ratio or 0.0, r.student))
+    return ranked_efficiency(rows)
 
 
 def _problems(entries: Sequence[ClassEntry], unusable: Sequence[UnusableEntry]) -> list[ProblemRow]:
@@ -290,18 +316,17 @@ def _problems(entries: Sequence[ClassEntry], unusable: Sequence[UnusableEntry]) 
         seen = set()
         for milestone in entry.report.milestones:
             for check in milestone.checks:
-                kind = _failure_kind(check.message)
+                kind = failure_kind(check.message)
                 if kind and kind not in seen and check.visibility != "hidden":
                     seen.add(kind)
                     rows.append(ProblemRow(entry.student, kind,
                                            f"{milestone.id}.{check.id}: {check.message[:200]}"))
     for item in unusable:
         rows.append(ProblemRow(item.student or item.entry, "unusable", f"{item.entry}: {item.reason}"))
-    order = {"grader error": 0, "crashed": 1, "timed out": 2, "not gradable": 3, "unusable": 4}
-    return sorted(rows, key=lambda r: (order.get(r.kind, 9), r.student))
+    return ranked_problems(rows)
 
 
-def _failure_kind(message: str) -> str | None:
+def failure_kind(message: str) -> str | None:
     if names_a_crash(message) or _RAISED.search(message or ""):
         return "crashed"
     if "timed out after" in message or "did not finish within" in message:
@@ -317,7 +342,7 @@ def _points(value: float) -> str:
     return text or "0"
 
 
-def _histogram(scores: Sequence[float], max_score: float) -> Markup:
+def histogram(scores: Sequence[float], max_score: float) -> Markup:
     """Students per tenth of ``max_score`` (the last bin holds full marks)."""
     counts = [0] * BINS
     for score in scores:
@@ -328,7 +353,7 @@ def _histogram(scores: Sequence[float], max_score: float) -> Markup:
     return _bars(counts, labels, "points")
 
 
-def _ratio_chart(rows: list[EfficiencyRow]) -> Markup:
+def ratio_chart(rows: list[EfficiencyRow]) -> Markup:
     edges = [0, 1, 2, 5, 10, 20, 50, 100]
     labels = ["<1", "1–2", "2–5", "5–10", "10–20", "20–50", "50–100", "≥100", "no time"]
     counts = [0] * len(labels)

@@ -278,7 +278,6 @@ def _try_layers(scratch: str, groups: sandbox_cgroups.CgroupSet) -> dict[str, bo
     found["memory-cgroup"] = groups.memory is not None and _attempt(
         lambda: sandbox_cgroups.join(os.path.join(groups.memory, "cgroup.procs"), os.getpid())
     )
-    found["rlimits"] = _attempt(lambda: apply_rlimits(ResourceCaps()))
     root = os.geteuid() == 0
     found["user-namespace"] = not root and _attempt(enter_user_namespace)
     if root or found["user-namespace"]:
@@ -292,6 +291,8 @@ def _try_layers(scratch: str, groups: sandbox_cgroups.CgroupSet) -> dict[str, bo
         found["mount-isolation"] = _attempt(
             lambda: (_unshare(CLONE_NEWNS), enter_private_root(plan))
         )
+    # In the order apply_plan takes: the descriptor cap after the private root is built.
+    found["rlimits"] = _attempt(lambda: apply_rlimits(ResourceCaps()))
     can_chroot = root and _attempt(lambda: os.chroot("/"))  # needs CAP_SYS_CHROOT: before the drop
     found["uid-drop"] = root and _attempt(drop_privileges)
     found["process-rlimit"] = found["uid-drop"] and _attempt(_nproc_is_enforced)
@@ -369,8 +370,6 @@ def apply_plan(plan: IsolationPlan) -> None:
     layers = plan.layers
     for procs in plan.cgroup_procs:
         _step("joining a cgroup", lambda: sandbox_cgroups.join(procs, os.getpid()))
-    if layers.get("rlimits"):
-        _step("setting rlimits", lambda: apply_rlimits(plan.caps))
     flags = 0
     if needs_user_namespace() and (
         layers.get("network-namespace") or layers.get("pid-namespace")
@@ -390,6 +389,10 @@ def apply_plan(plan: IsolationPlan) -> None:
     if plan.chroot is not None:
         _step("entering the private root", lambda: (os.chroot(plan.chroot),
                                                      os.chdir(plan.workdir)))
+    # After the private root: until exec closes them, this child holds every descriptor the
+    # grading process had open, which can be more than the call's own cap.
+    if layers.get("rlimits"):
+        _step("setting rlimits", lambda: apply_rlimits(plan.caps))
     if layers.get("uid-drop"):
         _step("dropping to an unprivileged user", lambda: drop_privileges(plan.uid))
     if layers.get("no-new-privs"):

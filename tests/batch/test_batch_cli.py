@@ -9,6 +9,7 @@ import sqlite3
 import subprocess
 import sys
 import time
+from contextlib import closing
 from pathlib import Path
 
 import pytest
@@ -31,7 +32,7 @@ def graded_students(out: Path) -> list[str]:
     if not (out / "gradebook.sqlite").exists():
         return []
     try:
-        with sqlite3.connect(out / "gradebook.sqlite") as db:
+        with closing(sqlite3.connect(out / "gradebook.sqlite")) as db:
             return [s for (s,) in db.execute("SELECT student FROM gradings ORDER BY id")]
     except sqlite3.OperationalError:
         return []
@@ -41,7 +42,7 @@ def graded_students(out: Path) -> list[str]:
 def test_an_interrupted_batch_keeps_its_gradings_and_a_rerun_grades_the_rest(tmp_path, how):
     # Forked gradings from a warm parent take well under a second each: a class large enough
     # that the interruption lands while some are still to come, even on a loaded machine.
-    size = 12
+    size = 16
     folder = lesson_class(tmp_path / "class", size)
     out = tmp_path / "out"
     command = GRADE + ["batch", str(folder), "-o", str(out), "--jobs", "1"]

@@ -18,12 +18,12 @@ def grading(student: str, score: float | None, milestones: list[tuple[str, float
         "milestones": [{"id": i, "title": i, "score": s, "max_score": m, "passed": s == m,
                         "checks": []} for i, s, m in milestones],
         "errors": [], "sandbox_layers": {}}
-    return Grading(id=1, student=student, name=name, email=email, exercise=exercise,
-                   entry=f"{student}.py", submission_sha256="0" * 64, spec_sha256="1" * 64,
-                   grader_version="0.1", settings_sha256="2" * 64, outcome=outcome,
-                   score=score or 0.0, max_score=100.0, report=report, student_output="",
-                   error="boom" if outcome == "grader-error" else "", seconds=1.0,
-                   graded_at="2026-11-30T00:00:00+00:00")
+    return Grading.in_memory(
+        report, "", id=1, student=student, name=name, email=email, exercise=exercise,
+        entry=f"{student}.py", submission_sha256="0" * 64, spec_sha256="1" * 64,
+        grader_version="0.1", settings_sha256="2" * 64, outcome=outcome, score=score or 0.0,
+        max_score=100.0, error="boom" if outcome == "grader-error" else "", seconds=1.0,
+        graded_at="2026-11-30T00:00:00+00:00")
 
 
 ROWS = [

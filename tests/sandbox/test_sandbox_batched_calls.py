@@ -4,6 +4,7 @@ next child."""
 
 from __future__ import annotations
 
+import os
 import textwrap
 
 import pytest
@@ -87,3 +88,21 @@ def test_a_batch_costs_one_call_of_time_budget_at_most(tmp_path):
     with Sandbox(path, limits=SandboxLimits(call_seconds=0.5, total_seconds=20)) as sandbox:
         assert sandbox.call_many("picky", [["a"], ["loop"]]) == []
         assert 0.4 < 20 - sandbox.seconds_left < 3.0
+
+
+def test_a_grading_process_holding_more_descriptors_than_a_call_may_still_starts_sandboxes(
+    tmp_path,
+):
+    # A long batch or an LMS harness can hold many files open; the child inherits them all
+    # until exec closes them, so its own descriptor cap must come after its set-up.
+    path = tmp_path / "student.py"
+    path.write_text(SOURCE)
+    limits = SandboxLimits(call_seconds=1.0, total_seconds=20)
+    held = [os.open(os.devnull, os.O_RDONLY) for _ in range(limits.max_open_files * 2)]
+    try:
+        with Sandbox(path, limits=limits) as sandbox:
+            assert sandbox.load().ok
+            assert sandbox.call("picky", ["a"]).value == "a"
+    finally:
+        for fd in held:
+            os.close(fd)
