@@ -10,18 +10,20 @@ them on another core and hand them over one by one, with reference values it com
 secret, or derandomized without one; no example database, no deadline, independent of which
 grader modules happen to be loaded) and bounded: at most the role's count of inputs, and after
 a failure a fixed number of shrinking evaluations, or none at all when a call ran out of time
-(each further try would cost a full time-out).
+(each further try would cost a full time-out). A role whose family gives its inputs'
+reductions is shrunk over them in batched rounds (:mod:`grader.grading.shrink`); the others by
+Hypothesis.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from random import Random
 from typing import TYPE_CHECKING, Any, Generic, Optional, TypeVar
 
-from grader.grading import ahead
+from grader.grading import ahead, shrink
 from grader.grading.lazy_module import LazyModule
 from grader.grading.student_calls import Probed, StudentAnswer
 from grader.spec import Exercise
@@ -43,7 +45,7 @@ FAILURES_KEPT = 12
 DRAWS_PER_EXAMPLE = 2
 TARGETED_AT = 5
 """Where the targeted inputs go among the generated ones: early, so every check judges them."""
-_EXPENSIVE_KINDS = frozenset({"timeout", "budget", "memory"})
+_EXPENSIVE_KINDS = shrink.EXPENSIVE_KINDS
 
 
 @dataclass
@@ -103,6 +105,10 @@ class Generated:
     install: Callable[[Mapping], None] = lambda values: None
     display: Optional[Callable[[Any], Any]] = None
     """An answer as JSON, for a value JSON cannot hold as it is (a dict keyed by pairs)."""
+    reductions: Optional[Callable[[Exercise, Any], Iterable[Any]]] = None
+    """The inputs one step smaller than one, each one the strategy could make; given, a
+    failure is shrunk over them in batched rounds (:mod:`grader.grading.shrink`) rather than by
+    Hypothesis."""
 
 
 def generated(exercise: Exercise, role: str) -> Generated:
@@ -297,8 +303,7 @@ class _EvaluationsSpent(BaseException):
     which Hypothesis would take for a failure of the condition and shrink.)"""
 
 
-def _size(example: Any) -> tuple[int, str]:
-    return len(repr(example)), repr(example)
+_size = shrink.size
 
 
 @dataclass
@@ -355,8 +360,9 @@ def smallest_failure(
     inputs share calls (with ``calls``, made ahead in one batch, :func:`prefetch`); ``seed``
     picks the inputs (see :func:`generated_examples`). Once one
     fails, the rest are judged too, up to :data:`FAILURES_KEPT` failures (kept in
-    ``first.others``: more evidence for naming the mistake). Only on a failure does
-    Hypothesis search again, over the same inputs, and shrink it.
+    ``first.others``: more evidence for naming the mistake). Only on a failure is it shrunk:
+    over the role's reductions from the smallest failing input, or else by Hypothesis
+    searching again over the same inputs.
     """
     record = generated(exercise, role)
     examples = record.count(exercise)
@@ -375,6 +381,13 @@ def smallest_failure(
     first.others = failures[1:]
     if first.answer.kind in _EXPENSIVE_KINDS:
         return first
+    if record.reductions is not None:
+        smallest = shrink.shrink(
+            min(failures, key=lambda failure: _size(failure.example)), judge,
+            lambda example: record.reductions(exercise, example),
+            None if calls is None else (lambda candidates: prefetch(calls, judge, candidates)),
+        )
+        return _from_first(first, smallest)
     search = _Shrink(judge)
     try:
         with independent_of_local_source():
@@ -387,6 +400,11 @@ def smallest_failure(
         smallest = None
     except hypothesis_errors.HypothesisException:  # e.g. code that answers differently on a replay
         smallest = search.smallest
+    return _from_first(first, smallest)
+
+
+def _from_first(first: Failure, smallest: Optional[Failure]) -> Failure:
+    """The failure reported: the smallest one, knowing the unshrunk one it came from."""
     if smallest is None or repr(smallest.example) == repr(first.example):
         return first
     smallest.first = first

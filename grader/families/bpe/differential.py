@@ -167,6 +167,7 @@ def _common(role: str) -> dict[str, Any]:
     """What every BPE role's record shares: the settings, the count, the helper's values."""
     return {"count": inputs.count, "settings": inputs.settings_key,
             "ahead": inputs.merges_ahead, "install": inputs.install_merges,
+            "reductions": inputs.reductions,
             "targeted": lambda exercise: inputs.targeted_examples(exercise, role)}
 
 

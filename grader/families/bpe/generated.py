@@ -8,7 +8,9 @@ a capital, a digit, punctuation or a non-ASCII letter (:data:`DECORATIONS`), whi
 code that lowercases, strips or assumes ASCII shows. Words to encode are pieces of the
 corpus's words or learned tokens glued together (where a later, longer token overlaps an
 earlier merge, so rank order, longest match and left to right disagree), alone or up to
-four at a time, or fresh words. A few targeted inputs go in early. The reference's merges
+four at a time, or fresh words. A few targeted inputs go in early. A failing input is shrunk
+by :func:`reductions` (fewer and shorter words, lower counts, fewer merges, a shorter text to
+encode), each candidate an input the roles accept. The reference's merges
 on a generated corpus are remembered (and computed ahead by a grading's helper), since every
 check asks for the same ones. WordPiece trains on the same corpora.
 """
@@ -17,6 +19,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from grader.grading import shrink
 from grader.grading.search import st
 from grader.spec import Exercise
 from reference import train_bpe
@@ -251,6 +254,20 @@ def sentence_strategy(exercise: Exercise) -> st.SearchStrategy[tuple[Any, int, s
         letter_count_strategy(exercise), corpus_strategy(exercise), st.integers(0, most),
         st.booleans(), picks, fresh,
     ).map(build)
+
+
+def reductions(exercise: Exercise, example: tuple) -> list[tuple]:
+    """The inputs one step smaller than ``example`` (``(corpus, num_merges, ...)``, then a
+    merge pick or a text to encode): a smaller corpus, fewer merges, a smaller pick or a
+    shorter text, one at a time."""
+    corpus, num_merges, *rest = example
+    smaller = [(fewer, num_merges, *rest) for fewer in shrink.structural(corpus)]
+    smaller += [(corpus, fewer, *rest) for fewer in shrink.smaller_int(num_merges, 0)]
+    if rest and isinstance(rest[0], int):
+        smaller += [(corpus, num_merges, pick) for pick in shrink.smaller_int(rest[0], 0)]
+    elif rest and isinstance(rest[0], str):
+        smaller += [(corpus, num_merges, text) for text in shrink.shorter_words(rest[0])]
+    return smaller
 
 
 def reference_merges(exercise: Exercise, corpus: Any, num_merges: int) -> list[Pair]:

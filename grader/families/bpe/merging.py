@@ -222,6 +222,7 @@ GENERATED = Generated(
     judge=differential_judge, call_text=call_text, given=given, observed=_observed, shown=shown,
     real_work=lambda exercise, example: real_work(exercise, *pair_of(exercise, example)),
     ahead=_ahead, install=inputs.install_merges, display=show_words,
+    reductions=inputs.reductions,
 )
 
 

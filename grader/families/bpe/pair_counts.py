@@ -207,6 +207,7 @@ GENERATED = Generated(
     shown=shown,
     real_work=lambda exercise, example: real_work(exercise, words_after(exercise, *example)),
     ahead=inputs.merges_ahead, install=inputs.install_merges, display=show_counts,
+    reductions=inputs.reductions,
 )
 
 
