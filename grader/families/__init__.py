@@ -11,6 +11,7 @@ import another only when its record names that one in ``builds_on``.
 FAMILIES: dict[str, str] = {
     "bpe": "grader.families.bpe",
     "byte": "grader.families.byte_level",
+    "concept": "grader.families.concept",
     "hand": "grader.families.hand",
     "unigram": "grader.families.unigram",
     "wordpiece": "grader.families.wordpiece",

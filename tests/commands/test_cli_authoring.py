@@ -117,6 +117,8 @@ def test_works_from_a_non_editable_install(tmp_path):
     names = zipfile.ZipFile(wheel).namelist()
     assert "grader/exercise_specs/bpe-train-encode.yaml" in names
     assert "grader/jinja_templates/stub.py.j2" in names
+    # every family's own templates (its answers sheet) ship with it
+    assert {"grader/families/hand/answers.yaml.j2", "grader/families/concept/sheet.yaml.j2"} <= set(names)
 
     target = tmp_path / "installed"
     install = subprocess.run(

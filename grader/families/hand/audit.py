@@ -71,13 +71,13 @@ def run_answers_audit(exercise: Exercise, *, mistake_ids: Optional[list[str]] = 
                 affected = {milestone_of[q] for q in expected
                             if not same_answer(q, answers[q], expected[q])
                             and not answer_passes(exercise, variant, q, answers[q], own)}
-                _judge(audits[mistake.id], missed[mistake.id], unexpected, affected, report)
+                judge_answers_mistake(audits[mistake.id], missed[mistake.id], unexpected, affected, report)
     for mistake_id, audit in audits.items():
         audit.failed = [m for m in audit.affected if m not in missed[mistake_id]]
         if not audit.affected:
             audit.error = (f"changes no answer in the {len(students)} audited variants: the "
                            "variants never expose it")
-    return AuditReport(exercise=exercise.id, reference=_reference(references),
+    return AuditReport(exercise=exercise.id, reference=reference_audit(references),
                        mistakes=list(audits.values()), unexpected=unexpected,
                        reports={"reference": references[0], **reports})
 
@@ -89,8 +89,11 @@ def _grade(exercise: Exercise, directory: Path, student: str, name: str, answers
     return grade_submission(path, exercise, seed_secret=secret, helper=False)
 
 
-def _judge(audit: MistakeAudit, missed: set[str], unexpected: dict[str, list[str]],
-           affected: set[str], report: GradeReport) -> None:
+def judge_answers_mistake(audit: MistakeAudit, missed: set[str], unexpected: dict[str, list[str]],
+                          affected: set[str], report: GradeReport) -> None:
+    """Record in ``audit`` how ``report`` (a file making the mistake) fared: each ``affected``
+    milestone must fail (else it joins ``missed``), any other failing one is ``unexpected``,
+    and a failing check whose diagnosis names the mistake marks it named."""
     for milestone in report.milestones:
         failing = [check for check in milestone.checks if not check.passed]
         if milestone.id in affected:
@@ -109,7 +112,7 @@ def _judge(audit: MistakeAudit, missed: set[str], unexpected: dict[str, list[str
         unexpected.pop(audit.id, None)
 
 
-def _reference(reports: list[GradeReport]) -> ReferenceAudit:
+def reference_audit(reports: list[GradeReport]) -> ReferenceAudit:
     return ReferenceAudit(
         score=sum(r.score for r in reports) / len(reports),
         max_score=reports[0].max_score,

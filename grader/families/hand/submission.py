@@ -52,27 +52,17 @@ class AnswersFile:
              submitter: Optional[str] = None) -> Opened:
         assert exercise.answers is not None
         limit = exercise.answers.max_file_bytes
-        notices = []
         try:
             data = read_answer_file(path, limit)
-            student = data.get("student")
-            if submitter is not None and student != submitter and _valid(submitter):
-                # Who handed the file in decides the variant, never the file's own line.
-                said = (f"says student: {str(student)[:70]!r}" if student is not None
-                        else "has no student: line")
-                notices.append(
-                    f"{path.name} {said}, but it was handed in by {submitter!r}: it is graded "
-                    f"on {submitter!r}'s corpus. Put your own id on the student: line of the "
-                    "file your course made for you.")
-                student = submitter
+            student, notices = handed_in_by(path.name, data.get("student"), submitter, "corpus")
             variant = diagnostic_variant(exercise, student, course_secret(seed_secret))
         except SeedSecretError as error:
             raise GradingSetupError(str(error)) from None
         except (AnswerFileError, VariantError) as error:
-            return _not_graded(f"{path.name} could not be graded: {error}")
+            return not_graded(f"{path.name} could not be graded: {error}")
         stated = commented_corpus(path, limit)
         if stated is not None and stated != dict(variant.corpus) and not notices:
-            return _not_graded(
+            return not_graded(
                 f"{path.name} was made for another corpus than the one student "
                 f"{variant.student!r} has here: its comments list {_corpus_text(stated)}, but "
                 f"{variant.student!r} is graded on {_corpus_text(variant.corpus)}. Check the "
@@ -83,10 +73,26 @@ class AnswersFile:
         return Opened(calls=sheet, notices=notices)
 
 
-def _not_graded(reason: str) -> Opened:
+def not_graded(reason: str) -> Opened:
     """A file that cannot be graded: the reason once, each milestone pointing at it."""
     return Opened(not_gradable=[reason],
                   blocked=lambda milestone: "not graded: see the problem with the submission above")
+
+
+def handed_in_by(file_name: str, student: Any, submitter: Optional[str],
+                 what: str) -> tuple[Any, list[str]]:
+    """Whose variant a file is graded on, and the notice when that is not its own line's.
+
+    Who handed the file in (the platform's or the batch's ``submitter``) decides, never the
+    file's own ``student:`` line; ``what`` names what the id draws ("corpus", "sheet")."""
+    if submitter is None or student == submitter or not _valid(submitter):
+        return student, []
+    said = (f"says student: {str(student)[:70]!r}" if student is not None
+            else "has no student: line")
+    return submitter, [
+        f"{file_name} {said}, but it was handed in by {submitter!r}: it is graded on "
+        f"{submitter!r}'s {what}. Put your own id on the student: line of the file your "
+        "course made for you."]
 
 
 def _valid(submitter: str) -> bool:

@@ -45,11 +45,13 @@ def course_secret(given: Optional[str] = None) -> str:
     return given or environment_secret() or DEFAULT_SECRET
 
 
-def check_student(student: object) -> str:
+def check_student(student: object, draws: str = "your corpus") -> str:
+    """``student`` if it is a valid id, else :class:`VariantError` saying how to write one;
+    ``draws`` is what the grader recomputes from it."""
     if student is None:
         raise VariantError(
             "the file has no student id: add the line student: \"YOUR_ID\" (the id your course "
-            "gave you; the grader recomputes your corpus from it)"
+            f"gave you; the grader recomputes {draws} from it)"
         )
     if isinstance(student, int):
         raise VariantError(
