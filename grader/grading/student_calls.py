@@ -92,6 +92,9 @@ class StudentCalls:
         self.secret = secret
         self.output = output if output is not None else OutputLedger(box)
         self._probe: Optional[list[tuple[str, tuple]]] = None
+        self._note_calls = False
+        self._made: dict[str, list[StudentAnswer]] = {}  # batched answers of fresh calls
+        self._answered: set[str] = set()  # functions that have answered a call in time
 
     @property
     def seed(self) -> Optional[int]:
@@ -119,7 +122,16 @@ class StudentCalls:
         """A fresh call of ``role``'s function on ``args`` (in the grader's canonical forms):
         sent as the role says the student's function takes them, the answer shape-checked
         into canonical form."""
+        key = repr((role, args))
+        made = self._made.get(key)
+        if made:  # answered by a batch made for exactly these calls
+            answer = made.pop(0)
+            if not made:
+                del self._made[key]
+            return answer
         if self._probe is not None:
+            if self._note_calls:
+                self._probe.append((role, args))
             raise Probed
         spec = role_of(self.exercise, role)
         name = self.function_name(role)
@@ -136,38 +148,71 @@ class StudentCalls:
     # ----------------------------------------------------------------- batched calls
 
     @contextmanager
-    def probing(self) -> Iterator[list[tuple[str, tuple]]]:
-        """While inside, a call whose answer is not remembered yet is not made: it is noted
-        (``(role, args)`` in the list given) and ends the caller with :class:`Probed`."""
+    def probing(self, *, fresh_calls: bool = False) -> Iterator[list[tuple[str, tuple]]]:
+        """While inside, a call whose answer is not remembered yet is not made: it ends the
+        caller with :class:`Probed`, noted (``(role, args)`` in the list given) when it asked
+        for a remembered answer, or with ``fresh_calls`` for a fresh one too."""
         noted: list[tuple[str, tuple]] = []
-        self._probe = noted
+        self._probe, self._note_calls = noted, fresh_calls
         try:
             yield noted
         finally:
-            self._probe = None
+            self._probe, self._note_calls = None, False
 
     def prefetch(self, wanted: Iterable[tuple[str, tuple]]) -> None:
         """Remember the answers of the calls ``wanted``, each role's in one batched sandbox
         call (hermetic from every other check, not between these inputs); whatever a batch
         leaves unanswered is called one by one when it is asked for."""
-        by_role: dict[str, dict[str, tuple]] = {}
+        pending: dict[str, tuple[str, tuple]] = {}
         for role, args in wanted:
             key = repr((role, args))
             if key not in self._remembered:
-                by_role.setdefault(role, {})[key] = args
+                pending.setdefault(key, (role, args))
+        for key, answer in self._batched(list(pending.values())):
+            self._remembered[key] = answer
+
+    def prefetch_calls(self, wanted: Iterable[tuple[str, tuple]]) -> None:
+        """Make the fresh calls ``wanted`` (in that order, repeats included), each role's in
+        one batched sandbox call; each answer then serves the next :meth:`call` of the same
+        inputs once. Whatever a batch leaves unanswered is called one by one when asked for.
+
+        A function that has not answered yet in this grading is first called alone on its
+        first input: one that hangs or crashes then fails there, with that input's own
+        message, instead of taking a whole batch's time limit with it; its other inputs are
+        left to be called one by one."""
+        batch: list[tuple[str, tuple]] = []
+        tried: set[str] = set()
+        for role, args in wanted:
+            answered = self.function_name(role) in self._answered
+            if answered or role in tried:
+                if answered:
+                    batch.append((role, args))
+                continue
+            tried.add(role)
+            answer = self.call(role, *args)
+            self._made.setdefault(repr((role, args)), []).append(answer)
+        for key, answer in self._batched(batch):
+            self._made.setdefault(key, []).append(answer)
+
+    def _batched(self, wanted: list[tuple[str, tuple]]) -> list[tuple[str, StudentAnswer]]:
+        by_role: dict[str, list[tuple]] = {}
+        for role, args in wanted:
+            by_role.setdefault(role, []).append(args)
         many = getattr(self.box, "call_many", None)
+        answered: list[tuple[str, StudentAnswer]] = []
         for role, pending in by_role.items():
             if many is None or len(pending) < 2 or self.missing_message(role) or self._spent(role):
                 continue
             spec, name = role_of(self.exercise, role), self.function_name(role)
-            sent = [spec.send(self.exercise, args) for args in pending.values()]
+            sent = [spec.send(self.exercise, args) for args in pending]
             with self.output.call():
                 outcomes = many(name, sent, echo_args=True)
-            for key, arguments, outcome in zip(pending, sent, outcomes):
+            for args, arguments, outcome in zip(pending, sent, outcomes):
                 self.calls += 1
                 self._seconds[name] = self._seconds.get(name, 0.0) + float(outcome.seconds or 0)
-                self._remembered[key] = self._canonical(
-                    role, self._answer(name, outcome, arguments, spec.arguments))
+                answered.append((repr((role, args)), self._canonical(
+                    role, self._answer(name, outcome, arguments, spec.arguments))))
+        return answered
 
     def _spent(self, role: str) -> bool:
         return (len(self.exercise.roles()) > 1
@@ -207,6 +252,8 @@ class StudentCalls:
                 "earlier inputs), and the other functions keep theirs"))
         with self.output.call():
             outcome = self.box.call(name, args, echo_args=True, measure_cpu=False)
+        if outcome.ok:
+            self._answered.add(name)
         # A call that timed out counts as its limit, so the cut falls at the same input on
         # every run of a function that loops (its other calls cost milliseconds).
         used = (float(self.exercise.limits.call_seconds) if outcome.kind == "timeout"

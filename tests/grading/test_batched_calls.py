@@ -1,5 +1,6 @@
-"""Generated inputs are answered in one batched sandbox call per check: the report is the one
-the same grading gives calling once per input, in far fewer round trips."""
+"""Generated inputs and case inputs are answered in batched sandbox calls (one per check and
+role; public and hidden cases apart): the report is the one the same grading gives calling
+once per input, printed output included, in far fewer round trips."""
 
 from __future__ import annotations
 
@@ -42,6 +43,7 @@ def test_batching_changes_nothing_in_the_report(monkeypatch, case):
     batched = grade_submission(CASES[case], seed_secret=SECRET, helper=False).to_json()
     batched_trips = dict(trips)
     monkeypatch.setattr(StudentCalls, "prefetch", lambda self, wanted: None)
+    monkeypatch.setattr(StudentCalls, "prefetch_calls", lambda self, wanted: None)
     trips.update(call=0, call_many=0)
     alone = grade_submission(CASES[case], seed_secret=SECRET, helper=False).to_json()
     assert without_durations(batched) == without_durations(alone)
@@ -49,3 +51,25 @@ def test_batching_changes_nothing_in_the_report(monkeypatch, case):
     assert batched_trips["call_many"] >= 1
     if case == "correct":
         assert batched_trips["call"] + batched_trips["call_many"] < trips["call"] / 2
+
+
+def test_public_and_hidden_cases_are_batched_apart(monkeypatch):
+    """The cases check makes each case's call ahead: one batch of the public cases, kept as
+    visible output, and one of the hidden ones, per function."""
+    batches: list[tuple[str, bool]] = []
+    ledgers: list = []
+    original_many, original_init = Sandbox.call_many, StudentCalls.__init__
+
+    def noted(self, function, arg_lists, **kwargs):
+        batches.append((function, ledgers[-1]._visible_depth > 0))
+        return original_many(self, function, arg_lists, **kwargs)
+
+    def kept(self, *args, **kwargs):
+        original_init(self, *args, **kwargs)
+        ledgers.append(self.output)
+    monkeypatch.setattr(Sandbox, "call_many", noted)
+    monkeypatch.setattr(StudentCalls, "__init__", kept)
+    report = grade_submission(CASES["noisy"], seed_secret=SECRET, helper=False)
+    assert report.score == report.max_score
+    for function in ("train_bpe", "encode"):
+        assert (function, True) in batches and (function, False) in batches, batches

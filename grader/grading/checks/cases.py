@@ -16,7 +16,7 @@ from grader.grading.checks.items import CaseItem, CaseLabel
 from grader.grading.feedback import graded, timed
 from grader.grading.naming import note
 from grader.grading.scoring import split_evenly
-from grader.grading.student_calls import StudentCalls
+from grader.grading.student_calls import Probed, StudentCalls
 from grader.result import CheckResult, Visibility
 from grader.spec.family import cases_for, role_of
 
@@ -28,10 +28,35 @@ def run(context: CheckContext) -> list[CheckResult]:
     """Grade every case input for the milestone's function, the check's points split evenly."""
     items = case_items(context.calls, context.milestone.function)
     shares = split_evenly(context.points, len(items))
+    for visibility in ("visible", "hidden"):
+        made_ahead(context, [item for item in items if item.visibility == visibility])
     return [
         timed(lambda item=item, share=share: grade_item(context, item, share))
         for item, share in zip(items, shares)
     ]
+
+
+def made_ahead(context: CheckContext, items: list[CaseItem]) -> None:
+    """The first call each of ``items`` makes, made ahead in one batch per role: public and
+    hidden items in batches of their own, so what a batch prints stays attributable. Calls
+    that depend on an earlier answer (and whatever a batch leaves unanswered) are made one by
+    one as the items are judged."""
+    calls = context.calls
+    with calls.probing(fresh_calls=True) as noted:
+        for item in items:
+            try:
+                item.judge()
+            except Probed:
+                pass
+            except Exception:  # noqa: BLE001 - judged for real afterwards, where it is reported
+                pass
+    if not noted:
+        return
+    if items and items[0].visibility == "visible":
+        with calls.output.visible_inputs():
+            calls.prefetch_calls(noted)
+    else:
+        calls.prefetch_calls(noted)
 
 
 def grade_item(context: CheckContext, item: CaseItem, share: float) -> CheckResult:
