@@ -181,7 +181,7 @@ def judge_match(exercise: ConceptExercise, item: MatchItem, sheet: Sheet, given:
     results = []
     explained = False  # the lesson's reason once per item, with its first wrong part
     for (term, text), part in zip(item.pairs.items(), split_evenly(share, len(item.pairs))):
-        check_id, title = f"answers:{item.id}:{normal_text(term)[:30]}", f"{item.id}: {term}"
+        check_id, title = f"answers:{item.id}:{normal_text(term)[:24]}", f"{item.id}: {term}"
         right = sheet.label_of(item.id, text)
         label = read[term]
         answer = f"{right} ({_brief(text)})"

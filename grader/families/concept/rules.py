@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from grader.families.concept.answers import normal_text
 from grader.families.concept.spec import (ChoiceItem, ConceptExercise, MatchItem, RuleOutItem,
                                           TableItem)
 from grader.spec.problems import Loc
@@ -66,6 +67,12 @@ def _item_problems(exercise: ConceptExercise) -> Iterator[tuple[Loc, str]]:
                 yield loc + ("answer",), "the right option has tempts: text; tempts explains a wrong one"
         if isinstance(item, MatchItem) and len(set(item.pairs.values())) < 2:
             yield loc + ("pairs",), "every term has the same description: there is nothing to match"
+        named = (list(item.pairs) if isinstance(item, MatchItem)
+                 else list(item.rows) if isinstance(item, TableItem) else [])
+        if len({normal_text(name)[:24] for name in named}) < len(named):
+            yield loc + ("pairs" if isinstance(item, MatchItem) else "rows",), (
+                "two terms or rows differ only in case, spaces or punctuation: their checks "
+                "would share one id")
         if isinstance(item, TableItem):
             width = len(item.shown) + len(item.refill)
             keys = [column.key for column in item.refill]

@@ -204,3 +204,19 @@ def test_grade_stub_gives_two_students_two_orders(tmp_path):
     assert one != two and one.replace("s001", "s002") != two
     missing = runner.invoke(main, ["stub", "lesson97-checks", "-o", str(tmp_path / "x.yaml")])
     assert missing.exit_code != 0 and "--student" in missing.output
+
+
+def test_grade_check_names_what_cannot_be_graded(tmp_path):
+    text = (ROOT / "exercises" / "lesson97-checks.yaml").read_text(encoding="utf-8")
+    broken = (text.replace("    answer: a-b\n", "    answer: a-z\n", 1)
+              .replace("items: [check2-wordpiece-pick]", "items: [check2-wordpiece-pick, no-such-item]", 1)
+              .replace('      "char (~100)": [100, 42000, 76800, 17.64]',
+                       '      "char (~100)": [100, 42000, "many", 17.64]', 1))
+    path = tmp_path / "lesson97-checks.yaml"
+    path.write_text(broken, encoding="utf-8")
+    result = CliRunner().invoke(main, ["check", str(path)])
+    assert result.exit_code == 3, result.output
+    assert "the answer 'a-z' is none of the options' ids" in result.output
+    assert "no item 'no-such-item'" in result.output
+    assert "must be a number: students refill it" in result.output
+    assert "Traceback" not in result.output
