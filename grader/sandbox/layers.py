@@ -244,6 +244,12 @@ class _Probe:
         if pid == 0:  # pragma: no cover - runs in the probe child, which must never return
             try:
                 os.close(read_fd)
+                # As exec does for a real sandbox child: whatever the grading process holds
+                # open (a batch's gradebook, a harness's files) is not the probe's, and under
+                # the descriptor cap it would leave no room for the descriptors that Landlock
+                # rules and the socket test open.
+                os.closerange(3, write_fd)
+                os.closerange(write_fd + 1, resource.getrlimit(resource.RLIMIT_NOFILE)[0])
                 found = _try_layers(scratch, groups)
                 os.write(write_fd, ",".join(name for name, ok in found.items() if ok).encode())
             finally:

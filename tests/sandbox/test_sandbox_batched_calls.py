@@ -106,3 +106,24 @@ def test_a_grading_process_holding_more_descriptors_than_a_call_may_still_starts
     finally:
         for fd in held:
             os.close(fd)
+
+
+def test_the_layer_probe_finds_the_same_layers_while_many_descriptors_are_open():
+    """The probe's child builds the root before capping descriptors too: holding more files
+    than a call may open must not make a layer (say mount-isolation) look missing."""
+    from grader.sandbox import layers
+
+    limit = SandboxLimits().max_open_files
+    layers._working_steps.cache_clear()
+    try:
+        alone = layers.probe_layers()
+        layers._working_steps.cache_clear()
+        held = [os.open(os.devnull, os.O_RDONLY) for _ in range(limit * 2)]
+        try:
+            crowded = layers.probe_layers()
+        finally:
+            for fd in held:
+                os.close(fd)
+    finally:
+        layers._working_steps.cache_clear()
+    assert crowded == alone
