@@ -194,6 +194,11 @@ class StudentCalls:
         for key, answer in self._batched(batch):
             self._made.setdefault(key, []).append(answer)
 
+    def drop_unused_calls(self) -> None:
+        """Forget batched answers no call took, so no later check (a determinism check's
+        second call, say) is served one instead of calling afresh."""
+        self._made.clear()
+
     def _batched(self, wanted: list[tuple[str, tuple]]) -> list[tuple[str, StudentAnswer]]:
         by_role: dict[str, list[tuple]] = {}
         for role, args in wanted:

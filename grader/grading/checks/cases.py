@@ -30,10 +30,13 @@ def run(context: CheckContext) -> list[CheckResult]:
     shares = split_evenly(context.points, len(items))
     for visibility in ("visible", "hidden"):
         made_ahead(context, [item for item in items if item.visibility == visibility])
-    return [
-        timed(lambda item=item, share=share: grade_item(context, item, share))
-        for item, share in zip(items, shares)
-    ]
+    try:
+        return [
+            timed(lambda item=item, share=share: grade_item(context, item, share))
+            for item, share in zip(items, shares)
+        ]
+    finally:
+        context.calls.drop_unused_calls()
 
 
 def made_ahead(context: CheckContext, items: list[CaseItem]) -> None:
