@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any, Generic, Optional, TypeVar
 
 from grader.grading import ahead, shrink
 from grader.grading.lazy_module import LazyModule
-from grader.grading.student_calls import Probed, StudentAnswer
+from grader.grading.student_calls import StudentAnswer
 from grader.spec import Exercise
 from grader.spec.family import role_of
 
@@ -45,7 +45,6 @@ FAILURES_KEPT = 12
 DRAWS_PER_EXAMPLE = 2
 TARGETED_AT = 5
 """Where the targeted inputs go among the generated ones: early, so every check judges them."""
-_EXPENSIVE_KINDS = shrink.EXPENSIVE_KINDS
 
 
 @dataclass
@@ -106,7 +105,7 @@ class Generated:
     display: Optional[Callable[[Any], Any]] = None
     """An answer as JSON, for a value JSON cannot hold as it is (a dict keyed by pairs)."""
     reductions: Optional[Callable[[Exercise, Any], Iterable[Any]]] = None
-    """The inputs one step smaller than one, each one the strategy could make; given, a
+    """The inputs one step smaller than one, each one an input the role's spec allows; given, a
     failure is shrunk over them in batched rounds (:mod:`grader.grading.shrink`) rather than by
     Hypothesis."""
 
@@ -303,9 +302,6 @@ class _EvaluationsSpent(BaseException):
     which Hypothesis would take for a failure of the condition and shrink.)"""
 
 
-_size = shrink.size
-
-
 @dataclass
 class _Shrink(Generic[T]):
     """Hypothesis's condition while shrinking: memoised, and bounded in evaluations; keeps
@@ -329,24 +325,17 @@ class _Shrink(Generic[T]):
         failure = self.judge(example)
         self.memo[key] = failure
         if failure is not None:
-            if self.smallest is None or _size(example) < _size(self.smallest.example):
+            if self.smallest is None or shrink.size(example) < shrink.size(self.smallest.example):
                 self.smallest = failure
-            self.stopped = self.stopped or failure.answer.kind in _EXPENSIVE_KINDS
+            self.stopped = self.stopped or failure.answer.kind in shrink.EXPENSIVE_KINDS
         return failure is not None
 
 
 def prefetch(calls: "StudentCalls", judge: Judge, examples: list) -> None:
     """Make the student's answers that ``judge`` asks first on ``examples`` in one batched
     call per function (:meth:`StudentCalls.prefetch`), so judging them calls nothing more."""
-    with calls.probing() as noted:
-        for example in examples:
-            try:
-                judge(example)
-            except Probed:
-                pass
-            except Exception:  # noqa: BLE001 - judged for real below, where it is reported
-                pass
-    calls.prefetch(noted)
+    calls.prefetch(calls.asked_first(lambda example=example: judge(example)
+                                     for example in examples))
 
 
 def smallest_failure(
@@ -373,17 +362,17 @@ def smallest_failure(
         failure = judge(example)
         if failure is not None:
             failures.append(failure)
-            if failure.answer.kind in _EXPENSIVE_KINDS or len(failures) >= FAILURES_KEPT:
+            if failure.answer.kind in shrink.EXPENSIVE_KINDS or len(failures) >= FAILURES_KEPT:
                 break
     if not failures:
         return None
     first = failures[0]
     first.others = failures[1:]
-    if first.answer.kind in _EXPENSIVE_KINDS:
+    if first.answer.kind in shrink.EXPENSIVE_KINDS:
         return first
     if record.reductions is not None:
         smallest = shrink.shrink(
-            min(failures, key=lambda failure: _size(failure.example)), judge,
+            min(failures, key=lambda failure: shrink.size(failure.example)), judge,
             lambda example: record.reductions(exercise, example),
             None if calls is None else (lambda candidates: prefetch(calls, judge, candidates)),
         )

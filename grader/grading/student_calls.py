@@ -12,7 +12,7 @@ prints is kept for the report only when the call was on a visible input
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, Optional, Protocol
@@ -158,6 +158,21 @@ class StudentCalls:
             yield noted
         finally:
             self._probe, self._note_calls = None, False
+
+    def asked_first(self, attempts: Iterable[Callable[[], Any]], *,
+                    fresh_calls: bool = False) -> list[tuple[str, tuple]]:
+        """The calls each of ``attempts`` (a judge on one input) would make first, run while
+        :meth:`probing`; a judge that fails otherwise is judged for real later, where its
+        failure is reported."""
+        with self.probing(fresh_calls=fresh_calls) as noted:
+            for attempt in attempts:
+                try:
+                    attempt()
+                except Probed:
+                    pass
+                except Exception:  # noqa: BLE001 - reported when judged for real
+                    pass
+        return noted
 
     def prefetch(self, wanted: Iterable[tuple[str, tuple]]) -> None:
         """Remember the answers of the calls ``wanted``, each role's in one batched sandbox

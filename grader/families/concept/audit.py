@@ -19,9 +19,10 @@ from grader.families.concept.mistakes import catalogue
 from grader.families.concept.sheet import render_sheet
 from grader.families.concept.spec import ConceptExercise
 from grader.families.concept.variants import draw_sheet
-from grader.families.hand.audit import AUDIT_STUDENTS, judge_answers_mistake, reference_audit
+from grader.families.hand.audit import (AUDIT_STUDENTS, chosen_mistakes, judge_answers_mistake,
+                                        reference_audit)
 from grader.families.hand.variants import course_secret
-from grader.grading.audit import AuditReport, MistakeAudit, UnknownMistake, points_earned
+from grader.grading.audit import AuditReport, MistakeAudit, points_earned
 from grader.grading.engine import grade_submission
 from grader.result import GradeReport
 
@@ -40,13 +41,7 @@ def run_concept_audit(exercise: ConceptExercise, *, mistake_ids: Optional[list[s
                       secret: Optional[str] = None,
                       students: tuple[str, ...] = AUDIT_STUDENTS[:4]) -> AuditReport:
     secret = course_secret(secret)
-    mistakes = catalogue(exercise)
-    if mistake_ids is not None:
-        unknown = sorted(set(mistake_ids) - {m.id for m in mistakes})
-        if unknown:
-            raise UnknownMistake(f"no mistake {', '.join(unknown)} for {exercise.id}; "
-                                 f"known: {', '.join(m.id for m in mistakes)}")
-        mistakes = [m for m in mistakes if m.id in mistake_ids]
+    mistakes = chosen_mistakes(exercise, catalogue(exercise), mistake_ids)
     milestone_of = {item_id: m.id for m in exercise.milestones for item_id in m.items}
     audits = {m.id: MistakeAudit(id=m.id, title=m.title, role=ROLE,
                                  affected=[milestone_of[m.item]], advice=ADVICE) for m in mistakes}

@@ -40,17 +40,23 @@ def sheet_text(exercise: Exercise, student: str, answers: dict[str, Any]) -> str
     return f"# exercise: {exercise.id}\n" + yaml.safe_dump(data, allow_unicode=True, sort_keys=False)
 
 
+def chosen_mistakes(exercise: Exercise, mistakes: list, mistake_ids: Optional[list[str]]) -> list:
+    """``mistakes`` (records with an ``id``), only those of ``mistake_ids`` when given;
+    :class:`UnknownMistake` for an id that is not among them."""
+    if mistake_ids is None:
+        return mistakes
+    unknown = sorted(set(mistake_ids) - {m.id for m in mistakes})
+    if unknown:
+        raise UnknownMistake(f"no applicable mistake {', '.join(unknown)} for {exercise.id}; "
+                             f"known: {', '.join(m.id for m in mistakes)}")
+    return [m for m in mistakes if m.id in mistake_ids]
+
+
 def run_answers_audit(exercise: Exercise, *, mistake_ids: Optional[list[str]] = None,
                       secret: Optional[str] = None,
                       students: tuple[str, ...] = AUDIT_STUDENTS) -> AuditReport:
     secret = course_secret(secret)
-    mistakes = applicable(exercise)
-    if mistake_ids is not None:
-        unknown = sorted(set(mistake_ids) - {m.id for m in mistakes})
-        if unknown:
-            raise UnknownMistake(f"no applicable mistake {', '.join(unknown)} for {exercise.id}; "
-                                 f"known: {', '.join(m.id for m in mistakes)}")
-        mistakes = [m for m in mistakes if m.id in mistake_ids]
+    mistakes = chosen_mistakes(exercise, applicable(exercise), mistake_ids)
     milestone_of = {q: m.id for m in exercise.milestones for q in m.questions}
     audits = {m.id: MistakeAudit(id=m.id, title=m.title, role=ROLE, affected=[], advice=ADVICE)
               for m in mistakes}

@@ -16,7 +16,7 @@ from grader.grading.checks.items import CaseItem, CaseLabel
 from grader.grading.feedback import graded, timed
 from grader.grading.naming import note
 from grader.grading.scoring import split_evenly
-from grader.grading.student_calls import Probed, StudentCalls
+from grader.grading.student_calls import StudentCalls
 from grader.result import CheckResult, Visibility
 from grader.spec.family import cases_for, role_of
 
@@ -45,14 +45,7 @@ def made_ahead(context: CheckContext, items: list[CaseItem]) -> None:
     that depend on an earlier answer (and whatever a batch leaves unanswered) are made one by
     one as the items are judged."""
     calls = context.calls
-    with calls.probing(fresh_calls=True) as noted:
-        for item in items:
-            try:
-                item.judge()
-            except Probed:
-                pass
-            except Exception:  # noqa: BLE001 - judged for real afterwards, where it is reported
-                pass
+    noted = calls.asked_first((item.judge for item in items), fresh_calls=True)
     if not noted:
         return
     if items and items[0].visibility == "visible":
