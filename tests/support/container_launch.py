@@ -373,10 +373,13 @@ def sweep(parent: str) -> None:
     for name in names:
         suffix = name[len(CGROUP_PREFIX):]
         if name.startswith(CGROUP_PREFIX) and not (suffix.isdigit() and _alive(int(suffix))):
-            try:
-                os.rmdir(os.path.join(parent, name))
-            except OSError:
-                pass
+            top = os.path.join(parent, name)
+            # the groups the run made inside its own (a grader's leaf and sandboxes) go first
+            for folder, _, _ in sorted(os.walk(top), key=lambda entry: -len(entry[0])):
+                try:
+                    os.rmdir(folder)
+                except OSError:
+                    pass
 
 
 def enter_cgroup_v2_only(readonly: bool) -> None:
