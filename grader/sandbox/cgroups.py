@@ -8,8 +8,8 @@ of its own and a writable ``/sys/fs/cgroup``, or marked as systemd marks a ``Del
 unit), writable, and offers ``pids`` or ``memory``, one v2 child group serves all three:
 ``pids.max``, ``memory.max`` (no swap), ``cpu.stat``. A group with processes of its own
 cannot hand controllers to children, so the grader's processes move first to a leaf group
-beside the sandboxes (as docker-in-docker entry points do). A controller that is missing or not writable is simply left out, and the caller reports the
-layer as unavailable.
+beside the sandboxes (as docker-in-docker entry points do). A controller that is missing or
+not writable is simply left out, and the caller reports the layer as unavailable.
 """
 
 from __future__ import annotations
