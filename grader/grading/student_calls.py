@@ -12,10 +12,11 @@ prints is kept for the report only when the call was on a visible input
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Callable, Iterable, Iterator
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
-from typing import Any, Optional, Protocol
+from typing import Any, Optional, Protocol, TypeVar
 
 from grader.grading import shapes
 from grader.grading.output_ledger import OutputLedger
@@ -25,6 +26,7 @@ from grader.spec import Exercise
 from grader.spec.family import role_of
 
 MAX_FAILURE_CHARS = 300
+Kept = TypeVar("Kept")
 
 # Outcome kinds whose sandbox message is a sentence of its own; the others read as a
 # predicate of the function ("train_bpe raised KeyError: 'x'").
@@ -95,6 +97,21 @@ class StudentCalls:
         self._note_calls = False
         self._made: dict[str, list[StudentAnswer]] = {}  # batched answers of fresh calls
         self._answered: set[str] = set()  # functions that have answered a call in time
+        self._kept: dict[str, Any] = {}
+        self._closing = ExitStack()
+        weakref.finalize(self, self._closing.close)  # for calls nobody closes explicitly
+
+    def kept_open(self, key: str, enter: Callable[[ExitStack], Kept]) -> Kept:
+        """What ``enter`` opens on the stack it is given (a second sandbox, say), opened on
+        first use under ``key`` and kept open until :meth:`close`, when the grading ends."""
+        if key not in self._kept:
+            self._kept[key] = enter(self._closing)
+        return self._kept[key]
+
+    def close(self) -> None:
+        """Close what :meth:`kept_open` opened."""
+        self._kept.clear()
+        self._closing.close()
 
     @property
     def seed(self) -> Optional[int]:

@@ -115,6 +115,7 @@ class SandboxedCode:
             reason = f"{path.name} could not be loaded: {error}"
             not_gradable = [reason]
             blocked = {role: reason for role in roles}
+        stack.callback(calls.close)
         return Opened(calls=calls, box=box, layers=dict(box.layers), not_gradable=not_gradable,
                       blocked=lambda milestone: blocked.get(milestone.function),
                       output=ledger.text)

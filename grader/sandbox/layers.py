@@ -19,8 +19,9 @@ Layers (each independent, each used when the host supports it):
   Docker container keeps CAP_SYS_CHROOT), the same view from a tree of the interpreter's files
   built once per machine (:mod:`grader.sandbox.chroot_root`), with a sticky ``/dev/shm``
   that each sandbox's own uid keeps private; used only in place of ``mount-isolation``.
-- ``pids-cgroup`` / ``memory-cgroup``: cgroup v1 caps on the number of processes and the
-  memory of everything the worker starts.
+- ``pids-cgroup`` / ``memory-cgroup``: cgroup caps on the number of processes and the
+  memory of everything the worker starts (v1 groups, or one group of a delegated v2
+  subtree: :mod:`grader.sandbox.cgroups`).
 - ``seccomp``: a system-call filter refusing calls a submission never needs, and sockets of
   any family but AF_UNIX (x86-64 only).
 - ``landlock``: Landlock rules (Linux 5.13+, allowed by Docker's default profile) letting a

@@ -1,10 +1,10 @@
 """One student-style submission per catalogued mistake, graded for real, for every exercise.
 
-Each shipped exercise is audited once (module-scoped: every submission graded once through
-the sandbox, results reused by all assertions). Each mistaken submission must fail every
-milestone that checks the function it lives in, pass the others (except a milestone that
-calls the mistaken function through the student's own code), and the diagnosis of a visible
-failing check must name the mistake. The audit as a whole must pass.
+Each shipped exercise is audited once (every submission graded once through the sandbox, the
+results reused by all assertions; an exercise's tests share one test process). Each mistaken
+submission must fail every milestone that checks the function it lives in, pass the others
+(except a milestone that calls the mistaken function through the student's own code), and the
+diagnosis of a visible failing check must name the mistake. The audit as a whole must pass.
 
 The submissions themselves are checked first, cheaply, in this process: on generated inputs
 each one answers exactly what its catalogue entry computes, so "the diagnosis names it" is a
@@ -240,25 +240,30 @@ def sample(exercise_id, kind):
     return ROOT / "examples" / exercise_id / f"student_{kind}.py"
 
 
-@pytest.fixture(scope="module")
-def audits():
-    """Every exercise audited once; the correct sample of examples/ stands as the reference."""
-    return {
-        exercise_id: run_audit(exercise, reference_submission=sample(exercise_id, "correct"))
-        for exercise_id, exercise in EXERCISES.items()
-    }
+@functools.cache
+def audit_of(exercise_id):
+    """The exercise audited once per test process; the correct sample of examples/ stands as
+    the reference."""
+    return run_audit(EXERCISES[exercise_id], reference_submission=sample(exercise_id, "correct"))
 
 
-@pytest.mark.parametrize("exercise_id", list(EXERCISES))
-def test_the_correct_submission_scores_full_marks(audits, exercise_id):
-    reference = audits[exercise_id].reference
+def per_exercise(cases):
+    """Parameters whose tests of one exercise run in one test process (``--dist loadgroup``),
+    so each exercise is audited once however the suite is spread over processes."""
+    return [pytest.param(*case, marks=pytest.mark.xdist_group(f"audit-{case[0]}"))
+            for case in cases]
+
+
+@pytest.mark.parametrize("exercise_id", per_exercise([(e,) for e in EXERCISES]))
+def test_the_correct_submission_scores_full_marks(exercise_id):
+    reference = audit_of(exercise_id).reference
     assert reference.full_marks, reference.failed_checks + reference.errors
 
 
-@pytest.mark.parametrize("exercise_id, mistake_id", CASES)
-def test_each_mistake_fails_exactly_its_milestones_and_is_named(audits, exercise_id, mistake_id):
+@pytest.mark.parametrize("exercise_id, mistake_id", per_exercise(CASES))
+def test_each_mistake_fails_exactly_its_milestones_and_is_named(exercise_id, mistake_id):
     exercise = EXERCISES[exercise_id]
-    audit = audits[exercise_id]
+    audit = audit_of(exercise_id)
     report = audit.reports[mistake_id]
     result = next(m for m in audit.mistakes if m.id == mistake_id)
     assert report.errors == []
@@ -274,11 +279,11 @@ def test_each_mistake_fails_exactly_its_milestones_and_is_named(audits, exercise
         f"{[(c.id, [d.id for d in c.diagnoses]) for m in report.milestones for c in m.checks if not c.passed]}")
 
 
-@pytest.mark.parametrize("exercise_id, mistake_id", NAMED_EXACTLY)
-def test_real_code_mistakes_and_their_combinations_are_named_exactly(audits, exercise_id, mistake_id):
+@pytest.mark.parametrize("exercise_id, mistake_id", per_exercise(NAMED_EXACTLY))
+def test_real_code_mistakes_and_their_combinations_are_named_exactly(exercise_id, mistake_id):
     """The one name shown for the mistaken milestone is the mistake (both, for a combination)."""
     exercise = EXERCISES[exercise_id]
-    report = audits[exercise_id].reports[mistake_id]
+    report = audit_of(exercise_id).reports[mistake_id]
     role = catalogue(exercise)[mistake_id].role
     for milestone_id in affected_milestones(exercise, role):
         milestone = next(m for m in report.milestones if m.id == milestone_id)
@@ -286,18 +291,18 @@ def test_real_code_mistakes_and_their_combinations_are_named_exactly(audits, exe
         assert shown == {mistake_id}, (milestone_id, shown)
 
 
-def test_the_audit_grades_the_combinations_real_code_makes(audits):
-    for exercise_id, audit in audits.items():
-        audited = {m.id for m in audit.mistakes}
-        combined = {m.id for m in combined_mistakes(EXERCISES[exercise_id])}
-        assert combined <= audited
-        if EXERCISES[exercise_id].family == "bpe":  # others: none yet
-            assert combined and any("+" in mistake_id for mistake_id in audited)
+@pytest.mark.parametrize("exercise_id", per_exercise([(e,) for e in EXERCISES]))
+def test_the_audit_grades_the_combinations_real_code_makes(exercise_id):
+    audited = {m.id for m in audit_of(exercise_id).mistakes}
+    combined = {m.id for m in combined_mistakes(EXERCISES[exercise_id])}
+    assert combined <= audited
+    if EXERCISES[exercise_id].family == "bpe":  # others: none yet
+        assert combined and any("+" in mistake_id for mistake_id in audited)
 
 
-@pytest.mark.parametrize("exercise_id", list(EXERCISES))
-def test_every_shipped_exercise_passes_its_audit(audits, exercise_id):
-    audit = audits[exercise_id]
+@pytest.mark.parametrize("exercise_id", per_exercise([(e,) for e in EXERCISES]))
+def test_every_shipped_exercise_passes_its_audit(exercise_id):
+    audit = audit_of(exercise_id)
     assert audit.ok, [m.to_json() for m in audit.mistakes if not m.caught] or audit.unexpected
 
 

@@ -364,17 +364,22 @@ def _own_v2_cgroup() -> str:
 
 
 def sweep(parent: str) -> None:
-    """Remove empty cgroups a finished launch left in ``parent`` (busy ones stay)."""
+    """Remove empty cgroups a finished launch left in ``parent`` (busy ones stay). A launch
+    whose process still exists keeps its cgroup: it may have made it and not yet joined it."""
     try:
         names = os.listdir(parent)
     except OSError:
         return
     for name in names:
-        if name.startswith(CGROUP_PREFIX):
-            try:
-                os.rmdir(os.path.join(parent, name))
-            except OSError:
-                pass
+        suffix = name[len(CGROUP_PREFIX):]
+        if name.startswith(CGROUP_PREFIX) and not (suffix.isdigit() and _alive(int(suffix))):
+            top = os.path.join(parent, name)
+            # the groups the run made inside its own (a grader's leaf and sandboxes) go first
+            for folder, _, _ in sorted(os.walk(top), key=lambda entry: -len(entry[0])):
+                try:
+                    os.rmdir(folder)
+                except OSError:
+                    pass
 
 
 def enter_cgroup_v2_only(readonly: bool) -> None:
@@ -399,6 +404,16 @@ def enter_cgroup_v2_only(readonly: bool) -> None:
     _check(libc.unshare(CLONE_NEWCGROUP), "unshare(CLONE_NEWCGROUP)")
     _check(libc.umount2(CGROUP_ROOT.encode(), MNT_DETACH), f"umount {CGROUP_ROOT}")
     _mount("cgroup2", CGROUP_ROOT, "cgroup2", flags | (MS_RDONLY if readonly else 0))
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:
+        return True
+    return True
 
 
 def sweep_host() -> None:

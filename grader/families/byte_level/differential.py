@@ -205,7 +205,7 @@ def _record(strategy: Callable, targeted: Callable, judge: Callable, call_text: 
         strategy=strategy, targeted=targeted, count=inputs.count, settings=inputs.settings_key,
         judge=judge, call_text=call_text, given=given, observed=observed, shown=shown,
         real_work=real_work, ahead=inputs.training_ahead, install=inputs.install,
-        display=display,
+        display=display, reductions=inputs.reductions,
     )
 
 

@@ -14,14 +14,17 @@ character (the text up to its last character of several bytes, then that charact
 bytes but the last, one single-byte id each). A few targeted inputs
 go in early: no pair left, runs of one byte, documents split by special tokens, multi-byte
 words. The reference's training on each text is remembered, and computed ahead by a
-grading's helper.
+grading's helper. A failing input shrinks by :func:`reductions`: fewer words or special
+tokens, fewer characters, fewer merges, a shorter text to encode.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import re
+from collections.abc import Iterator, Mapping
 from typing import Any
 
+from grader.grading import shrink
 from grader.grading.search import st
 from grader.spec import Exercise
 from reference.byte_level import BytePair, Vocab, encode_byte_bpe, train_byte_bpe
@@ -250,6 +253,43 @@ def training_ahead(exercise: Exercise, example: tuple) -> Mapping:
 
 def install(values: Mapping) -> None:
     _TRAINED.update(values)
+
+
+# --------------------------------------------------------------------------- shrinking
+
+
+def _units(text: str, specials: tuple[str, ...]) -> list[str]:
+    """``text`` cut into special tokens and words (each keeping the white space after it)."""
+    if not specials:
+        return re.findall(r"\S+\s*|\s+", text)
+    atoms = "|".join(re.escape(token) for token in sorted(specials, key=len, reverse=True))
+    return re.findall(rf"{atoms}|(?:(?!{atoms})\S)+\s*|\s+", text)
+
+
+def shorter_text(text: str, specials: tuple[str, ...]) -> Iterator[str]:
+    """``text`` with words or special tokens gone, then with one character of a word gone
+    (a special token is never cut into)."""
+    units = _units(text, specials)
+    for fewer in shrink.fewer_items(units):
+        yield "".join(fewer)
+    for index, unit in enumerate(units):
+        if unit not in specials and len(unit) > 1:
+            for at in range(len(unit)):
+                yield "".join(units[:index] + [unit[:at] + unit[at + 1:]] + units[index + 1:])
+
+
+def reductions(exercise: Exercise, example: tuple) -> list[tuple]:
+    """The inputs one step smaller than a training, encoding or decoding input: a shorter
+    training text, fewer merges or a shorter text to encode (a decoding input's ids stay cut
+    short or not, as they were)."""
+    text, specials, num_merges, *rest = example
+    smaller = [(shorter, specials, num_merges, *rest) for shorter in shorter_text(text, specials)]
+    smaller += [(text, specials, fewer, *rest) for fewer in shrink.smaller_int(num_merges, 0)]
+    if rest:
+        encoded, *cut = rest
+        smaller += [(text, specials, num_merges, shorter, *cut)
+                    for shorter in shorter_text(encoded, specials)]
+    return smaller
 
 
 def settings_key(exercise: Exercise) -> tuple:

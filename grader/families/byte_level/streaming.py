@@ -1,11 +1,11 @@
 """CS336's ``encode_iterable`` judged: the ids of the joined lines, yielded lazily.
 
 The sandbox carries plain data only: an iterable cannot be sent to the student's function, and
-the generator it returns crosses the pipe as an opaque marker, its ids unread. So each item
-runs the student's file in a sandbox of its own with a short driver appended (code the grader
-writes, run on the untrusted side with the student's): the driver hands ``encode_iterable`` a
-generator over the lines, counts how many lines had been read when the first id came, and
-returns the ids, the answer's type and those counts as plain data.
+the generator it returns crosses the pipe as an opaque marker, its ids unread. So the items
+run the student's file with a short driver appended (code the grader writes, run on the
+untrusted side with the student's) in a second sandbox, opened once per grading: the driver
+hands ``encode_iterable`` a generator over the lines, counts how many lines had been read when
+the first id came, and returns the ids, the answer's type and those counts as plain data.
 
 Two kinds of item: for each ``encode`` text of a case, its lines (``splitlines(keepends=True)``)
 streamed once, whose ids must be the reference's encoding of the whole text; and, on the first
@@ -19,6 +19,7 @@ checked against the reference here.
 from __future__ import annotations
 
 import tempfile
+from contextlib import ExitStack
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -71,28 +72,35 @@ def streamed(calls: StudentCalls, lines: list[str], repeat: int, vocab: dict, me
     """The driver's report on the student's ``encode_iterable`` over ``lines`` repeated
     ``repeat`` times, or None and why there is none."""
     name = calls.exercise.function(ITERABLE).name
-    box = calls.box
-    submission = getattr(box, "submission", None)
+    submission = getattr(calls.box, "submission", None)
     if submission is None:
         return None, "this grader cannot run a driver beside the submission"
-    source = Path(submission).read_text(encoding="utf-8")
-    with tempfile.TemporaryDirectory(prefix="grade-stream-") as folder:
-        path = Path(folder) / Path(submission).name
-        path.write_text(source.rstrip("\n") + "\n" + DRIVER, encoding="utf-8")
-        with Sandbox(path, limits=box.limits, allowed_imports=calls.exercise.allowed_imports,
-                     where=getattr(box, "where", None)) as driver:
-            loaded = driver.load()
-            if not loaded.ok:
-                return None, f"{calls.file_name} could not be loaded: {loaded.error}"
-            outcome = driver.call(DRIVER_NAME, [name, list(lines), repeat, dict(vocab),
-                                                [tuple(m) for m in merges], list(special_tokens),
-                                                first_only])
+    driver, loaded = calls.kept_open(DRIVER_NAME, partial(_open_driver, calls, Path(submission)))
+    if not loaded.ok:
+        return None, f"{calls.file_name} could not be loaded: {loaded.error}"
+    outcome = driver.call(DRIVER_NAME, [name, list(lines), repeat, dict(vocab),
+                                        [tuple(m) for m in merges], list(special_tokens),
+                                        first_only])
     if not outcome.ok:
         return None, f"{name} failed: {outcome.error}"
     report = outcome.value
     if type(report) is not dict:
         return None, f"{name} could not be observed (the driver gave {describe(report)})"
     return report, ""
+
+
+def _open_driver(calls: StudentCalls, submission: Path, stack: ExitStack) -> tuple[Sandbox, Any]:
+    """The student's file with the driver appended, in a sandbox of its own that every item
+    of the grading calls (each call in a fresh child, as in the student's own sandbox)."""
+    folder = stack.enter_context(tempfile.TemporaryDirectory(prefix="grade-stream-"))
+    path = Path(folder) / submission.name
+    source = submission.read_text(encoding="utf-8")
+    path.write_text(source.rstrip("\n") + "\n" + DRIVER, encoding="utf-8")
+    box = calls.box
+    driver = stack.enter_context(Sandbox(path, limits=box.limits,
+                                         allowed_imports=calls.exercise.allowed_imports,
+                                         where=getattr(box, "where", None)))
+    return driver, driver.load()
 
 
 def _short(text: str) -> str:

@@ -11,8 +11,10 @@ import pytest
 from grader.families.byte_level import generated, honest_run, stories
 from grader.families.byte_level.fast_student import fast_source
 from grader.grading.engine import grade_submission
-from grader.grading.search import generated_examples
+from grader.grading import shrink
+from grader.grading.search import Failure, generated_examples
 from grader.grading.secrets import inputs_seed
+from grader.grading.student_calls import StudentAnswer
 from grader.spec import load_exercise
 from reference.byte_level import pretokenize, train_byte_bpe
 
@@ -22,6 +24,7 @@ CORRECT = (ROOT / "examples" / "byte-bpe" / "student_correct.py").read_text(enco
 TRAIN = "train_byte_bpe"
 COUNTED_ONCE = "        counts.update(PAT.findall(chunk))\n"
 WEIGHTED = "    freqs = list(counted.values())\n"
+EOT = "<|endoftext|>"
 
 
 def trimmed(*milestones: str, examples: int = 20):
@@ -138,3 +141,30 @@ def test_the_timed_text_is_tinystories_like_and_the_size_of_corpus_en():
     assert text.count("\n<|endoftext|>\n") > 100 and text.startswith("Once upon a time")
     distinct = len(set(pretokenize(text, ["<|endoftext|>"])))
     assert distinct > 2_500  # corpus.en has 4,763: enough that per-merge recounting is slow
+
+
+@pytest.mark.parametrize("role", [TRAIN, "encode_byte_bpe", "decode_byte_bpe"])
+def test_every_reduction_is_a_smaller_input_that_keeps_special_tokens_whole(role):
+    for example in generated_examples(EXERCISE, role, 30, inputs_seed("s", EXERCISE.id)):
+        text, specials = example[0], example[1]
+        for smaller in generated.reductions(EXERCISE, example):
+            assert len(smaller) == len(example) and smaller[1] == specials
+            assert shrink.size(smaller) < shrink.size(example)
+            assert 0 <= smaller[2] <= example[2]
+            # a special token is dropped whole or kept whole, never cut into text
+            for token in specials:
+                assert smaller[0].count(token) <= text.count(token)
+            generated.reference_training(*smaller[:3])  # the reference takes it
+
+
+def test_a_failing_input_shrinks_to_the_characters_the_failure_needs():
+    judged = []
+
+    def judge(example):  # a trainer that cannot take 'é' in a text with a special token
+        judged.append(example)
+        fails = "é" in example[0] and EOT in example[0]
+        return Failure(example, StudentAnswer(value=None)) if fails else None
+
+    first = (f"ab abé cd{EOT}dé d{EOT}ab", (EOT,), 9)
+    found = shrink.shrink(judge(first), judge, lambda e: generated.reductions(EXERCISE, e))
+    assert found.example == (f"é{EOT}", (EOT,), 0)
