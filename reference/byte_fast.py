@@ -53,8 +53,7 @@ def train_byte_bpe_fast(
     wanted = vocab_size - len(vocab)
     spelled = {pretoken.encode("utf-8").decode("latin-1"): count
                for pretoken, count in pretoken_counts(text, specials).items()}
-    trainer = IncrementalTrainer(spelled, max(wanted, 0), tie_break=REVERSE_LEXICOGRAPHIC,
-                                 end_of_word="")
+    trainer = IncrementalTrainer(spelled, tie_break=REVERSE_LEXICOGRAPHIC, end_of_word="")
     merges: list[BytePair] = []
     for _ in range(wanted):
         chosen = trainer.best()

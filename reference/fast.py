@@ -99,13 +99,11 @@ class IncrementalTrainer:
 
     :meth:`best` names the next pair and its count, :meth:`merge` applies it. ``counts`` maps
     word -> count in corpus order (as :func:`reference.corpus.word_counts` returns it).
-    ``num_merges`` is accepted for compatibility; nothing needs sizing any more.
     """
 
     def __init__(
         self,
         counts: dict[str, int],
-        num_merges: int,
         *,
         tie_break: str = LEXICOGRAPHIC,
         end_of_word: str = END_OF_WORD,
@@ -381,7 +379,6 @@ def iter_merges(
     counts = word_counts(corpus)
     trainer = IncrementalTrainer(
         counts,
-        num_merges,
         tie_break=tie_break,
         end_of_word=check_end_of_word(end_of_word),
         fuse_end_of_word=fuse_end_of_word,

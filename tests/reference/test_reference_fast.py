@@ -61,7 +61,7 @@ def test_fast_holds_plains_pair_counts_and_words_at_every_step(tie_break, corpus
     segmenting = {key: opts[key] for key in ("end_of_word", "fuse_end_of_word")}
     counts = word_counts(corpus)
     words = initial_segmentation(counts, **segmenting)
-    trainer = fast.IncrementalTrainer(counts, 40, tie_break=tie_break, **segmenting)
+    trainer = fast.IncrementalTrainer(counts, tie_break=tie_break, **segmenting)
     steps = list(plain.train_steps(corpus, 40, tie_break=tie_break, **opts))
     for step in steps:
         assert trainer.pair_counts() == count_pairs(words)
