@@ -332,10 +332,18 @@ class _Shrink(Generic[T]):
 
 
 def prefetch(calls: "StudentCalls", judge: Judge, examples: list) -> None:
-    """Make the student's answers that ``judge`` asks first on ``examples`` in one batched
-    call per function (:meth:`StudentCalls.prefetch`), so judging them calls nothing more."""
-    calls.prefetch(calls.asked_first(lambda example=example: judge(example)
-                                     for example in examples))
+    """Make the student's answers that ``judge`` asks for on ``examples`` in one batched
+    call per function (:meth:`StudentCalls.prefetch`), so judging them calls nothing more.
+
+    The fresh calls a judge makes once those answers are known (a determinism check's second
+    call) follow in one more batch, in the reverse order: no input then meets in that child the
+    calls it came after in the first one, so an answer that depends on what ran before it in
+    the same process still shows as two different answers."""
+    def attempts() -> Iterator[Callable[[], Any]]:
+        return (lambda example=example: judge(example) for example in examples)
+
+    calls.prefetch(calls.asked_first(attempts()))
+    calls.prefetch_calls(calls.asked_first(attempts(), fresh_calls=True)[::-1])
 
 
 def smallest_failure(

@@ -260,7 +260,7 @@ class StudentCalls:
     def remembered(self, role: str, *args: Any) -> StudentAnswer:
         """The answer of ``role``'s function on ``args``, calling only the first time.
 
-        Generated checks share answers this way; determinism checks call again directly.
+        Generated checks share answers this way; determinism checks call again afresh.
         """
         key = repr((role, args))
         if key not in self._remembered:

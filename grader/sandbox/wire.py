@@ -60,14 +60,14 @@ class WireBounds:
 def encode(value: Any, bounds: WireBounds = WireBounds()) -> bytes:
     """Encode plain *value* as JSON bytes; anything not plain raises :class:`WireError`."""
     counter = _Counter(bounds)
-    tagged = _to_tagged(value, 0, counter, path="value")
+    tagged = _to_tagged(value, 0, counter, _ROOT)
     # ASCII escapes let any str travel, lone surrogates included.
     return json.dumps(tagged, ensure_ascii=True, separators=(",", ":"), allow_nan=False).encode()
 
 
 def to_tagged(value: Any, bounds: WireBounds = WireBounds()) -> Any:
     """The JSON-ready tagged form of plain *value* (to embed inside a larger message)."""
-    return _to_tagged(value, 0, _Counter(bounds), path="value")
+    return _to_tagged(value, 0, _Counter(bounds), _ROOT)
 
 
 def decode(data: bytes, bounds: WireBounds = WireBounds()) -> Any:
@@ -108,14 +108,27 @@ class _Counter:
             raise WireError(f"nested deeper than {self.bounds.max_depth} levels")
 
 
-def _to_tagged(value: Any, depth: int, counter: _Counter, path: str) -> Any:
+# Where a value sits, as (parent, index) links: spelt out (value[0][1]) only for an error.
+_Path = Any
+_ROOT: _Path = None
+
+
+def _path_text(path: _Path) -> str:
+    steps = []
+    while path is not None:
+        path, step = path
+        steps.append(f"[{step!r}]")
+    return "value" + "".join(reversed(steps))
+
+
+def _to_tagged(value: Any, depth: int, counter: _Counter, path: _Path) -> Any:
     counter.visit(depth)
     kind = type(value)
     if value is None or kind is bool or kind is int:
         return value
     if kind is float:
         if not math.isfinite(value):
-            raise WireError(f"{path} is {value!r}; only finite floats can be sent")
+            raise WireError(f"{_path_text(path)} is {value!r}; only finite floats can be sent")
         return value
     if kind is str:
         return value
@@ -123,21 +136,22 @@ def _to_tagged(value: Any, depth: int, counter: _Counter, path: str) -> Any:
         counter.items += len(value) // 64
         return {BYTES_TAG: value.hex()}
     if kind is list:
-        return [_to_tagged(v, depth + 1, counter, f"{path}[{i}]") for i, v in enumerate(value)]
+        return [_to_tagged(v, depth + 1, counter, (path, i)) for i, v in enumerate(value)]
     if kind is tuple:
-        items = [_to_tagged(v, depth + 1, counter, f"{path}[{i}]") for i, v in enumerate(value)]
+        items = [_to_tagged(v, depth + 1, counter, (path, i)) for i, v in enumerate(value)]
         return {TUPLE_TAG: items}
     if kind is dict:
         pairs = []
         for key, item in value.items():
             if not _plain_key(key):
-                raise WireError(f"{path} has a key of type {type(key).__name__}; keys must be str, "
-                                "int or a tuple of str and int")
+                raise WireError(f"{_path_text(path)} has a key of type {type(key).__name__}; "
+                                "keys must be str, int or a tuple of str and int")
             counter.items += len(key) if type(key) is tuple else 0
             tagged = {TUPLE_TAG: list(key)} if type(key) is tuple else key
-            pairs.append([tagged, _to_tagged(item, depth + 1, counter, f"{path}[{key!r}]")])
+            pairs.append([tagged, _to_tagged(item, depth + 1, counter, (path, key))])
         return {DICT_TAG: pairs}
-    raise WireError(f"{path} is a {kind.__name__}; only plain data can be sent to student code")
+    raise WireError(f"{_path_text(path)} is a {kind.__name__}; only plain data can be sent to "
+                    "student code")
 
 
 def _from_tagged(node: Any, depth: int, counter: _Counter) -> Any:

@@ -17,6 +17,7 @@ import yaml
 from pydantic import TypeAdapter, ValidationError
 
 from grader.package_data import data_dir
+from grader.spec.attribute_docs import DocumentedSchema
 from grader.spec.family import FamilyError, derive_family, families, family_named, use_course_dirs
 from grader.spec.messages import pydantic_problems
 from grader.spec.models import Exercise
@@ -345,7 +346,7 @@ def json_schema() -> dict[str, Any]:
     """The spec format as a JSON Schema (draft 2020-12): one branch per family's model."""
     models = [family.exercise for family in families()]
     union: Any = models[0] if len(models) == 1 else Union[tuple(models)]  # type: ignore[valid-type]
-    schema = TypeAdapter(union).json_schema()
+    schema = TypeAdapter(union).json_schema(schema_generator=DocumentedSchema)
     return {"$schema": "https://json-schema.org/draft/2020-12/schema",
             "title": "bpe-autograder exercise",
             "description": "An exercise spec; its family decides which fields it takes, so "

@@ -34,10 +34,10 @@ FamilyName = Annotated[str, Field(pattern=r"^[a-z][a-z0-9_]*$")]
 
 
 class SpecModel(BaseModel):
-    """Base of every spec model: unknown keys are errors, values are not coerced silently."""
+    """Base of every spec model: unknown keys are errors, values are not coerced silently.
+    The string under a field documents it in ``grade schema`` (:mod:`grader.spec.attribute_docs`)."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True, strict=True,
-                              use_attribute_docstrings=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
 
 
 class FunctionSpec(SpecModel):
@@ -121,7 +121,6 @@ class Exercise(SpecModel):
         extra="forbid",
         frozen=True,
         strict=True,
-        use_attribute_docstrings=True,
         title="bpe-autograder exercise",
         json_schema_extra={"$schema": "https://json-schema.org/draft/2020-12/schema"},
     )

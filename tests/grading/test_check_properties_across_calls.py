@@ -1,7 +1,7 @@
 """Reference-free properties that need more than one look at a call: a function that changes
 its arguments is caught (the sandbox echoes them back after the call and the
 ``inputs-unmodified`` property compares them with what was sent), and so is one whose answer
-changes from call to call (by chance: the sandbox keeps no state between calls)."""
+changes from call to call, by chance or by what ran before it in the same process."""
 
 from __future__ import annotations
 
@@ -59,6 +59,16 @@ def test_a_correct_submission_leaves_its_inputs_alone():
 def test_a_trainer_whose_answer_changes_between_calls_fails_determinism():
     exercise = quick_exercise()
     report = grade_submission(SUBMISSIONS / "wrong_alternating.py", exercise)
+    check = next(c for c in report.checks if c.id == "property:deterministic")
+    assert not check.passed
+    assert "two calls with the same input returned" in check.message
+
+
+def test_a_trainer_whose_answer_depends_on_earlier_calls_in_its_process_fails_determinism():
+    """Second calls are batched in one child, in the reverse order of the first ones: no input
+    meets the same calls before it twice, so a count kept in a global still shows."""
+    exercise = quick_exercise()
+    report = grade_submission(SUBMISSIONS / "wrong_counts_its_calls.py", exercise)
     check = next(c for c in report.checks if c.id == "property:deterministic")
     assert not check.passed
     assert "two calls with the same input returned" in check.message

@@ -1,8 +1,7 @@
 # exercise: bpe-train-encode
 """Right merges, except that every call's last merge carries a fresh random draw: the way an
-unseeded random choice leaks into an answer, so two calls with the same input differ. (Hidden
-state cannot do this any more: the sandbox keeps nothing from one call to the next, so a
-counter kept in a file or a global starts afresh in every call.)"""
+unseeded random choice leaks into an answer, so two calls with the same input differ. (State
+kept between calls is the other way: wrong_counts_its_calls.py.)"""
 import random
 
 from collections import Counter

@@ -4,10 +4,11 @@ Each property of the milestone's role (its family's list) is a sub-check worth a
 of the check's points, searched with the same bounded, deterministic Hypothesis search as the
 differential check, over the first of the same generated inputs; a failure names the property
 and the smallest input found. The student's answers are remembered per input, so the checks of
-one role share their calls (determinism alone calls a second time). Where the code crashes a
-property cannot be checked: the property is judged on the inputs the code answers, and says
-so; the crash itself is charged by the cases and the differential check, not again here. A
-property the code never gives one answer for is not checked and earns nothing.
+one role share their calls (determinism alone calls a second time, in a batch of its own).
+Where the code crashes a property cannot be checked: the property is judged on the inputs the
+code answers, and says so; the crash itself is charged by the cases and the differential
+check, not again here. A property the code never gives one answer for is not checked and
+earns nothing.
 
 :func:`deterministic` and :func:`inputs_unmodified` are laws of every role, for families to
 list: calling again with the same input gives the same answer, and the arguments are not
@@ -61,10 +62,13 @@ def run(context: CheckContext) -> list[CheckResult]:
     properties = role_of(calls.exercise, role).properties(calls)
     examples = property_examples(generated(calls.exercise, role).count(calls.exercise))
     shares = split_evenly(points, len(properties))
-    return [
-        timed(lambda prop=prop, share=share: _property(context, role, prop, share, examples))
-        for prop, share in zip(properties, shares)
-    ]
+    try:
+        return [
+            timed(lambda prop=prop, share=share: _property(context, role, prop, share, examples))
+            for prop, share in zip(properties, shares)
+        ]
+    finally:
+        calls.drop_unused_calls()  # second calls made ahead serve this check only
 
 
 def _property(context: CheckContext, role: str, prop: Property, share: float, examples: int) -> CheckResult:
