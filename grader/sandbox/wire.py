@@ -101,7 +101,13 @@ class _Counter:
         self.items = 0
 
     def visit(self, depth: int) -> None:
-        self.items += 1
+        self.visit_many(1, depth)
+
+    def visit_many(self, count: int, depth: int) -> None:
+        """``count`` items at ``depth`` (none of them nested)."""
+        if not count:
+            return
+        self.items += count
         if self.items > self.bounds.max_items:
             raise WireError(f"more than {self.bounds.max_items} items")
         if depth > self.bounds.max_depth:
@@ -136,6 +142,9 @@ def _to_tagged(value: Any, depth: int, counter: _Counter, path: _Path) -> Any:
         counter.items += len(value) // 64
         return {BYTES_TAG: value.hex()}
     if kind is list:
+        if all(type(v) is str for v in value):  # a corpus, say: its strings go as they are
+            counter.visit_many(len(value), depth + 1)
+            return list(value)
         return [_to_tagged(v, depth + 1, counter, (path, i)) for i, v in enumerate(value)]
     if kind is tuple:
         items = [_to_tagged(v, depth + 1, counter, (path, i)) for i, v in enumerate(value)]

@@ -33,14 +33,18 @@ def bare_pairs(merges: list[Merge]) -> list[Pair]:
 
 
 def reference_pairs(exercise: Exercise, case: Case, tie_break: Optional[str] = None) -> list[Pair]:
-    """The merges the reference learns from the case, as bare pairs."""
+    """The merges the reference learns from the case, as bare pairs (a fresh list; trained
+    once per case and rule, as every judge of the case asks for them)."""
     conventions = exercise.conventions
-    return train_bpe(
-        case.corpus,
-        case.num_merges,
-        tie_break=tie_break or conventions.tie_break,
-        end_of_word=conventions.end_of_word,
-    )
+    rule = tie_break or conventions.tie_break
+    key = (rule, conventions.end_of_word, repr(case.corpus), case.num_merges)
+    if key not in _PAIRS:
+        _PAIRS[key] = tuple(train_bpe(case.corpus, case.num_merges, tie_break=rule,
+                                      end_of_word=conventions.end_of_word))
+    return list(_PAIRS[key])
+
+
+_PAIRS: dict[tuple, tuple] = {}
 
 
 def reference_steps(exercise: Exercise, case: Case) -> list[Step]:
