@@ -255,13 +255,14 @@ def derive_family(data: Mapping[str, Any]) -> str:
     kind = data.get("kind")
     functions = data.get("functions")
     roles = list(functions) if isinstance(functions, dict) else []
-    for name in family_names():
-        try:
-            family = family_named(name)
-        except FamilyError:
-            continue
-        if isinstance(kind, str) and kind != "code" and family.kind == kind:
-            return name
+    if isinstance(kind, str) and kind != "code":
+        for name in family_names():
+            try:
+                family = family_named(name)
+            except FamilyError:
+                continue
+            if family.kind == kind:
+                return name
     for role in roles:
         owner = family_of_role(str(role))
         if owner is not None:
