@@ -24,6 +24,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any, Optional
 
 from grader.mistakes.diagnosis import DEFAULT_TIME_LIMIT, run_bounded
@@ -50,10 +51,23 @@ class Observation:
     def crashed(self) -> bool:
         return self.crash is not None
 
+    @cached_property
+    def key(self) -> str:
+        """Equal for observations of the same call with the same outcome."""
+        return repr((self.inputs, self.actual, self.crash))
+
+    def form(self, book: MistakeBook, role: str) -> Any:
+        """The output's comparable form in ``book`` (worked out once: every mistake of the
+        role is compared with it)."""
+        forms = self.__dict__.setdefault("_forms", {})
+        if (id(book), role) not in forms:
+            forms[id(book), role] = book.canonical(role, self.actual)
+        return forms[id(book), role]
+
 
 def key(observation: Observation) -> str:
     """Equal for observations of the same call with the same outcome."""
-    return repr((observation.inputs, observation.actual, observation.crash))
+    return observation.key
 
 
 @dataclass(frozen=True)
@@ -90,7 +104,7 @@ def usable(book: MistakeBook, role: str, observation: Observation) -> bool:
     family says a mistake reproduces."""
     if observation.crashed:
         return book.telling_crash(role, observation.crash or "")
-    return book.canonical(role, observation.actual) is not NOT_COMPARABLE
+    return observation.form(book, role) is not NOT_COMPARABLE
 
 
 def name_for_milestone(
@@ -135,7 +149,7 @@ def wrong_outputs(book: MistakeBook, role: str, observations: list[Observation],
         seen.add(key(observation))
         if not observation.crashed:
             expected = _output(book, role, book.reference[role], observation.inputs, options)
-            if expected is NOT_COMPARABLE or expected == book.canonical(role, observation.actual):
+            if expected is NOT_COMPARABLE or expected == observation.form(book, role):
                 continue
         kept.append(observation)
     return kept
@@ -203,7 +217,7 @@ def _verdict(book: MistakeBook, role: str, mistake: Mistake, observation: Observ
         return SILENT
     if observation.crashed:
         return CONTRADICTS
-    return EXPLAINS if output == book.canonical(role, observation.actual) else CONTRADICTS
+    return EXPLAINS if output == observation.form(book, role) else CONTRADICTS
 
 
 def _output(book: MistakeBook, role: str, run: Callable[..., Any], inputs: Mapping[str, Any],

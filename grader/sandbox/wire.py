@@ -24,7 +24,7 @@ from __future__ import annotations
 import json
 import math
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Optional
 
 TUPLE_TAG = "T"
 DICT_TAG = "D"
@@ -177,11 +177,14 @@ def _from_tagged(node: Any, depth: int, counter: _Counter) -> Any:
             raise WireError(f"a string longer than {counter.bounds.max_string_chars} characters")
         return node
     if kind is list:
-        return [_from_tagged(item, depth + 1, counter) for item in node]
+        return _strings(node, depth + 1, counter) or [
+            _from_tagged(item, depth + 1, counter) for item in node]
     if kind is dict and len(node) == 1:
         ((tag, body),) = node.items()
         if tag == TUPLE_TAG and type(body) is list:
-            return tuple(_from_tagged(item, depth + 1, counter) for item in body)
+            strings = _strings(body, depth + 1, counter)
+            return tuple(strings if strings is not None else (
+                _from_tagged(item, depth + 1, counter) for item in body))
         if tag == DICT_TAG and type(body) is list:
             return _decode_dict(body, depth, counter)
         if tag == BYTES_TAG and type(body) is str:
@@ -189,6 +192,17 @@ def _from_tagged(node: Any, depth: int, counter: _Counter) -> Any:
         if tag == OPAQUE_TAG and type(body) is str and 0 < len(body) <= MAX_TYPE_NAME:
             return Opaque(body)
     raise WireError(f"an unexpected node of type {kind.__name__}")
+
+
+def _strings(items: list, depth: int, counter: _Counter) -> Optional[list]:
+    """``items`` as they are when every one is a string within bounds (checked as one), else
+    None: a token list, say, is read without visiting each string in turn."""
+    if not items or not all(type(item) is str for item in items):
+        return None
+    if max(map(len, items)) > counter.bounds.max_string_chars:
+        raise WireError(f"a string longer than {counter.bounds.max_string_chars} characters")
+    counter.visit_many(len(items), depth)
+    return items
 
 
 def _decode_bytes(text: str, counter: _Counter) -> bytes:
