@@ -343,7 +343,9 @@ def prefetch(calls: "StudentCalls", judge: Judge, examples: list) -> None:
         return (lambda example=example: judge(example) for example in examples)
 
     calls.prefetch(calls.asked_first(attempts()))
-    calls.prefetch_calls(calls.asked_first(attempts(), fresh_calls=True)[::-1])
+    # Answers the first batch left out (after a crash or a time-out) are not tried again here:
+    # they are called one by one when asked for.
+    calls.prefetch_calls(calls.asked_first(attempts(), fresh_calls=True, remembered=False)[::-1])
 
 
 def smallest_failure(

@@ -95,6 +95,7 @@ class StudentCalls:
         self.output = output if output is not None else OutputLedger(box)
         self._probe: Optional[list[tuple[str, tuple]]] = None
         self._note_calls = False
+        self._note_remembered = True
         self._made: dict[str, list[StudentAnswer]] = {}  # batched answers of fresh calls
         self._answered: set[str] = set()  # functions that have answered a call in time
         self._kept: dict[str, Any] = {}
@@ -165,23 +166,25 @@ class StudentCalls:
     # ----------------------------------------------------------------- batched calls
 
     @contextmanager
-    def probing(self, *, fresh_calls: bool = False) -> Iterator[list[tuple[str, tuple]]]:
+    def probing(self, *, fresh_calls: bool = False,
+                remembered: bool = True) -> Iterator[list[tuple[str, tuple]]]:
         """While inside, a call whose answer is not remembered yet is not made: it ends the
         caller with :class:`Probed`, noted (``(role, args)`` in the list given) when it asked
-        for a remembered answer, or with ``fresh_calls`` for a fresh one too."""
+        for a remembered answer (unless ``remembered`` is False), or with ``fresh_calls`` for a
+        fresh one too."""
         noted: list[tuple[str, tuple]] = []
-        self._probe, self._note_calls = noted, fresh_calls
+        self._probe, self._note_calls, self._note_remembered = noted, fresh_calls, remembered
         try:
             yield noted
         finally:
-            self._probe, self._note_calls = None, False
+            self._probe, self._note_calls, self._note_remembered = None, False, True
 
-    def asked_first(self, attempts: Iterable[Callable[[], Any]], *,
-                    fresh_calls: bool = False) -> list[tuple[str, tuple]]:
+    def asked_first(self, attempts: Iterable[Callable[[], Any]], *, fresh_calls: bool = False,
+                    remembered: bool = True) -> list[tuple[str, tuple]]:
         """The calls each of ``attempts`` (a judge on one input) would make first, run while
-        :meth:`probing`; a judge that fails otherwise is judged for real later, where its
-        failure is reported."""
-        with self.probing(fresh_calls=fresh_calls) as noted:
+        :meth:`probing` (with its options); a judge that fails otherwise is judged for real
+        later, where its failure is reported."""
+        with self.probing(fresh_calls=fresh_calls, remembered=remembered) as noted:
             for attempt in attempts:
                 try:
                     attempt()
@@ -265,7 +268,8 @@ class StudentCalls:
         key = repr((role, args))
         if key not in self._remembered:
             if self._probe is not None:
-                self._probe.append((role, args))
+                if self._note_remembered:
+                    self._probe.append((role, args))
                 raise Probed
             self._remembered[key] = self.call(role, *args)
         return self._remembered[key]

@@ -59,10 +59,16 @@ class Observation:
     def form(self, book: MistakeBook, role: str) -> Any:
         """The output's comparable form in ``book`` (worked out once: every mistake of the
         role is compared with it)."""
-        forms = self.__dict__.setdefault("_forms", {})
-        if (id(book), role) not in forms:
-            forms[id(book), role] = book.canonical(role, self.actual)
-        return forms[id(book), role]
+        forms = self.__dict__.setdefault("_forms", [])
+        for known, known_role, form in forms:
+            if known is book and known_role == role:
+                return form
+        form = book.canonical(role, self.actual)
+        forms.append((book, role, form))
+        return form
+
+    def __getstate__(self) -> dict:
+        return {name: value for name, value in self.__dict__.items() if name != "_forms"}
 
 
 def key(observation: Observation) -> str:
