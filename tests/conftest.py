@@ -6,6 +6,7 @@ cache of prepared work starts empty in every run."""
 import os
 import tempfile
 
+import pytest
 from hypothesis import HealthCheck, settings
 
 TEST_SEED_SECRET = "bpe-autograder test suite"
@@ -29,9 +30,24 @@ settings.load_profile("deterministic")
 LONGEST_FIRST = (
     "tests/mistakes/test_mistaken_students.py",  # one module fixture audits every exercise
 )
+# Modules whose module fixtures take seconds (a bundle set up in a container, a grading of
+# megabytes of answers): each runs in one test process (--dist loadgroup), so its fixtures
+# are set up once rather than once per process.
+ONE_PROCESS = (
+    "tests/report/test_report_side_channels.py",
+    "tests/bundles/test_bundle_hosts.py",
+    "tests/bundles/test_bundle_classroom.py",
+    "tests/bundles/test_bundle_gradescope.py",
+    "tests/families/byte_level/test_byte_exercise.py",
+)
 
 
+@pytest.hookimpl(tryfirst=True)  # before xdist reads the groups
 def pytest_collection_modifyitems(session, config, items):
     """Tests behind the longest fixtures run first, so parallel workers do not end the run
     with one of them still working alone (the order is the same in every worker)."""
     items.sort(key=lambda item: not item.nodeid.startswith(LONGEST_FIRST))
+    for item in items:
+        module = item.nodeid.split("::", 1)[0]
+        if module in ONE_PROCESS and item.get_closest_marker("xdist_group") is None:
+            item.add_marker(pytest.mark.xdist_group(module))
