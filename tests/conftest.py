@@ -45,7 +45,8 @@ ONE_PROCESS = (
 @pytest.hookimpl(tryfirst=True)  # before xdist reads the groups
 def pytest_collection_modifyitems(session, config, items):
     """Tests behind the longest fixtures run first, so parallel workers do not end the run
-    with one of them still working alone (the order is the same in every worker)."""
+    with one of them still working alone (the order is the same in every worker); the tests
+    of each ``ONE_PROCESS`` module form one group."""
     items.sort(key=lambda item: not item.nodeid.startswith(LONGEST_FIRST))
     for item in items:
         module = item.nodeid.split("::", 1)[0]
