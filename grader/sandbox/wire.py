@@ -114,6 +114,8 @@ class _Counter:
             raise WireError(f"nested deeper than {self.bounds.max_depth} levels")
 
 
+_ONLY_STR = {str}
+
 # Where a value sits, as (parent, index) links: spelt out (value[0][1]) only for an error.
 _Path = Any
 _ROOT: _Path = None
@@ -142,7 +144,7 @@ def _to_tagged(value: Any, depth: int, counter: _Counter, path: _Path) -> Any:
         counter.items += len(value) // 64
         return {BYTES_TAG: value.hex()}
     if kind is list:
-        if all(type(v) is str for v in value):  # a corpus, say: its strings go as they are
+        if set(map(type, value)) <= _ONLY_STR:  # a corpus, say: its strings go as they are
             counter.visit_many(len(value), depth + 1)
             return list(value)
         return [_to_tagged(v, depth + 1, counter, (path, i)) for i, v in enumerate(value)]
@@ -197,7 +199,7 @@ def _from_tagged(node: Any, depth: int, counter: _Counter) -> Any:
 def _strings(items: list, depth: int, counter: _Counter) -> Optional[list]:
     """``items`` as they are when every one is a string within bounds (checked as one), else
     None: a token list, say, is read without visiting each string in turn."""
-    if not items or not all(type(item) is str for item in items):
+    if not items or set(map(type, items)) != _ONLY_STR:
         return None
     if max(map(len, items)) > counter.bounds.max_string_chars:
         raise WireError(f"a string longer than {counter.bounds.max_string_chars} characters")
