@@ -210,12 +210,16 @@ def _strings(items: list, depth: int, counter: _Counter) -> Optional[list]:
 def _decode_bytes(text: str, counter: _Counter) -> bytes:
     if len(text) > 2 * counter.bounds.max_string_chars:
         raise WireError(f"bytes longer than {counter.bounds.max_string_chars}")
-    if len(text) % 2 or any(char not in "0123456789abcdef" for char in text):
+    try:
+        data = bytes.fromhex(text)
+    except ValueError:
+        data = None
+    if data is None or data.hex() != text:  # fromhex also takes capitals and spaces
         raise WireError("bytes that are not lowercase hex")
     counter.items += len(text) // 128
     if counter.items > counter.bounds.max_items:
         raise WireError(f"more than {counter.bounds.max_items} items")
-    return bytes.fromhex(text)
+    return data
 
 
 def _plain_key(key: Any) -> bool:

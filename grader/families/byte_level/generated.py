@@ -27,7 +27,7 @@ from typing import Any
 from grader.grading import shrink
 from grader.grading.search import st
 from grader.spec import Exercise
-from reference.byte_level import BytePair, Vocab, encode_byte_bpe, train_byte_bpe
+from reference.byte_level import BytePair, ByteLevelEncoder, Vocab, train_byte_bpe
 
 Train = tuple[str, tuple[str, ...], int]
 """``(text, special_tokens, num_merges)``: trains to ``256 + len(specials) + num_merges``."""
@@ -211,11 +211,23 @@ def reference_training(text: str, specials: tuple[str, ...], num_merges: int) ->
     return _TRAINED[key]
 
 
+def reference_encoder(text: str, specials: tuple[str, ...], num_merges: int) -> ByteLevelEncoder:
+    """The reference's encoder with the vocab and merges trained on a training input (built
+    once: every check encodes its inputs with it)."""
+    key = trained_key(text, specials, num_merges)
+    if key not in _ENCODERS:
+        vocab, merges = reference_training(text, specials, num_merges)
+        _ENCODERS[key] = ByteLevelEncoder(vocab, merges, list(specials))
+    return _ENCODERS[key]
+
+
+_ENCODERS: dict[tuple, ByteLevelEncoder] = {}
+
+
 def reference_ids(example: tuple) -> list[int]:
     """The reference's ids of an encoding input's text, with the vocab trained on its text."""
     text, specials, num_merges, encoded = example[:4]
-    vocab, merges = reference_training(text, specials, num_merges)
-    return encode_byte_bpe(encoded, vocab, merges, list(specials))
+    return reference_encoder(text, specials, num_merges).encode(encoded)
 
 
 def single_byte_ids(vocab: Vocab) -> dict[bytes, int]:
@@ -236,7 +248,7 @@ def ids_to_decode(example: tuple) -> list[int]:
     singles = single_byte_ids(vocab)
     wide = [i for i, character in enumerate(encoded) if len(character.encode("utf-8")) > 1]
     if wide:
-        head = encode_byte_bpe(encoded[:wide[-1]], vocab, merges, list(specials))
+        head = reference_encoder(text, specials, num_merges).encode(encoded[:wide[-1]])
         partial = encoded[wide[-1]].encode("utf-8")[:-1]
     else:
         head, partial = ids[:-1], vocab[ids[-1]][:-1]
