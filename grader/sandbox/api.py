@@ -365,7 +365,9 @@ class Sandbox:
         self._spent += seconds
         if outcome.kind == "timeout" and budget_bound:
             outcome = _failed("budget", "the submission's time budget ran out", seconds)
-        if outcome.kind == "crash" and worker.groups.oom_kills() > oom_before:
+        if outcome.kind not in ("timeout", "budget") and worker.groups.oom_kills() > oom_before:
+            # The kernel killed a process of the call over the cap: the call ran out of memory,
+            # also when the process killed was one it started and the call itself answered.
             outcome = _failed("memory", self._memory_text(), seconds)
         if self._worker is not None and not self.layers.get("pid-namespace"):
             self._worker.sweep_strays()
