@@ -51,8 +51,9 @@ def milestone_ids(gradings: Iterable[Grading]) -> list[str]:
 
 def grades_csv(gradings: Sequence[Grading],
                unusable: Sequence[tuple[str, str, str]] = ()) -> str:
-    """One row per grading, and one per unusable entry that names a student (no score, the
-    reason): nobody handed in is missing from the file."""
+    """One row per grading (its reason: why it could not be graded, or the grader's fault),
+    and one per unusable entry that names a student (no score, the reason): nobody handed in
+    is missing from the file."""
     milestones = milestone_ids(gradings)
     several = len({g.exercise for g in gradings}) > 1
     header = (["student"] + (["exercise"] if several else []) + ["total"] + milestones
@@ -64,7 +65,7 @@ def grades_csv(gradings: Sequence[Grading],
         row = [grading.student] + ([grading.exercise] if several else [])
         row.append("" if errored else score_text(grading.score))
         row += ["" if errored or m not in scores else score_text(scores[m]) for m in milestones]
-        row += [grading.outcome, grading.error if errored else ""]
+        row += [grading.outcome, grading.error if errored else grading.not_gradable]
         rows.append(row)
     graded = {grading.student for grading in gradings}
     for entry, student, reason in unusable:

@@ -84,6 +84,9 @@ def test_three_hostile_students_in_a_class_of_ten_lose_nobody_a_row(tmp_path: Pa
     assert len(rows) == 10, sorted(rows)
     assert {student: rows[student]["total"] for student in honest} == alone
     assert rows["surrogate"]["outcome"] == rows["binary"]["outcome"] == "not-gradable"
+    assert "line 3" in rows["binary"]["reason"] and "!!binary" in rows["binary"]["reason"]
+    assert "line 3" in rows["surrogate"]["reason"] and "surrogate" in rows["surrogate"]["reason"]
+    assert all(rows[student]["reason"] == "" for student in honest)
     assert rows["linked"]["outcome"] == "unusable"
     assert "symbolic link" in rows["linked"]["reason"]
     assert (tmp_path / "out" / "class-report.html").is_file()
