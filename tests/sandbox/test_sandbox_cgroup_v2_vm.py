@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import os
 import shlex
+import shutil
 import sys
 import tempfile
 from pathlib import Path
@@ -25,6 +26,17 @@ def test_caps_hold_in_a_delegated_subtree_on_a_cgroup_v2_kernel():
     if reason:
         pytest.skip(reason)
     place = Path(tempfile.mkdtemp(prefix="bpe-vm-test-"))
+    try:
+        report = _spread_in_vm(place)
+    finally:
+        shutil.rmtree(place, ignore_errors=True)
+    assert offers_pids_and_memory(report), report
+    assert_caps_held(report)
+
+
+def _spread_in_vm(place: Path) -> dict:
+    """The JSON line ``RUN_SPREAD`` prints in the container launcher's cgroup v2 view, run in
+    the VM."""
     (place / "spread.py").write_text(SPREAD)
     (place / "run_spread.py").write_text(RUN_SPREAD)
     script = place / "run.sh"
@@ -36,6 +48,4 @@ def test_caps_hold_in_a_delegated_subtree_on_a_cgroup_v2_kernel():
         os.chmod(path, 0o644)
     status, output = run_in_vm(script)
     assert status == 0, output[-3000:]
-    report = json.loads([line for line in output.splitlines() if line.startswith("{")][-1])
-    assert offers_pids_and_memory(report), report
-    assert_caps_held(report)
+    return json.loads([line for line in output.splitlines() if line.startswith("{")][-1])
