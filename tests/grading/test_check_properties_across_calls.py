@@ -64,11 +64,31 @@ def test_a_trainer_whose_answer_changes_between_calls_fails_determinism():
     assert "two calls with the same input returned" in check.message
 
 
-def test_a_trainer_whose_answer_depends_on_earlier_calls_in_its_process_fails_determinism():
+# The correct trainer, except that from the second call a process serves, the last merge
+# carries how many calls came before: state kept in a global between calls.
+COUNTS_ITS_CALLS = '''
+_CALLS = [0]
+_right_train_bpe = train_bpe
+
+
+def train_bpe(corpus, num_merges):
+    _CALLS[0] += 1
+    merges = _right_train_bpe(corpus, num_merges)
+    if merges and _CALLS[0] > 1:
+        first, second = merges[-1]
+        merges[-1] = (first, second + "#%d" % _CALLS[0])
+    return merges
+'''
+
+
+def test_a_trainer_whose_answer_depends_on_earlier_calls_in_its_process_fails_determinism(tmp_path):
     """Second calls are batched in one child, in the reverse order of the first ones: no input
     meets the same calls before it twice, so a count kept in a global still shows."""
     exercise = quick_exercise()
-    report = grade_submission(SUBMISSIONS / "wrong_counts_its_calls.py", exercise)
+    student = tmp_path / "student.py"
+    student.write_text((SUBMISSIONS / "correct_counter.py").read_text(encoding="utf-8")
+                       + COUNTS_ITS_CALLS, encoding="utf-8")
+    report = grade_submission(student, exercise)
     check = next(c for c in report.checks if c.id == "property:deterministic")
     assert not check.passed
     assert "two calls with the same input returned" in check.message

@@ -1,7 +1,7 @@
 # exercise: bpe-train-encode
 """Right merges, except that every call's last merge carries a fresh random draw: the way an
 unseeded random choice leaks into an answer, so two calls with the same input differ. (State
-kept between calls is the other way: wrong_counts_its_calls.py.)"""
+kept between calls is the other way: tests/grading/test_check_properties_across_calls.py.)"""
 import random
 
 from collections import Counter

@@ -18,8 +18,8 @@ at work by any simulation in the host's kernel. This boots Debian's kernel under
 
 The kernel comes from ``$BPE_TEST_VM_KERNEL`` (default :data:`KERNEL_DIR`): a folder with
 ``vmlinuz`` and a ``modules/`` folder of the ``.ko`` files :data:`MODULES` names, which
-``tests/support/fetch_vm_kernel.sh`` fills from Debian's kernel package (``.ci/run`` calls it).
-Standard library only.
+``python3 tests/support/cgroup_v2_vm.py fetch`` fills from Debian's kernel package (``.ci/run``
+runs it). Standard library only.
 """
 
 from __future__ import annotations
@@ -31,6 +31,7 @@ import platform
 import re
 import shutil
 import subprocess
+import sys
 import tempfile
 from pathlib import Path
 
@@ -95,8 +96,8 @@ def vm_unavailable() -> str | None:
     folder = kernel_dir()
     missing = [name for name in MODULES if not (folder / "modules" / f"{name}.ko").is_file()]
     if not (folder / "vmlinuz").is_file() or missing:
-        return (f"no kernel for the VM in {folder} (tests/support/fetch_vm_kernel.sh fetches "
-                "Debian's)")
+        return (f"no kernel for the VM in {folder} (python3 tests/support/cgroup_v2_vm.py fetch "
+                "fetches Debian's)")
     return None
 
 
@@ -141,3 +142,37 @@ def run_in_vm(script: Path, *, timeout: float = 600.0) -> tuple[int | None, str]
         if line.startswith(EXIT_MARK) and line[len(EXIT_MARK):].strip().isdigit():
             status = int(line[len(EXIT_MARK):])
     return status, output
+
+
+def fetch_kernel() -> str:
+    """Fill :func:`kernel_dir` from Debian's kernel package (apt-get and dpkg, as root), unless
+    it is full already; what was done, in a line."""
+    folder = kernel_dir()
+    if (folder / "vmlinuz").is_file() and all(
+            (folder / "modules" / f"{name}.ko").is_file() for name in MODULES):
+        return f"the VM's kernel is in {folder}"
+    depends = subprocess.run(["apt-cache", "depends", "linux-image-amd64"], capture_output=True,
+                             text=True, check=True).stdout
+    package = re.search(r"Depends: (linux-image-\d\S*-amd64)\s*$", depends, re.MULTILINE)
+    if package is None:
+        raise SystemExit("cgroup_v2_vm: no linux-image package to fetch")
+    with tempfile.TemporaryDirectory() as work:
+        subprocess.run(["apt-get", "download", package[1]], cwd=work, check=True,
+                       capture_output=True)
+        [deb] = Path(work).glob("*.deb")
+        subprocess.run(["dpkg", "-x", str(deb), str(Path(work) / "root")], check=True)
+        (folder / "modules").mkdir(parents=True, exist_ok=True)
+        [kernel] = (Path(work) / "root" / "boot").glob("vmlinuz-*")
+        shutil.copy(kernel, folder / "vmlinuz")
+        for name in MODULES:
+            found = next((Path(work) / "root" / "lib" / "modules").rglob(f"{name}.ko"), None)
+            if found is None:
+                raise SystemExit(f"cgroup_v2_vm: {package[1]} has no {name}.ko")
+            shutil.copy(found, folder / "modules")
+    return f"cgroup_v2_vm: {package[1]} in {folder}"
+
+
+if __name__ == "__main__":
+    if sys.argv[1:] != ["fetch"]:
+        raise SystemExit("usage: python3 tests/support/cgroup_v2_vm.py fetch")
+    print(fetch_kernel())

@@ -10,10 +10,11 @@ from __future__ import annotations
 
 from typing import Any, Optional
 
+from grader.families.bpe.generated import trained_merges
 from grader.families.bpe.spec import BpeCase as Case
 from grader.families.bpe.spec import EncodeItem, Pair, bare_pair
 from grader.spec import Exercise
-from reference import encode, train_bpe
+from reference import encode
 from reference.plain import Step, train_steps
 from reference.sequence_lengths import sequence_lengths
 
@@ -36,15 +37,8 @@ def reference_pairs(exercise: Exercise, case: Case, tie_break: Optional[str] = N
     """The merges the reference learns from the case, as bare pairs (a fresh list; trained
     once per case and rule, as every judge of the case asks for them)."""
     conventions = exercise.conventions
-    rule = tie_break or conventions.tie_break
-    key = (rule, conventions.end_of_word, repr(case.corpus), case.num_merges)
-    if key not in _PAIRS:
-        _PAIRS[key] = tuple(train_bpe(case.corpus, case.num_merges, tie_break=rule,
-                                      end_of_word=conventions.end_of_word))
-    return list(_PAIRS[key])
-
-
-_PAIRS: dict[tuple, tuple] = {}
+    return trained_merges(case.corpus, case.num_merges, tie_break or conventions.tie_break,
+                          conventions.end_of_word)
 
 
 def reference_steps(exercise: Exercise, case: Case) -> list[Step]:

@@ -271,17 +271,23 @@ def reductions(exercise: Exercise, example: tuple) -> list[tuple]:
 
 
 def reference_merges(exercise: Exercise, corpus: Any, num_merges: int) -> list[Pair]:
-    """The reference's merges (a fresh list; remembered, as every check asks for the same)."""
-    key = merges_key(exercise, corpus, num_merges)
+    """The reference's merges under the exercise's conventions (a fresh list; remembered, as
+    every check asks for the same)."""
+    conventions = exercise.conventions
+    return trained_merges(corpus, num_merges, conventions.tie_break, conventions.end_of_word)
+
+
+def trained_merges(corpus: Any, num_merges: int, tie_break: str, end_of_word: str) -> list[Pair]:
+    """The reference's merges under these conventions (a fresh list; trained once)."""
+    key = tie_break, end_of_word, repr(corpus), num_merges
     if key not in _MERGES:
-        conventions = exercise.conventions
-        _MERGES[key] = tuple(train_bpe(
-            corpus, num_merges, tie_break=conventions.tie_break,
-            end_of_word=conventions.end_of_word))
+        _MERGES[key] = tuple(train_bpe(corpus, num_merges, tie_break=tie_break,
+                                       end_of_word=end_of_word))
     return list(_MERGES[key])
 
 
 def merges_key(exercise: Exercise, corpus: Any, num_merges: int) -> tuple:
+    """The key :func:`trained_merges` remembers the exercise's merges on ``corpus`` under."""
     conventions = exercise.conventions
     return conventions.tie_break, conventions.end_of_word, repr(corpus), num_merges
 
