@@ -27,7 +27,8 @@ parallel, so the CPU time is the figure that does not depend on the host's load)
 
 ``--pairs N`` runs W (``python3 -c 'sum(range(30_000_000))'``) and ``grade submit`` one after
 the other, N times, for the correct and the wrong sample of bpe-train-encode and for the correct
-one with the cache of prepared work emptied before each run (a course's first grading), and
+one with the grader's cache (the validated spec and the prepared work) emptied before each
+run (a course's first grading), and
 prints the median ratios of CPU (the whole process tree) and wall time to W.
 
 The efficiency mode grades only the efficiency check, repeatedly, for the Counter-based correct
@@ -208,9 +209,9 @@ def bench_pairs(pairs: int) -> None:
             subprocess.run(command, capture_output=True, check=False, env=environment)
             cpu_ratios, wall_ratios, cpus = [], [], []
             for _ in range(pairs):
-                if cold:
-                    for stored in Path(cache).glob("*"):
-                        stored.unlink()
+                if cold:  # the kept spec and the prepared work both go
+                    for stored in Path(cache).iterdir():
+                        shutil.rmtree(stored) if stored.is_dir() else stored.unlink()
                 w_cpu, w_wall = tree_seconds(WORKLOAD)
                 g_cpu, g_wall = tree_seconds(command, environment)
                 cpu_ratios.append(g_cpu / w_cpu)

@@ -14,8 +14,11 @@ Exit codes are the same for every command (and listed in every ``--help``):
 
 from __future__ import annotations
 
+import gc
 import os
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, Callable, NoReturn, Optional
 
 import click
@@ -48,6 +51,22 @@ class InputError(click.ClickException):
     """An input the user can fix (unknown exercise, a spec that does not load): exit 2."""
 
     exit_code = INPUT_ERROR
+
+
+@contextmanager
+def paused_collector() -> Iterator[None]:
+    """Python's cyclic garbage collector paused while a command loads the grader, its exercise
+    and its inputs. The modules' objects are not garbage, yet the collector would scan them
+    again and again as they arrive: about a tenth of a grading's CPU time. On leaving they are
+    frozen (``gc.freeze``), so the collections of the work that follows skip them too."""
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
+        gc.freeze()
 
 
 def say(text: str, *, err: bool = False) -> None:

@@ -21,6 +21,7 @@ from grader.commands.common import (
     exercises_dir_option,
     fail,
     grader_fault,
+    paused_collector,
     say,
     use_color,
     with_exit_codes,
@@ -80,42 +81,43 @@ def submit(
     strict_sandbox: bool, fail_under: Optional[str], quiet: bool, color: Optional[bool],
     seed_secret: Optional[str], submitter: Optional[str], verbose: bool, failures_only: bool,
 ) -> None:
-    from grader.sandbox.layers import start_probe
+    with paused_collector():  # the grader's modules load without the collector scanning them
+        from grader.sandbox.layers import start_probe
 
-    start_probe()  # finds this host's isolation layers on another core while the grader loads
-    from grader.grading.engine import (
-        GradingSetupError,
-        grade_submission,
-        resolve_exercise,
-    )
-    from grader.grading.submission_file import (
-        SubmissionFileError,
-        header_mismatch,
-        read_submission,
-    )
+        start_probe()  # finds this host's isolation layers on another core while the grader loads
+        from grader.grading.engine import (
+            GradingSetupError,
+            grade_submission,
+            resolve_exercise,
+        )
+        from grader.grading.submission_file import (
+            SubmissionFileError,
+            header_mismatch,
+            read_submission,
+        )
 
-    if output is not None and not output.parent.is_dir():
-        raise click.BadParameter(f"the directory {output.parent} does not exist", param_hint="-o")
-    try:
-        exercise = resolve_exercise(submission, exercise_id)
-    except GradingSetupError as error:
-        raise click.UsageError(str(error)) from None
-    threshold = _threshold(fail_under, exercise.total_points)
-    if exercise_id is not None:
-        mismatch = header_mismatch(submission, exercise.id)
-        if mismatch:
-            say(f"warning: {mismatch}", err=True)
-    if not quiet:
+        if output is not None and not output.parent.is_dir():
+            raise click.BadParameter(f"the directory {output.parent} does not exist", param_hint="-o")
         try:
-            for note in read_submission(submission).notes:
-                say(f"note: {note}", err=True)
-        except SubmissionFileError:
-            pass  # the report says why it could not be graded
-    try:
-        from grader.report import HUMAN_FORMATS, RenderFault, render
-        from grader.sandbox import SandboxUnavailable, layers_notice
-    except Exception as error:  # noqa: BLE001 - a broken installation is the grader's fault
-        grader_fault("submit", "the grader is not installed correctly", error)
+            exercise = resolve_exercise(submission, exercise_id)
+        except GradingSetupError as error:
+            raise click.UsageError(str(error)) from None
+        threshold = _threshold(fail_under, exercise.total_points)
+        if exercise_id is not None:
+            mismatch = header_mismatch(submission, exercise.id)
+            if mismatch:
+                say(f"warning: {mismatch}", err=True)
+        if not quiet:
+            try:
+                for note in read_submission(submission).notes:
+                    say(f"note: {note}", err=True)
+            except SubmissionFileError:
+                pass  # the report says why it could not be graded
+        try:
+            from grader.report import HUMAN_FORMATS, RenderFault, render
+            from grader.sandbox import SandboxUnavailable, layers_notice
+        except Exception as error:  # noqa: BLE001 - a broken installation is the grader's fault
+            grader_fault("submit", "the grader is not installed correctly", error)
     colored = fmt == "text" and output is None and use_color(color)
     try:
         with Progress(f"grading {submission.name}", quiet=quiet) as progress:

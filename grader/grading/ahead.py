@@ -49,7 +49,7 @@ def generated_key(role: str, seed: Optional[int]) -> Key:
 def corpus_key(exercise: Exercise, secret: Optional[str]) -> Key:
     """The key of the timed input: the whole exercise is part of it, since two specs may share
     an id (a loaded value must never serve another spec)."""
-    return "corpus", exercise.id, exercise.model_dump_json(), secret_digest(secret)
+    return "corpus", exercise.id, exercise.fingerprint, secret_digest(secret)
 
 
 def secret_digest(secret: Optional[str]) -> Optional[str]:

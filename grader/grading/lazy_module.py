@@ -1,9 +1,9 @@
-"""A module imported on first attribute access, for costly imports most runs never need."""
+"""Modules and functions imported when first used, for costly imports most runs never need."""
 
 from __future__ import annotations
 
 import importlib
-from typing import Any
+from typing import Any, Callable
 
 
 class LazyModule:
@@ -14,3 +14,14 @@ class LazyModule:
 
     def __getattr__(self, attribute: str) -> Any:
         return getattr(importlib.import_module(self._name), attribute)
+
+
+def deferred(module: str, function: str) -> Callable[..., Any]:
+    """Stands for ``module.function``; the first call imports the module. A family record
+    names its authoring and audit helpers this way, so grading a submission never loads them."""
+    def call(*args: Any, **kwargs: Any) -> Any:
+        return getattr(importlib.import_module(module), function)(*args, **kwargs)
+
+    call.__name__ = call.__qualname__ = function
+    call.__module__ = module
+    return call

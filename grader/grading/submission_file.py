@@ -15,6 +15,7 @@ import contextlib
 import re
 import shutil
 import tempfile
+import warnings
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -91,7 +92,11 @@ def _notebook_source(name: str, text: str) -> SubmissionSource:
     import nbformat
 
     try:
-        notebook = nbformat.reads(text.lstrip(BOM), as_version=4)
+        with warnings.catch_warnings():
+            # Its cells' missing ids (older or hand-made notebooks) change nothing here: no
+            # nbformat warning reaches the student's terminal.
+            warnings.simplefilter("ignore")
+            notebook = nbformat.reads(text.lstrip(BOM), as_version=4)
     except Exception as error:  # noqa: BLE001 - nbformat raises several unrelated types
         raise SubmissionFileError(
             f"{name} is not a readable Jupyter notebook ({type(error).__name__}: {error}); "

@@ -10,6 +10,7 @@ whether a submission was gradable at all is declared on the model (:mod:`grader.
 
 from __future__ import annotations
 
+import importlib
 from typing import Any, Callable, Mapping
 
 from grader.report.bounds import (
@@ -19,30 +20,25 @@ from grader.report.bounds import (
     fault_report,
     minimal_fault_document,
 )
-from grader.report.classroom import render_classroom
-from grader.report.gradescope import render_gradescope
-from grader.report.html_report import render_html
-from grader.report.json_report import render_json
-from grader.report.junit import render_junit
-from grader.report.markdown_report import render_markdown
 from grader.report.options import ReportOptions, ReportOptionsError, parse_options
-from grader.report.prairielearn import render_prairielearn
 from grader.report.redaction import public_view
-from grader.report.text import render_text
 from grader.result import GradeReport
 
-Renderer = Callable[[GradeReport, ReportOptions], str]
+Renderer = Callable[..., str]
+"""``renderer(report, options)``; the text renderer also takes ``color``, ``verbose`` and
+``failures_only``."""
 
-_RENDERERS: dict[str, Renderer] = {
-    "text": render_text,
-    "json": render_json,
-    "gradescope": render_gradescope,
-    "prairielearn": render_prairielearn,
-    "classroom": render_classroom,
-    "junit": render_junit,
-    "markdown": render_markdown,
-    "html": render_html,
+_RENDERERS: dict[str, str] = {
+    "text": "grader.report.text:render_text",
+    "json": "grader.report.json_report:render_json",
+    "gradescope": "grader.report.gradescope:render_gradescope",
+    "prairielearn": "grader.report.prairielearn:render_prairielearn",
+    "classroom": "grader.report.classroom:render_classroom",
+    "junit": "grader.report.junit:render_junit",
+    "markdown": "grader.report.markdown_report:render_markdown",
+    "html": "grader.report.html_report:render_html",
 }
+"""Format -> the renderer's ``module:function``, imported when the format is asked for."""
 
 FORMATS: tuple[str, ...] = tuple(_RENDERERS)
 """Format names accepted by ``grade submit --format``, in the order the CLI lists them."""
@@ -73,12 +69,13 @@ def render(
     if fmt not in _RENDERERS:
         raise UnknownFormatError(f"unknown report format {fmt!r}; choose one of {', '.join(FORMATS)}")
     options = parse_options(exercise_options)
+    renderer = renderer_of(fmt)
 
     def write(shown: GradeReport) -> str:
         if fmt == "text":
-            return render_text(shown, options, color=color, verbose=verbose,
-                               failures_only=failures_only)
-        return _RENDERERS[fmt](shown, options)
+            return renderer(shown, options, color=color, verbose=verbose,
+                            failures_only=failures_only)
+        return renderer(shown, options)
 
     public = public_view(report)
     try:
@@ -95,6 +92,12 @@ def render(
     except Exception:  # noqa: BLE001 - the renderer cannot write even that
         document = minimal_fault_document(fmt, report.exercise, reason)
     raise RenderFault(document, reason)
+
+
+def renderer_of(fmt: str) -> Renderer:
+    """The function rendering ``fmt`` (a key of the format table)."""
+    module, function = _RENDERERS[fmt].split(":")
+    return getattr(importlib.import_module(module), function)  # type: ignore[no-any-return]
 
 
 __all__ = [

@@ -191,6 +191,12 @@ def registered() -> dict[str, str]:
     return _REGISTERED[0]
 
 
+def additions() -> str:
+    """The families defined besides the shipped and installed ones, as text: those registered
+    in this process and the course folders' (a kept spec is valid only under the same ones)."""
+    return repr((sorted(_EXTRA.items()), [str(folder) for folder in _course_family_folders()]))
+
+
 def course_folder(name: str) -> Optional[Path]:
     """The folder of ``name`` when it is a course family (not an installed module), else None."""
     where = registered().get(name)
@@ -203,7 +209,7 @@ def family_names() -> list[str]:
 
 def family_named(name: str) -> Family:
     """The record of family ``name``; :class:`FamilyError` when there is none."""
-    where = registered().get(name)
+    where = _EXTRA.get(name) or built_in().get(name) or registered().get(name)
     if where is None:
         raise FamilyError(unknown_family_message(name))
     if (name, where) in _LOADED:

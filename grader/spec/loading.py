@@ -13,10 +13,10 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any, Optional, Union
 
-import yaml
 from pydantic import TypeAdapter, ValidationError
 
 from grader.package_data import data_dir
+from grader.spec import spec_cache
 from grader.spec.attribute_docs import DocumentedSchema
 from grader.spec.family import FamilyError, derive_family, families, family_named, use_course_dirs
 from grader.spec.messages import pydantic_problems
@@ -29,7 +29,6 @@ from grader.spec.problems import (
     in_file_order,
 )
 from grader.spec.rules import semantic_problems
-from grader.spec.yaml_lines import parse_yaml
 
 ENV_VAR = "GRADE_EXERCISES_PATH"
 """Colon-separated folders of a course's own specs, searched by id before the shipped ones."""
@@ -142,8 +141,13 @@ def load_exercise(id_or_path: Union[str, os.PathLike]) -> Exercise:
         text = path.read_text(encoding="utf-8-sig")
     except (OSError, UnicodeDecodeError) as error:
         raise SpecError([Problem(display_path(path), None, "", f"cannot read the file: {error}")])
-    exercise = parse_exercise(text, display_path(path))
+    shown_as = display_path(path)
+    kept = spec_cache.load(path, shown_as, text)
+    if kept is not None:
+        return kept
+    exercise = parse_exercise(text, shown_as)
     exercise._source = path
+    spec_cache.store(path, shown_as, text, exercise)
     return exercise
 
 
@@ -182,6 +186,10 @@ def display_path(path: Path) -> str:
 
 def parse_exercise(text: str, file: str = "<spec>", *, expected_id: Optional[str] = None) -> Exercise:
     """Validate the YAML ``text`` of a spec; ``file`` names it in messages."""
+    import yaml  # only here: a kept spec (grader.spec.spec_cache) is loaded without it
+
+    from grader.spec.yaml_lines import parse_yaml
+
     try:
         data, document = parse_yaml(text)
     except yaml.MarkedYAMLError as error:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import difflib
 import re
 from typing import Annotated, Any, Optional, Union, get_args, get_origin
 
@@ -72,6 +71,8 @@ def _unknown_key_message(loc: Loc, root: type[BaseModel]) -> str:
     if model is None:
         return "unknown key"
     allowed = list(model.model_fields)
+    import difflib  # only here: most specs have no misspelt key
+
     close = difflib.get_close_matches(key, allowed, n=1)
     hint = f"; did you mean {close[0]!r}?" if close else ""
     return f"unknown key{hint} (allowed: {', '.join(allowed)})"

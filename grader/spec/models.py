@@ -12,15 +12,14 @@ problem as ``file:line: field: message``.
 
 from __future__ import annotations
 
+import hashlib
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Literal, Optional
+from typing import Annotated, Any, ClassVar, Literal, Optional
 
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, create_model, field_validator
 
-from grader.spec.problems import Loc, Problem, format_loc
+from grader.spec.problems import Document, Loc, Problem, format_loc
 
-if TYPE_CHECKING:
-    from grader.spec.yaml_lines import Document
 
 Pair = tuple[str, str]
 
@@ -37,7 +36,7 @@ class SpecModel(BaseModel):
     """Base of every spec model: unknown keys are errors, values are not coerced silently.
     The string under a field documents it in ``grade schema`` (:mod:`grader.spec.attribute_docs`)."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True, defer_build=True)
 
 
 class FunctionSpec(SpecModel):
@@ -121,6 +120,7 @@ class Exercise(SpecModel):
         extra="forbid",
         frozen=True,
         strict=True,
+        defer_build=True,
         title="bpe-autograder exercise",
         json_schema_extra={"$schema": "https://json-schema.org/draft/2020-12/schema"},
     )
@@ -147,16 +147,17 @@ class Exercise(SpecModel):
     """The functions students write: role -> function (the family's roles: grade list --families)."""
     milestones: list[Milestone] = Field(min_length=1)
     """Graded steps with their points and checks."""
-    limits: Limits = Limits()
+    limits: Limits = Limits.model_construct()
     """Sandbox limits for the student's code."""
-    feedback: Feedback = Feedback()
+    feedback: Feedback = Feedback.model_construct()
     """How hidden results are shown on LMS platforms."""
     cases: list[Case] = Field(default_factory=list)
     """Inputs with optional expected values: written ones are verified, missing ones computed."""
 
     _source: Optional[Path] = PrivateAttr(default=None)
     _file: str = PrivateAttr(default="<spec>")
-    _document: Optional["Document"] = PrivateAttr(default=None)
+    _document: Optional[Document] = PrivateAttr(default=None)
+    _fingerprint: Optional[tuple[int, str]] = PrivateAttr(default=None)
 
     @field_validator("functions")
     @classmethod
@@ -168,6 +169,21 @@ class Exercise(SpecModel):
     def source(self) -> Optional[Path]:
         """The YAML file this exercise was loaded from, if any."""
         return self._source
+
+    @property
+    def fingerprint(self) -> str:
+        """A digest of everything the exercise says, as validated: what work computed from it
+        is keyed by. Worked out once per object; a copy (``model_copy(update=...)``) carries
+        its original's, so it is held with the object's identity and a copy works out its own."""
+        held = self._fingerprint
+        if held is None or held[0] != id(self):
+            held = (id(self), hashlib.sha256(self.model_dump_json().encode()).hexdigest())
+            self._fingerprint = held
+        return held[1]
+
+    def keep_fingerprint(self, fingerprint: str) -> None:
+        """Take ``fingerprint`` as this object's (one worked out for it before it was stored)."""
+        self._fingerprint = (id(self), fingerprint)
 
     def problem(self, loc: Loc, message: str) -> "Problem":
         """A :class:`Problem` about the value at ``loc``, located in the spec's file."""

@@ -1,5 +1,5 @@
-"""What is wrong with a spec: problems located as ``file:line: field: message``, and the error
-that carries every one of them at once."""
+"""What is wrong with a spec: problems located as ``file:line: field: message``, the lines
+they are located by, and the error that carries every one of them at once."""
 
 from __future__ import annotations
 
@@ -7,6 +7,22 @@ from dataclasses import dataclass
 from typing import Optional, Union
 
 Loc = tuple[Union[str, int], ...]
+
+
+class Document:
+    """Plain data from a YAML document plus the line of every mapping key and list item."""
+
+    def __init__(self) -> None:
+        self.lines: dict[Loc, int] = {}
+        self.duplicates: list[tuple[Loc, int, int]] = []
+
+    def line_of(self, loc: Loc) -> Optional[int]:
+        """The line of ``loc`` or of its nearest ancestor that the document has."""
+        for end in range(len(loc), -1, -1):
+            line = self.lines.get(tuple(loc[:end]))
+            if line is not None:
+                return line
+        return None
 
 
 @dataclass(frozen=True)

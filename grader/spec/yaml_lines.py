@@ -2,29 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Any, Optional
+from typing import Any
 
 import yaml
 
-from grader.spec.problems import Loc
+from grader.spec.problems import Document, Loc
 
 # --------------------------------------------------------------------------- YAML with lines
-
-
-class Document:
-    """Plain data from a YAML document plus the line of every mapping key and list item."""
-
-    def __init__(self) -> None:
-        self.lines: dict[Loc, int] = {}
-        self.duplicates: list[tuple[Loc, int, int]] = []
-
-    def line_of(self, loc: Loc) -> Optional[int]:
-        """The line of ``loc`` or of its nearest ancestor that the document has."""
-        for end in range(len(loc), -1, -1):
-            line = self.lines.get(tuple(loc[:end]))
-            if line is not None:
-                return line
-        return None
 
 
 FAST_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)

@@ -46,6 +46,7 @@ DYNAMIC_IMPORTS = {"import_module", "spec_from_file_location", "entry_points"}
 OTHER_DYNAMIC_IMPORTS = {
     GRADER / "commands" / "cli.py",  # each command's module, when that command runs
     GRADER / "grading" / "lazy_module.py",  # Hypothesis, when a check first needs it
+    GRADER / "report" / "__init__.py",  # each report format's module, when it is asked for
 }
 
 

@@ -100,7 +100,7 @@ def test_each_secret_and_each_spec_has_its_own_file(cache):
 def test_an_unreadable_file_only_costs_the_work_again(monkeypatch, cache, content):
     exercise = load_exercise("bpe-train-encode")
     path = prepared_cache.file_for(exercise, SECRET)
-    path.parent.mkdir(parents=True)
+    path.parent.mkdir(parents=True, exist_ok=True)  # loading the spec may have made it
     path.write_bytes(content)
     assert prepared_cache.load(exercise, SECRET) == {}
     prepared.prepare(exercise, SECRET)

@@ -3,6 +3,7 @@ notebooks grade like the plain ``.py`` file; a disallowed import is explained.""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import nbformat
@@ -158,3 +159,17 @@ def test_a_notebooks_errors_say_the_cell_and_the_line_in_it(tmp_path):
     path.write_text(nbformat.writes(notebook), encoding="utf-8")
     report = grade_submission(path, load_exercise("bpe-train-encode"))
     assert any("SyntaxError in cell 4, line 2" in error for error in report.errors), report.errors
+
+
+def test_a_notebook_without_cell_ids_is_read_without_a_warning(tmp_path, recwarn):
+    """Older and hand-made notebooks have no cell ids: nbformat's warning about them must not
+    reach the student's terminal."""
+    code = "# exercise: lesson97-bpe\ndef f():\n    return 1\n"
+    path = tmp_path / "old.ipynb"
+    path.write_text(json.dumps({
+        "nbformat": 4, "nbformat_minor": 5, "metadata": {},
+        "cells": [{"cell_type": "code", "metadata": {}, "execution_count": None,
+                   "outputs": [], "source": code.splitlines(keepends=True)}],
+    }), encoding="utf-8")
+    assert "def f():" in read_submission(path).text
+    assert not [str(w.message) for w in recwarn.list], "a warning reached the terminal"

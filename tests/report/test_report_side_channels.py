@@ -165,7 +165,7 @@ def test_a_renderer_fault_still_writes_a_valid_report_and_exits_1(monkeypatch, t
     for fmt in FORMATS:
         if fmt == "text":
             continue
-        monkeypatch.setitem(report_module._RENDERERS, fmt, broken)
+        monkeypatch.setattr(report_module, "renderer_of", lambda asked: broken)
         with pytest.raises(RenderFault) as caught:
             render(GradeReport("x", "X"), fmt)
         assert "RuntimeError" in caught.value.reason
@@ -174,7 +174,7 @@ def test_a_renderer_fault_still_writes_a_valid_report_and_exits_1(monkeypatch, t
     monkeypatch.undo()
 
     calls = {"count": 0}
-    original = report_module._RENDERERS["json"]
+    original = report_module.renderer_of("json")
 
     def fails_once(report, options):
         calls["count"] += 1
@@ -182,7 +182,7 @@ def test_a_renderer_fault_still_writes_a_valid_report_and_exits_1(monkeypatch, t
             raise RuntimeError("boom")
         return original(report, options)
 
-    monkeypatch.setitem(report_module._RENDERERS, "json", fails_once)
+    monkeypatch.setattr(report_module, "renderer_of", lambda asked: fails_once)
     student = tmp_path / "student.py"
     student.write_text(PRINTS_INPUTS, encoding="utf-8")
     result = CliRunner().invoke(main, ["submit", str(student), "--format", "json"])

@@ -13,37 +13,33 @@ mistakes (``catalogue``, ``wrong_bpe``, ``real_code``, ``compound``, ``witnesses
 and the student-style submissions that make them (``students``, ``real_students``).
 """
 
-from grader.families.bpe import (
-    book,
-    do_nothing,
-    efficiency,
-    new_spec,
-    prose,
-    rules,
-    stub,
-    students,
-    verify,
-)
-from grader.families.bpe.compound import combination_by_id
+from grader.families.bpe import book, efficiency
 from grader.families.bpe.roles import ROLES
 from grader.families.bpe.spec import BpeExercise
+from grader.grading.lazy_module import deferred
 from grader.mistakes.kinds import Students
 from grader.spec import Family
+
+HERE = __name__
 
 FAMILY = Family(
     name="bpe",
     summary="character-level Byte-Pair Encoding: train merges, encode words, count tokens",
     roles=ROLES,
     exercise=BpeExercise,
-    spec_problems=rules.spec_problems,
-    prose_problems=prose.prose_problems,
-    verify=verify.verify,
-    conventions=stub.stub_text,
+    spec_problems=deferred(f"{HERE}.rules", "spec_problems"),
+    prose_problems=deferred(f"{HERE}.prose", "prose_problems"),
+    verify=deferred(f"{HERE}.verify", "verify"),
+    conventions=deferred(f"{HERE}.stub", "stub_text"),
     mistakes=book.BOOK,
-    students=Students(applicable=students.applicable_mistakes, source=students.student_source,
-                      combined=students.combined_mistakes, combination=combination_by_id),
-    do_nothing=do_nothing.sources,
+    students=Students(applicable=deferred(f"{HERE}.students", "applicable_mistakes"),
+                      source=deferred(f"{HERE}.students", "student_source"),
+                      combined=deferred(f"{HERE}.students", "combined_mistakes"),
+                      combination=deferred(f"{HERE}.compound", "combination_by_id")),
+    do_nothing=deferred(f"{HERE}.do_nothing", "sources"),
     ahead=efficiency.ahead_work,
-    new_spec=new_spec.new_spec_text,
-    placeholder_case=rules.placeholder_case,
+    new_spec=deferred(f"{HERE}.new_spec", "new_spec_text"),
+    placeholder_case=deferred(f"{HERE}.rules", "placeholder_case"),
 )
+"""The authoring, checking and audit helpers are named, not imported: grading a submission
+against a kept spec loads none of them."""

@@ -310,7 +310,7 @@ def install_merges(values: dict) -> None:
 def settings_key(exercise: Exercise) -> tuple:
     """What the generated inputs depend on: the corpus form and the ``properties`` settings."""
     props = exercise.properties
-    return exercise.conventions.corpus_form, tuple(sorted(props.model_dump().items()))
+    return exercise.conventions.corpus_form, tuple(sorted(dict(props).items()))
 
 
 def count(exercise: Exercise) -> int:

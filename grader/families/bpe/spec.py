@@ -220,9 +220,9 @@ class BpeExercise(Exercise):
     """Graded steps with their points and checks."""
     conventions: Conventions
     """The rules students follow; every convention text of the stub is generated from them."""
-    properties: PropertySettings = PropertySettings()
+    properties: PropertySettings = PropertySettings.model_construct()
     """Sizes of the inputs generated for differential and property checks."""
-    efficiency: EfficiencySettings = EfficiencySettings()
+    efficiency: EfficiencySettings = EfficiencySettings.model_construct()
     """The timed training of the efficiency check."""
     cases: list[BpeCase] = Field(default_factory=list)
     """Inputs with optional expected values: written ones are verified, missing ones computed."""

@@ -306,7 +306,7 @@ def reductions(exercise: Exercise, example: tuple) -> list[tuple]:
 
 def settings_key(exercise: Exercise) -> tuple:
     """What the generated inputs depend on: the ``properties`` settings."""
-    return ("byte", tuple(sorted(exercise.properties.model_dump().items())))
+    return ("byte", tuple(sorted(dict(exercise.properties).items())))
 
 
 def count(exercise: Exercise) -> int:

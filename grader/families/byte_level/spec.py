@@ -80,9 +80,9 @@ class ByteExercise(BpeExercise):
     functions: dict[str, FunctionSpec] = functions_field(ROLES)
     milestones: list[ByteMilestone] = Field(min_length=1)  # type: ignore[valid-type]
     """Graded steps with their points and checks."""
-    properties: ByteProperties = ByteProperties()  # type: ignore[assignment]
+    properties: ByteProperties = ByteProperties.model_construct()  # type: ignore[assignment]
     """Sizes of the texts generated for differential and property checks."""
-    efficiency: ByteEfficiency = ByteEfficiency()  # type: ignore[assignment]
+    efficiency: ByteEfficiency = ByteEfficiency.model_construct()  # type: ignore[assignment]
     """The timed training of the efficiency check."""
     cases: list[ByteCase] = Field(default_factory=list)  # type: ignore[assignment]
     """Texts with special tokens; every expected value is computed by the reference."""

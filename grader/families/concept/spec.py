@@ -133,7 +133,7 @@ class ConceptExercise(Exercise):
 
     family: Literal["concept"] = "concept"
     """The family: concept (concept checks answered in a YAML file)."""
-    answers: ConceptSettings = ConceptSettings()
+    answers: ConceptSettings = ConceptSettings.model_construct()
     items: list[Item] = Field(min_length=1)  # type: ignore[valid-type]
     milestones: list[ConceptMilestone] = Field(min_length=1)  # type: ignore[assignment]
 

@@ -301,7 +301,7 @@ def diagnostic_variant(exercise: Exercise, student: str, secret: str) -> Variant
 
     Drawing one takes a fraction of a second, so the last few are remembered per process.
     """
-    key = (exercise.model_dump_json(), str(student), secret)
+    key = (exercise.fingerprint, str(student), secret)
     if key not in _VARIANTS:
         if len(_VARIANTS) >= VARIANTS_CACHED:
             _VARIANTS.clear()

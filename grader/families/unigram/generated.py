@@ -108,7 +108,7 @@ pieces the corpus never uses, a text too long for products of probabilities."""
 
 
 def settings_key(exercise: Any) -> tuple:
-    return tuple(sorted(exercise.properties.model_dump().items()))
+    return tuple(sorted(dict(exercise.properties).items()))
 
 
 def count(exercise: Any) -> int:

@@ -85,9 +85,9 @@ class UnigramExercise(Exercise):
     functions: dict[str, FunctionSpec] = functions_field(ROLES)
     milestones: list[UnigramMilestone] = Field(min_length=1)  # type: ignore[valid-type]
     """Graded steps with their points and checks."""
-    conventions: UnigramConventions = UnigramConventions()
+    conventions: UnigramConventions = UnigramConventions.model_construct()
     """How float answers are compared."""
-    properties: UnigramPropertySettings = UnigramPropertySettings()
+    properties: UnigramPropertySettings = UnigramPropertySettings.model_construct()
     """Settings of the generated inputs."""
     cases: list[UnigramCase] = Field(default_factory=list)
     """Inputs; their expected values are computed with the reference."""

@@ -1,0 +1,106 @@
+"""The grader's own files of work kept between runs: where they live, what they are keyed by,
+and how they are written and read back.
+
+Two stages keep work on disk: validated exercise specs (:mod:`grader.spec.spec_cache`, in
+the ``specs`` folder) and the gradings' prepared work (:mod:`grader.grading.prepared_cache`).
+Both are pickles the grader wrote for itself, so the folders are the grader's alone (mode
+0700, files 0600): outside what a sandbox can read, and a file another user wrote is never
+trusted. ``GRADE_CACHE_DIR`` moves
+it; ``GRADE_CACHE_DIR=off`` switches it off. A folder that cannot be written, or a file that
+cannot be read back, only costs the time of computing the values again.
+
+Every file is named by a hash of what its values depend on, the grader's own source among
+it (:func:`code_fingerprint`), so an edited checkout or another version never reads them.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import os
+import pickle
+import sys
+import tempfile
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Optional
+
+ENVIRONMENT_VARIABLE = "GRADE_CACHE_DIR"
+OFF = "off"
+FORMAT = 2
+_SOURCE_PACKAGES = ("grader", "reference")
+SPECS = "specs"
+"""The folder, in the cache's, of the validated specs."""
+_GENERATOR = "hypothesis"
+"""The library generating inputs: another version may generate other ones."""
+
+
+def cache_directory() -> Optional[Path]:
+    """Where the grader keeps its work, or None when the cache is off."""
+    chosen = os.environ.get(ENVIRONMENT_VARIABLE)
+    if chosen is not None:
+        return None if chosen.strip().lower() in {OFF, ""} else Path(chosen)
+    if os.geteuid() == 0:
+        return Path("/var/cache/bpe-autograder/prepared")
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "bpe-autograder" / "prepared"
+
+
+@lru_cache(maxsize=1)
+def code_fingerprint() -> str:
+    """A hash of the grader's and the reference's source (path, size, modification time of
+    every file), of Python's version and of the input generator's installed files."""
+    digest = hashlib.sha256(f"{FORMAT} {sys.version}".encode())
+    here = Path(__file__).resolve().parents[2]
+    sources = [(here, path) for package in _SOURCE_PACKAGES
+               for path in sorted((here / package).rglob("*.py"))]
+    generator = importlib.util.find_spec(_GENERATOR)  # found, not imported
+    if generator is None or not generator.submodule_search_locations:
+        digest.update(f"no {_GENERATOR}".encode())
+    else:
+        folder = Path(next(iter(generator.submodule_search_locations)))
+        sources += [(folder.parent, folder / name) for name in ("__init__.py", "version.py")]
+    for root, path in sources:
+        try:
+            status = path.stat()
+        except OSError:
+            continue
+        digest.update(f"{path.relative_to(root)} {status.st_size} {status.st_mtime_ns}\n".encode())
+    return digest.hexdigest()
+
+
+def load(path: Optional[Path]) -> Any:
+    """The value pickled at ``path`` by this grader, or None (no file, another user's file,
+    a file that cannot be read back)."""
+    if path is None:
+        return None
+    try:
+        with open(path, "rb") as stored:
+            if os.fstat(stored.fileno()).st_uid != os.geteuid():
+                return None  # only a file this grader wrote is trusted
+            return pickle.load(stored)
+    except (OSError, EOFError, pickle.UnpicklingError, AttributeError, ImportError,
+            IndexError, TypeError, ValueError):
+        return None
+
+
+def store(path: Optional[Path], value: Any) -> None:
+    """Pickle ``value`` at ``path``, whole or not at all; silently nothing when the folder
+    cannot be written."""
+    root = cache_directory()
+    if path is None or root is None:
+        return
+    try:
+        for folder in dict.fromkeys((root, path.parent)):
+            folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+            os.chmod(folder, 0o700)
+        handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=".writing-")
+        try:
+            with os.fdopen(handle, "wb") as out:
+                pickle.dump(value, out, protocol=pickle.HIGHEST_PROTOCOL)
+            os.replace(temporary, path)
+        except BaseException:
+            os.unlink(temporary)
+            raise
+    except (OSError, pickle.PicklingError, TypeError, AttributeError):
+        return
