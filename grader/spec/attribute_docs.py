@@ -55,7 +55,8 @@ class DocumentedSchema(GenerateJsonSchema):
 
     def model_schema(self, schema: Any) -> Any:
         generated = super().model_schema(schema)
-        docs = attribute_docstrings(schema["cls"])
+        model = schema["cls"]
+        docs = attribute_docstrings(getattr(model, "__record__", model))  # its record's source
         for name, field in generated.get("properties", {}).items():
             if name in docs and "description" not in field:
                 field["description"] = docs[name]

@@ -13,13 +13,9 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any, Optional, Union
 
-from pydantic import TypeAdapter, ValidationError
-
 from grader.package_data import data_dir
 from grader.spec import spec_cache
-from grader.spec.attribute_docs import DocumentedSchema
 from grader.spec.family import FamilyError, derive_family, families, family_named, use_course_dirs
-from grader.spec.messages import pydantic_problems
 from grader.spec.models import Exercise
 from grader.spec.problems import (
     ExerciseNotFound,
@@ -28,7 +24,6 @@ from grader.spec.problems import (
     format_loc,
     in_file_order,
 )
-from grader.spec.rules import semantic_problems
 
 ENV_VAR = "GRADE_EXERCISES_PATH"
 """Colon-separated folders of a course's own specs, searched by id before the shipped ones."""
@@ -142,9 +137,10 @@ def load_exercise(id_or_path: Union[str, os.PathLike]) -> Exercise:
     except (OSError, UnicodeDecodeError) as error:
         raise SpecError([Problem(display_path(path), None, "", f"cannot read the file: {error}")])
     shown_as = display_path(path)
-    kept = spec_cache.load(path, shown_as, text)
-    if kept is not None:
-        return kept
+    exercise = spec_cache.load(path, shown_as, text)
+    if exercise is not None:
+        exercise._source = path  # as this caller named it
+        return exercise
     exercise = parse_exercise(text, shown_as)
     exercise._source = path
     spec_cache.store(path, shown_as, text, exercise)
@@ -186,8 +182,13 @@ def display_path(path: Path) -> str:
 
 def parse_exercise(text: str, file: str = "<spec>", *, expected_id: Optional[str] = None) -> Exercise:
     """Validate the YAML ``text`` of a spec; ``file`` names it in messages."""
-    import yaml  # only here: a kept spec (grader.spec.spec_cache) is loaded without it
+    # Only here: a kept spec (grader.spec.spec_cache) is loaded without YAML, pydantic or rules.
+    import yaml
+    from pydantic import ValidationError
 
+    from grader.spec.messages import pydantic_problems
+    from grader.spec.rules import semantic_problems
+    from grader.spec.validators import validated, validator_of
     from grader.spec.yaml_lines import parse_yaml
 
     try:
@@ -220,9 +221,9 @@ def parse_exercise(text: str, file: str = "<spec>", *, expected_id: Optional[str
         problems.append(Problem(file, document.line_of(loc), format_loc(loc), str(error)))
         raise SpecError(in_file_order(problems)) from None
     try:
-        exercise = model.model_validate(data)
+        exercise = validated(model, data)
     except ValidationError as error:
-        shape = pydantic_problems(error, model)
+        shape = pydantic_problems(error, validator_of(model))
         problems += [
             Problem(file, document.line_of(loc), format_loc(loc), message)
             for loc, message in shape + meaning_beside_shape(model, data, [loc for loc, _ in shape])
@@ -278,6 +279,12 @@ def meaning_beside_shape(model: type[Exercise], data: dict,
     """
     import copy
 
+    from pydantic import ValidationError
+
+    from grader.spec.rules import semantic_problems
+    from grader.spec.validators import validated, validator_of
+
+    fields = validator_of(model).model_fields
     family = family_named(derive_family(data))
     repaired = copy.deepcopy(data)
     replaced: set[tuple] = set()
@@ -293,7 +300,7 @@ def meaning_beside_shape(model: type[Exercise], data: dict,
             repaired.pop(head, None)
             replaced.add((head,))
         elif len(loc) >= 1 and head not in UNJUDGED and head not in ("cases", "milestones") \
-                and head in model.model_fields and not model.model_fields[head].is_required():
+                and head in fields and not fields[head].is_required():
             repaired.pop(head, None)
             replaced.add((head,))
         elif len(loc) == 1 and head not in UNJUDGED and head not in ("cases", "milestones"):
@@ -310,7 +317,7 @@ def meaning_beside_shape(model: type[Exercise], data: dict,
         )
         repaired[head][index[0]] = stand_in
     try:
-        exercise = model.model_validate(repaired)
+        exercise = validated(model, repaired)
     except ValidationError:
         return []
     milestones_replaced = any(r[0] == "milestones" for r in replaced)
@@ -352,7 +359,12 @@ def available_exercises() -> list[Exercise]:
 
 def json_schema() -> dict[str, Any]:
     """The spec format as a JSON Schema (draft 2020-12): one branch per family's model."""
-    models = [family.exercise for family in families()]
+    from pydantic import TypeAdapter
+
+    from grader.spec.attribute_docs import DocumentedSchema
+    from grader.spec.validators import validator_of
+
+    models = [validator_of(family.exercise) for family in families()]
     union: Any = models[0] if len(models) == 1 else Union[tuple(models)]  # type: ignore[valid-type]
     schema = TypeAdapter(union).json_schema(schema_generator=DocumentedSchema)
     return {"$schema": "https://json-schema.org/draft/2020-12/schema",

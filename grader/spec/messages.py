@@ -7,12 +7,12 @@ from typing import Annotated, Any, Optional, Union, get_args, get_origin
 
 from pydantic import BaseModel, ValidationError
 
-from grader.spec.models import Exercise
 from grader.spec.problems import Loc
 
 
-def pydantic_problems(error: ValidationError, model: type[BaseModel] = Exercise) -> list[tuple[Loc, str]]:
-    """One ``(loc, message)`` per problem pydantic found validating a spec with ``model``."""
+def pydantic_problems(error: ValidationError, model: type[BaseModel]) -> list[tuple[Loc, str]]:
+    """One ``(loc, message)`` per problem pydantic found validating a spec with ``model`` (the
+    validator derived from its record: :func:`grader.spec.validators.validator_of`)."""
     return [(tuple(item["loc"]), _message(item, model)) for item in error.errors()]
 
 

@@ -1,13 +1,14 @@
-"""Exercise specs: the parts of the format every family shares, as pydantic models.
+"""Exercise specs: the parts of the format every family shares, as spec records.
 
 One YAML file describes one exercise (docs/architecture.md, "Exercise specs"). Every spec has
 an id, texts, the family it belongs to, the functions students write (role -> function), its
 milestones, sandbox limits, LMS feedback settings and its cases; each family's own fields
 (conventions, case inputs, settings of its generated inputs and timed run) are declared by its
 subclass of :class:`Exercise` in its folder, and :func:`json_schema` lists every family's
-model. Loading (``grader.spec.loading``) picks the model by family, checks the shape with
-pydantic and the meaning with the rules, and raises a :class:`SpecError` listing every
-problem as ``file:line: field: message``.
+model. The models are plain records (:mod:`grader.spec.records`); loading
+(``grader.spec.loading``) picks the model by family, checks the shape with the pydantic model
+derived from it (:mod:`grader.spec.validators`) and the meaning with the rules, and raises a
+:class:`SpecError` listing every problem as ``file:line: field: message``.
 """
 
 from __future__ import annotations
@@ -16,9 +17,8 @@ import hashlib
 from pathlib import Path
 from typing import Annotated, Any, ClassVar, Literal, Optional
 
-from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, create_model, field_validator
-
 from grader.spec.problems import Document, Loc, Problem, format_loc
+from grader.spec.records import ConfigDict, Field, PrivateAttr, SpecModel, field_check
 
 
 Pair = tuple[str, str]
@@ -30,13 +30,6 @@ CheckKind = Literal[CHECK_KINDS]  # type: ignore[valid-type]
 Identifier = Annotated[str, Field(pattern=ID_PATTERN)]
 ModuleName = Annotated[str, Field(pattern=r"^[A-Za-z_][A-Za-z0-9_]*$")]
 FamilyName = Annotated[str, Field(pattern=r"^[a-z][a-z0-9_]*$")]
-
-
-class SpecModel(BaseModel):
-    """Base of every spec model: unknown keys are errors, values are not coerced silently.
-    The string under a field documents it in ``grade schema`` (:mod:`grader.spec.attribute_docs`)."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True, strict=True, defer_build=True)
 
 
 class FunctionSpec(SpecModel):
@@ -117,10 +110,6 @@ class Exercise(SpecModel):
     """The fields every exercise spec has; each family's model adds its own (``grade schema``)."""
 
     model_config = ConfigDict(
-        extra="forbid",
-        frozen=True,
-        strict=True,
-        defer_build=True,
         title="bpe-autograder exercise",
         json_schema_extra={"$schema": "https://json-schema.org/draft/2020-12/schema"},
     )
@@ -159,8 +148,8 @@ class Exercise(SpecModel):
     _document: Optional[Document] = PrivateAttr(default=None)
     _fingerprint: Optional[tuple[int, str]] = PrivateAttr(default=None)
 
-    @field_validator("functions")
     @classmethod
+    @field_check("functions")
     def _in_role_order(cls, functions: dict[str, FunctionSpec]) -> dict[str, FunctionSpec]:
         order = {role: index for index, role in enumerate(cls.role_order)}
         return dict(sorted(functions.items(), key=lambda item: order.get(item[0], len(order))))
@@ -224,12 +213,14 @@ def milestone_model(roles: tuple[str, ...], name: str, module: str) -> type[Mile
     """The milestone model of a family whose roles are ``roles``: ``function`` is one of them
     (so ``grade schema`` lists them, and a misspelt role is named at once). Assign it to
     ``name`` in ``module`` (the family's spec module), so exercises pickle."""
-    return create_model(  # type: ignore[call-overload, no-any-return]
-        name, __base__=Milestone, __module__=module,
-        function=(Optional[Literal[roles]],  # type: ignore[valid-type]
-                  Field(default=None, description="The role (a key of functions) whose "
-                        "function the milestone checks.")),
-    )
+    return type(name, (Milestone,), {  # type: ignore[return-value]
+        "__module__": module,
+        "__qualname__": name,
+        "__doc__": Milestone.__doc__,
+        "__annotations__": {"function": Optional[Literal[roles]]},  # type: ignore[valid-type]
+        "function": Field(default=None, description="The role (a key of functions) whose "
+                          "function the milestone checks."),
+    })
 
 
 def functions_field(roles: tuple[str, ...]) -> Any:

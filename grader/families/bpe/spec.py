@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, ClassVar, Literal, Optional
 
-from pydantic import ConfigDict, Field, WithJsonSchema
+from grader.spec.records import ConfigDict, Field, WithJsonSchema
 
 from grader.spec.models import Case, Exercise, FunctionSpec, SpecModel, functions_field, milestone_model
 from reference import TIE_BREAKS

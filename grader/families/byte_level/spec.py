@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import ClassVar, Literal, Optional
 
-from pydantic import ConfigDict, Field
+from grader.spec.records import ConfigDict, Field
 
 from grader.families.bpe.spec import BpeCase, BpeExercise, Clock, EfficiencySettings
 from grader.spec.models import FunctionSpec, SpecModel, functions_field, milestone_model

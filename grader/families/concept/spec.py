@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Annotated, Literal, Optional, Union
 
-from pydantic import ConfigDict, Field
+from grader.spec.records import ConfigDict, Field
 
 from grader.spec.models import Exercise, Identifier, Milestone, SpecModel
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Literal, Optional
 
-from pydantic import ConfigDict, Field
+from grader.spec.records import ConfigDict, Field
 
 from grader.families.bpe.spec import Conventions
 from grader.spec.models import Exercise, Milestone, SpecModel

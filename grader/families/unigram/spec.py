@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import ClassVar, Literal, Optional
 
-from pydantic import ConfigDict, Field
+from grader.spec.records import ConfigDict, Field
 
 from grader.spec.models import (
     Case,

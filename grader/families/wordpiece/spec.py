@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import ClassVar, Literal
 
-from pydantic import ConfigDict, Field
+from grader.spec.records import ConfigDict, Field
 
 from grader.families.bpe.spec import BpeExercise
 from grader.spec.models import FunctionSpec, functions_field, milestone_model

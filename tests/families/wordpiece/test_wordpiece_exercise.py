@@ -17,6 +17,7 @@ from grader.families.wordpiece.mistakes import BOOK
 from grader.mistakes.diagnosis import matching
 from grader.families.wordpiece.mistakes import REFERENCES, WORDPIECE_MISTAKES
 from grader.spec import load_exercise, parse_exercise
+from grader.spec.validators import to_record, validator_of
 from grader.families.wordpiece.expected import divergence, wordpiece_merges
 from grader.spec.rules import semantic_problems
 
@@ -125,14 +126,14 @@ def test_divergence_shape_accepts_none_and_lists():
 
 
 def test_expected_merges_are_refused_without_a_train_function():
-    data = EXERCISE.model_dump(mode="python", exclude_defaults=False)
+    data = EXERCISE.model_dump(mode="python")
     data["cases"][0]["merges"] = [["i", "d"]]
     problems = semantic_problems(parse_exercise_like(data))
     assert any("this exercise has none" in message for _, message in problems)
 
 
 def parse_exercise_like(data):
-    return type(EXERCISE).model_validate(data, strict=False)
+    return to_record(validator_of(type(EXERCISE)).model_validate(data, strict=False))
 
 
 def diagnose(role, actual, inputs, **options):
