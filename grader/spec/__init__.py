@@ -1,11 +1,13 @@
 """Exercise specs: the validated model of an exercise YAML file, and the family it belongs to.
 
 Stage 1 of the flow (see docs/architecture.md). ``models`` holds the fields every spec has,
-``family`` the record each exercise family fills and the registry that finds it (each
+as plain records (``records``) checked by the pydantic models ``validators`` derives from
+them, ``family`` the record each exercise family fills and the registry that finds it (each
 family's own spec fields and rules live in its folder), ``yaml_lines`` reads YAML
 remembering lines, ``problems`` and ``messages`` say what is wrong, ``rules`` holds the
 semantic checks pydantic cannot express, ``loading`` finds and loads specs (by id on the
-search path: course folders, then the shipped ones), ``check`` is ``grade check`` and
+search path: course folders, then the shipped ones), ``spec_cache`` keeps validated specs
+on disk (``disk_cache``: the grader's folder of kept work), ``check`` is ``grade check`` and
 ``stubs`` renders the student's starting file. Nothing here runs student code.
 """
 

@@ -1,12 +1,13 @@
 """Validated exercise specs kept on disk, so a spec is parsed and validated once per version.
 
-Loading a spec (YAML, then pydantic's checks of its shape, then the rules of its meaning)
-costs a grading more than any of its own work but the student's. A spec that loads without a
-problem is kept as the validated object, in a file named by a hash of everything its
+Loading a spec (YAML, then the shape checked by pydantic, then the rules of its meaning) costs
+a grading more than any of its own work but the student's. A spec that loads without a
+problem is kept as its validated records, in a file named by a hash of everything its
 validation depends on: the text of the file, where it lives and how messages name it, the
-families defined besides the shipped ones, and the grader's own source (:func:`grader.spec.disk_cache.code_fingerprint`, which covers every shipped
-family). The next load of the same file finds it and validates nothing; any edit to the spec
-or to the grader is another name, so it is validated again.
+families defined besides the shipped ones, and the grader's own source
+(:func:`grader.spec.disk_cache.code_fingerprint`, which covers every shipped family). The
+next load of the same file reads it back and imports neither YAML nor pydantic; any edit to
+the spec or to the grader is another name, so it is validated again.
 
 Specs of a course's own family are not kept: their validation depends on code outside the
 grader. Where the folder lives and who may read it is :mod:`grader.spec.disk_cache`'s.
