@@ -11,13 +11,14 @@ the secret (``efficiency``, ``stories``, ``honest_run``), the streaming mileston
 ``real_students``) and the fast correct submission the audit grades (``fast_student``).
 """
 
-from grader.families.bpe import prose
-from grader.families.bpe.rules import placeholder_case
-from grader.families.byte_level import do_nothing, fast_student, mistakes, rules, students, stub
+from grader.families.byte_level import mistakes
 from grader.families.byte_level.roles import ROLES
 from grader.families.byte_level.spec import ByteExercise
+from grader.grading.lazy_module import deferred
 from grader.mistakes.kinds import Students
 from grader.spec import Family
+
+HERE = __name__
 
 FAMILY = Family(
     name="byte",
@@ -25,11 +26,13 @@ FAMILY = Family(
     roles=ROLES,
     exercise=ByteExercise,
     builds_on=("bpe",),
-    spec_problems=rules.spec_problems,
-    prose_problems=prose.prose_problems,
-    conventions=stub.stub_text,
+    spec_problems=deferred(f"{HERE}.rules", "spec_problems"),
+    prose_problems=deferred("grader.families.bpe.prose", "prose_problems"),
+    conventions=deferred(f"{HERE}.stub", "stub_text"),
     mistakes=mistakes.BOOK,
-    students=Students(applicable=students.applicable_mistakes, source=fast_student.source),
-    do_nothing=do_nothing.sources,
-    placeholder_case=placeholder_case,
+    students=Students(applicable=deferred(f"{HERE}.students", "applicable_mistakes"),
+                      source=deferred(f"{HERE}.fast_student", "source")),
+    do_nothing=deferred(f"{HERE}.do_nothing", "sources"),
+    placeholder_case=deferred("grader.families.bpe.rules", "placeholder_case"),
 )
+"""The authoring, checking and audit helpers are named, not imported (as in the bpe family)."""

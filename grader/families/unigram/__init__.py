@@ -12,22 +12,27 @@ properties (``properties``), do-nothing submissions (``do_nothing``), the mistak
 (``mistakes``) and the student-style submissions that make them (``students``).
 """
 
-from grader.families.unigram import do_nothing, mistakes, rules, students, stub, verify
+from grader.families.unigram import mistakes
 from grader.families.unigram.roles import ROLES
 from grader.families.unigram.spec import UnigramExercise
+from grader.grading.lazy_module import deferred
 from grader.mistakes.kinds import Students
 from grader.spec import Family
+
+HERE = __name__
 
 FAMILY = Family(
     name="unigram",
     summary="a Unigram language model: Viterbi segmentation, likelihood, EM and pruning",
     roles=ROLES,
     exercise=UnigramExercise,
-    spec_problems=rules.spec_problems,
-    verify=verify.verify,
-    conventions=stub.stub_text,
+    spec_problems=deferred(f"{HERE}.rules", "spec_problems"),
+    verify=deferred(f"{HERE}.verify", "verify"),
+    conventions=deferred(f"{HERE}.stub", "stub_text"),
     mistakes=mistakes.BOOK,
-    students=Students(applicable=students.applicable_mistakes, source=students.student_source),
-    do_nothing=do_nothing.sources,
-    placeholder_case=rules.placeholder_case,
+    students=Students(applicable=deferred(f"{HERE}.students", "applicable_mistakes"),
+                      source=deferred(f"{HERE}.students", "student_source")),
+    do_nothing=deferred(f"{HERE}.do_nothing", "sources"),
+    placeholder_case=deferred(f"{HERE}.rules", "placeholder_case"),
 )
+"""The authoring, checking and audit helpers are named, not imported (as in the bpe family)."""

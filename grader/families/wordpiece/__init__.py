@@ -10,12 +10,14 @@ judges (``judges``) and their feedback with scores (``feedback``), generated-inp
 them (``students``).
 """
 
-from grader.families.bpe import prose, rules
-from grader.families.wordpiece import do_nothing, mistakes, students, stub
+from grader.families.wordpiece import mistakes
 from grader.families.wordpiece.roles import ROLES
 from grader.families.wordpiece.spec import WordpieceExercise
+from grader.grading.lazy_module import deferred
 from grader.mistakes.kinds import Students
 from grader.spec import Family
+
+HERE = __name__
 
 FAMILY = Family(
     name="wordpiece",
@@ -23,11 +25,13 @@ FAMILY = Family(
     roles=ROLES,
     exercise=WordpieceExercise,
     builds_on=("bpe",),
-    spec_problems=rules.spec_problems,
-    prose_problems=prose.prose_problems,
-    conventions=stub.stub_text,
+    spec_problems=deferred("grader.families.bpe.rules", "spec_problems"),
+    prose_problems=deferred("grader.families.bpe.prose", "prose_problems"),
+    conventions=deferred(f"{HERE}.stub", "stub_text"),
     mistakes=mistakes.BOOK,
-    students=Students(applicable=students.applicable_mistakes, source=students.student_source),
-    do_nothing=do_nothing.sources,
-    placeholder_case=rules.placeholder_case,
+    students=Students(applicable=deferred(f"{HERE}.students", "applicable_mistakes"),
+                      source=deferred(f"{HERE}.students", "student_source")),
+    do_nothing=deferred(f"{HERE}.do_nothing", "sources"),
+    placeholder_case=deferred("grader.families.bpe.rules", "placeholder_case"),
 )
+"""The authoring, checking and audit helpers are named, not imported (as in the bpe family)."""
