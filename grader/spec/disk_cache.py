@@ -30,7 +30,7 @@ OFF = "off"
 FORMAT = 2
 _SOURCE_PACKAGES = ("grader", "reference")
 SPECS = "specs"
-"""The folder, in the cache's, of the validated specs."""
+"""The subfolder of the cache folder that holds the validated specs."""
 _GENERATOR = "hypothesis"
 """The library generating inputs: another version may generate other ones."""
 
