@@ -157,6 +157,6 @@ def _dumped(value: Any, mode: str) -> Any:
         return sorted(_dumped(item, mode) for item in value)
     if mode == "json" and isinstance(value, Path):
         return str(value)
-    if mode == "json" and hasattr(value, "model_dump"):  # a course family's pydantic model
-        return value.model_dump(mode="json")
+    if hasattr(value, "model_dump"):  # a course family's pydantic model, dumped as pydantic does
+        return value.model_dump(mode=mode)
     return value
