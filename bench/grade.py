@@ -250,7 +250,7 @@ def bench_audit(exercise: str, runs: int) -> None:
 
 def bench_efficiency(runs: int) -> None:
     from grader.families.bpe.efficiency import run as run_efficiency
-    from grader.grading.checks import CheckContext
+    from grader.spec.hooks import CheckContext
     from grader.grading.timing import wall_timeout
     from grader.spec import load_exercise
 

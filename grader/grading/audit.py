@@ -33,7 +33,7 @@ from grader.grading import prepared
 from grader.grading.engine import grade_submission
 from grader.grading.secrets import SeedSecretError, resolve_secret
 from grader.grading.submissions import submission_kind
-from grader.mistakes.kinds import EMPTY_BOOK, StudentMistake
+from grader.spec.mistake_book import EMPTY_BOOK, StudentMistake
 from grader.result import GradeReport
 from grader.spec import Exercise
 from grader.spec.family import depends_on, family_of

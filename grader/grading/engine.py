@@ -23,7 +23,8 @@ import time
 from pathlib import Path
 from typing import Callable, Optional, Union
 
-from grader.grading.checks import CheckContext, check_kind
+from grader.grading.checks import check_kind
+from grader.spec.hooks import CheckContext
 from grader.grading.evidence import require_evidence
 from grader.grading.feedback import graded
 from grader.grading.naming import MilestoneObservations

@@ -16,15 +16,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Optional
 
-from grader.mistakes.kinds import EMPTY_BOOK, MistakeBook
-from grader.mistakes.narrowing import (
-    Named,
-    Observation,
-    key,
-    name_for_milestone,
-    usable,
-    wrong_outputs,
-)
+from grader.spec.mistake_book import EMPTY_BOOK, MistakeBook
+from grader.mistakes.narrowing import Named, key, name_for_milestone, usable, wrong_outputs
+from grader.spec.mistake_book import Observation
 from grader.result import CheckResult, Diagnosis
 from grader.spec import Exercise
 from grader.spec.family import family_of

@@ -25,7 +25,8 @@ from typing import TYPE_CHECKING, Any, Generic, Optional, TypeVar
 
 from grader.grading import ahead, shrink
 from grader.grading.lazy_module import LazyModule
-from grader.grading.student_calls import StudentAnswer
+from grader.spec.hooks import StudentAnswer
+from grader.spec.hooks import Failure, Generated, Judge, Shown
 from grader.spec import Exercise
 from grader.spec.family import role_of
 
@@ -45,69 +46,6 @@ FAILURES_KEPT = 12
 DRAWS_PER_EXAMPLE = 2
 TARGETED_AT = 5
 """Where the targeted inputs go among the generated ones: early, so every check judges them."""
-
-
-@dataclass
-class Failure(Generic[T]):
-    """A generated input on which the student's code failed, and what happened."""
-
-    example: T
-    answer: StudentAnswer
-    expected: Any = None
-    explanation: str = ""
-    first: Optional["Failure[T]"] = None  # the unshrunk failure the search started from
-    others: list["Failure[T]"] = field(default_factory=list)  # later failing generated inputs
-    inputs: Optional[dict[str, Any]] = None  # what ``answer`` was computed from, if not the example
-    crashed: bool = False  # the call gave no answer at all, so nothing was checked
-
-
-Judge = Callable[[T], Optional[Failure[T]]]
-
-
-@dataclass(frozen=True)
-class Shown:
-    """How a differential failure reads: the expected and actual values as JSON, what
-    differs in words, and the first differing step (documented in ``grader.report.details``)."""
-
-    expected: Any
-    actual: Any = None
-    what: str = ""
-    difference: Optional[dict[str, Any]] = None
-
-
-@dataclass(frozen=True)
-class Generated:
-    """How one role's inputs are generated, judged against the reference, and shown.
-
-    ``strategy(exercise)`` and ``targeted(exercise)`` make the inputs; ``count(exercise)`` is
-    how many the differential check judges, ``settings(exercise)`` what they depend on;
-    ``judge(calls)`` compares the student's answer with the reference's on one input;
-    ``call_text(calls, example)`` writes the call as Python, ``given(calls, example)`` the
-    input as JSON, ``observed(exercise, example)`` as the keyword arguments of a mistake's run;
-    ``shown(calls, failure)`` says what differs; ``real_work(exercise, example)`` whether its
-    right answer is more than a do-nothing one; ``ahead(exercise, example)`` the reference
-    values a helper computes for it, which ``install`` puts where the judges look them up;
-    ``display(value)`` shows an answer as JSON when it is not JSON as it is.
-    """
-
-    strategy: Callable[[Exercise], Any]
-    targeted: Callable[[Exercise], list]
-    count: Callable[[Exercise], int]
-    settings: Callable[[Exercise], tuple]
-    judge: Callable[["StudentCalls"], Judge]
-    call_text: Callable[["StudentCalls", Any], str]
-    given: Callable[["StudentCalls", Any], dict]
-    observed: Callable[[Exercise, Any], dict]
-    shown: Callable[["StudentCalls", Failure], Shown]
-    real_work: Callable[[Exercise, Any], bool] = lambda exercise, example: False
-    ahead: Callable[[Exercise, Any], Mapping] = lambda exercise, example: {}
-    install: Callable[[Mapping], None] = lambda values: None
-    display: Optional[Callable[[Any], Any]] = None
-    """An answer as JSON, for a value JSON cannot hold as it is (a dict keyed by pairs)."""
-    reductions: Optional[Callable[[Exercise, Any], Iterable[Any]]] = None
-    """The inputs one step smaller than one, each one an input the role's spec allows; given, a
-    failure is shrunk over them in batched rounds (:mod:`grader.grading.shrink`) rather than by
-    Hypothesis."""
 
 
 def generated(exercise: Exercise, role: str) -> Generated:

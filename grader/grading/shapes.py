@@ -11,13 +11,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from grader.spec.hooks import ShapeError
+
 MAX_SHOWN = 60
-
-
-class ShapeError(ValueError):
-    """A returned value does not have the shape the exercise asks for."""
-
-    kind = "shape"
 
 
 def describe(value: Any) -> str:

@@ -21,7 +21,7 @@ from collections.abc import Callable, Iterable, Iterator
 from typing import TYPE_CHECKING, Any, Optional
 
 if TYPE_CHECKING:
-    from grader.grading.search import Failure, Judge
+    from grader.spec.hooks import Failure, Judge
     from grader.grading.student_calls import StudentCalls
 
 ROUNDS = 24

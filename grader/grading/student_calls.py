@@ -24,6 +24,8 @@ from grader.grading.plain_words import plain
 from grader.grading.secrets import inputs_seed
 from grader.spec import Exercise
 from grader.spec.family import role_of
+from grader.spec.hooks import CallOutcome as CallOutcomeLike
+from grader.spec.hooks import SandboxLike, StudentAnswer
 
 MAX_FAILURE_CHARS = 300
 Kept = TypeVar("Kept")
@@ -31,33 +33,6 @@ Kept = TypeVar("Kept")
 # Outcome kinds whose sandbox message is a sentence of its own; the others read as a
 # predicate of the function ("train_bpe raised KeyError: 'x'").
 _SELF_CONTAINED_KINDS = frozenset({"missing", "budget"})
-
-
-class CallOutcomeLike(Protocol):
-    ok: bool
-    value: Any
-    error: Optional[str]
-    kind: str
-
-
-class SandboxLike(Protocol):
-    def call(self, name: str, args: list, timeout: Optional[float] = None, *,
-             echo_args: bool = False, measure_cpu: bool = True) -> CallOutcomeLike: ...
-
-
-@dataclass(frozen=True)
-class StudentAnswer:
-    """What one call of a student function gave: a canonical value, or why there is none."""
-
-    value: Any = None
-    failure: Optional[str] = None
-    kind: str = "ok"  # the sandbox outcome kind, or "shape" for a value of the wrong shape
-    modified: Optional[str] = None  # which argument the call changed, in words
-    returned: Any = None  # for a value of the wrong shape: that value, as plain data
-
-    @property
-    def ok(self) -> bool:
-        return self.failure is None
 
 
 class Probed(BaseException):

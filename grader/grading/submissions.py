@@ -27,39 +27,11 @@ from grader.grading.submission_file import (
 )
 from grader.spec import Exercise, Milestone
 from grader.spec.family import family_of
+from grader.spec.hooks import Opened, SubmissionKind
 
 
 class GradingSetupError(Exception):
     """The submission or its exercise cannot be determined; the message says how to fix it."""
-
-
-@dataclass
-class Opened:
-    """A submission ready to grade: ``calls`` answers the checks (None when nothing loaded)."""
-
-    calls: Any = None
-    box: Any = None
-    layers: dict[str, bool] = field(default_factory=dict)
-    not_gradable: list[str] = field(default_factory=list)
-    notices: list[str] = field(default_factory=list)  # problems that still let it be graded
-    blocked: Callable[[Milestone], Optional[str]] = lambda milestone: None
-    output: Callable[[], str] = lambda: ""
-
-
-class SubmissionKind(Protocol):
-    """What students hand in: its file suffixes, the file-name rule of specs, how to open it."""
-
-    suffixes: tuple[str, ...]
-    noun: str  # what it is called in messages: "a Python file or notebook"
-
-    def file_name_problem(self, name: str) -> Optional[str]: ...
-
-    def open(self, stack: contextlib.ExitStack, path: Path, exercise: Exercise, *,
-             seed_secret: Optional[str], strict_sandbox: bool, helper: bool,
-             submitter: Optional[str] = None) -> Opened:
-        """``submitter`` is who handed the file in, as the platform or the batch knows them;
-        a kind whose submissions are not per student ignores it."""
-        ...
 
 
 class SandboxedCode:

@@ -1,7 +1,7 @@
 """Which catalogued mistakes reproduce one output exactly, and running a mistake bounded in time.
 
 :func:`matching` runs every known mistake of a role (in its family's
-:class:`~grader.mistakes.kinds.MistakeBook`) on one input and keeps those whose output *equals*
+:class:`~grader.spec.mistake_book.MistakeBook`) on one input and keeps those whose output *equals*
 the given one in the family's canonical form, so a match is never a guess; the grader names a
 milestone's mistakes from all its failing inputs at once (:mod:`grader.mistakes.narrowing`),
 and this single-input form is what the catalogue's own checks use. Trusted-side code: nothing
@@ -21,7 +21,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from typing import Any
 
-from grader.mistakes.kinds import NOT_COMPARABLE, Mistake, MistakeBook
+from grader.spec.mistake_book import NOT_COMPARABLE, Mistake, MistakeBook
 
 __all__ = ["DEFAULT_TIME_LIMIT", "matching", "run_bounded"]
 
@@ -36,13 +36,12 @@ def matching(book: MistakeBook, role: str, actual: object, inputs: Mapping[str, 
              time_limit: float | None = DEFAULT_TIME_LIMIT) -> list[Mistake]:
     """The mistakes of ``role`` in ``book`` whose output equals ``actual`` on ``inputs``.
 
-    ``options`` are the exercise's conventions as keyword arguments of the runs; the entry of
-    another tie rule equal to the exercise's own is skipped. ``expected`` (the reference's
+    ``options`` are the exercise's conventions as keyword arguments of the runs; an entry that
+    is another choice of a convention, the one the exercise makes, is skipped. ``expected`` (the reference's
     output) is computed when not given.
     """
     given = {**inputs, **options}
-    own_rule = options.get("tie_break")
-    candidates = [m for m in book.for_role(role) if m.tie_break is None or m.tie_break != own_rule]
+    candidates = [m for m in book.for_role(role) if not m.is_convention_of(options)]
     return _matching(
         candidates, given, actual, expected, lambda: book.reference[role](**given),
         lambda value: book.canonical(role, value), time_limit,

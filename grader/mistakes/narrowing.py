@@ -24,11 +24,10 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from functools import cached_property
 from typing import Any, Optional
 
 from grader.mistakes.diagnosis import DEFAULT_TIME_LIMIT, run_bounded
-from grader.mistakes.kinds import NOT_COMPARABLE, Mistake, MistakeBook
+from grader.spec.mistake_book import NOT_COMPARABLE, Mistake, MistakeBook, Observation
 
 COMBINATION_BUDGET = 0.8
 """Seconds the search over combinations may take for one milestone."""
@@ -36,39 +35,6 @@ COMBINATION_BUDGET = 0.8
 EXPLAINS, CONTRADICTS, SILENT = "explains", "contradicts", "silent"
 _CRASHED = object()
 
-
-
-@dataclass(frozen=True)
-class Observation:
-    """One failing call: the role's inputs (merges as bare pairs, no options), and either the
-    student's output or, for a crash, the failure message."""
-
-    inputs: Mapping[str, Any]
-    actual: Any = None
-    crash: Optional[str] = None
-
-    @property
-    def crashed(self) -> bool:
-        return self.crash is not None
-
-    @cached_property
-    def key(self) -> str:
-        """Equal for observations of the same call with the same outcome."""
-        return repr((self.inputs, self.actual, self.crash))
-
-    def form(self, book: MistakeBook, role: str) -> Any:
-        """The output's comparable form in ``book`` (worked out once: every mistake of the
-        role is compared with it)."""
-        forms = self.__dict__.setdefault("_forms", [])
-        for known, known_role, form in forms:
-            if known is book and known_role == role:
-                return form
-        form = book.canonical(role, self.actual)
-        forms.append((book, role, form))
-        return form
-
-    def __getstate__(self) -> dict:
-        return {name: value for name, value in self.__dict__.items() if name != "_forms"}
 
 
 def key(observation: Observation) -> str:
@@ -128,16 +94,15 @@ def name_for_milestone(
     of the role's ``run`` (``book.options``). ``agreeing`` are calls the student got right: a
     mistake that would have got one of them wrong is contradicted too.
     """
-    tie_break = options.get("tie_break")
     kept = wrong_outputs(book, role, [o for o in observations if usable(book, role, o)], options)
     if not kept:
         return []
     right = [o for o in agreeing if not o.crashed and usable(book, role, o)]
-    singles = [m for m in book.for_role(role) if m.tie_break is None or m.tie_break != tie_break]
+    singles = [m for m in book.for_role(role) if not m.is_convention_of(options)]
     named = _survivors(book, role, singles, kept, right, options, combined=False, deadline=None)
     if not named:
         deadline = time.perf_counter() + budget
-        named = _survivors(book, role, book.combinations(role, tie_break), kept, right, options,
+        named = _survivors(book, role, book.combinations(role, options), kept, right, options,
                            combined=True, deadline=deadline)
     if not named:
         named = _partial(book, role, singles, kept, right, options)

@@ -15,21 +15,10 @@ from dataclasses import dataclass, field
 from typing import Optional, Union
 
 from grader.spec.family import family_of
+from grader.spec.hooks import Verification
 from grader.spec.loading import load_exercise
 from grader.spec.models import Exercise
 from grader.spec.problems import ExerciseNotFound, Problem, SpecError, in_file_order
-
-
-@dataclass
-class Verification:
-    """What a family found verifying the expected values a spec states."""
-
-    problems: list[Problem] = field(default_factory=list)
-    warnings: list[Problem] = field(default_factory=list)
-    verified: int = 0
-    computed: int = 0
-    summary: Optional[str] = None
-    """A summary of its own for a clean spec (e.g. of an answers file), else the usual one."""
 
 
 @dataclass

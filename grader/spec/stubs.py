@@ -17,6 +17,7 @@ from typing import Any
 
 from grader.package_data import jinja_environment
 from grader.spec.family import family_of
+from grader.spec.hooks import Doctest, StubText
 from grader.spec.models import Exercise
 
 TEMPLATE = "stub.py.j2"
@@ -29,26 +30,6 @@ class StubExists(FileExistsError):
 
 class StubNeedsStudent(ValueError):
     """The exercise gives each student a stub of their own: the student must be named."""
-
-
-@dataclass(frozen=True)
-class StubText:
-    """What a family says in a stub's conventions: one sentence per line, and the ties."""
-
-    conventions: list[str]
-    ties: str = ""
-    tie_example: str = ""
-    note: str = ""
-    """A paragraph after the grading summary (what earns points, say), already wrapped."""
-
-
-@dataclass(frozen=True)
-class Doctest:
-    """How a role writes its doctests: ``statement(variable, value)`` is ``>>> v = value``,
-    ``call(expression, value)`` the expression and its expected output."""
-
-    statement: Any
-    call: Any
 
 
 @dataclass

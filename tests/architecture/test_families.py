@@ -23,7 +23,7 @@ from click.testing import CliRunner
 from grader.bundles.common import write_grading_files
 from grader.commands.cli import main
 from grader.grading.engine import grade_submission
-from grader.mistakes.kinds import NOT_COMPARABLE
+from grader.spec.mistake_book import NOT_COMPARABLE
 from grader.spec import CHECK_KINDS, load_exercise
 from grader.spec.family import (
     family_named,

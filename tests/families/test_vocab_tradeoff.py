@@ -13,7 +13,7 @@ from grader.families.bpe.tradeoff import reference_rows, shape, trivial_rows
 from grader.families.bpe.tradeoff_mistakes import COMBINATIONS, DECK_DOCUMENTS, MISTAKES
 from grader.grading.audit import run_audit
 from grader.grading.engine import grade_submission
-from grader.grading.shapes import ShapeError
+from grader.spec.hooks import ShapeError
 from grader.mistakes.diagnosis import matching
 from grader.spec import load_exercise
 from reference import BPEInputError, encode, train_bpe

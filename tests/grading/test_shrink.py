@@ -6,8 +6,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from grader.grading import shrink
-from grader.grading.search import Failure
-from grader.grading.student_calls import StudentAnswer
+from grader.spec.hooks import Failure
+from grader.spec.hooks import StudentAnswer
 
 WORD = st.text(alphabet="abc", min_size=1, max_size=5)
 LINES = st.lists(st.lists(WORD, min_size=1, max_size=3).map(" ".join), max_size=4)

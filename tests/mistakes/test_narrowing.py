@@ -11,7 +11,7 @@ from grader.families.bpe.catalogue import LESSON_WORD_COUNTS, SOLVED_PROBLEM_TEX
 from grader.families.bpe.compound import combination_by_id, train_with
 from grader.families.bpe.book import BOOK
 from grader.mistakes import narrowing
-from grader.mistakes.narrowing import Observation
+from grader.spec.mistake_book import Observation
 from grader.families.bpe.real_code import NoPairLeft
 from reference import encode, train_bpe
 

@@ -17,7 +17,7 @@ from grader.families.bpe import book, efficiency
 from grader.families.bpe.roles import ROLES
 from grader.families.bpe.spec import BpeExercise
 from grader.grading.lazy_module import deferred
-from grader.mistakes.kinds import Students
+from grader.spec.mistake_book import Students
 from grader.spec import Family
 
 HERE = __name__

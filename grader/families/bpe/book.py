@@ -23,9 +23,9 @@ from grader.families.bpe.merging import merge_pair
 from grader.families.bpe.real_code import NoPairLeft, crash_looks_like_no_pair_left
 from grader.families.bpe.signals import train_signals
 from grader.families.bpe.tradeoff import canonical_rows, shape as tradeoff_shape, trivial_rows
-from grader.grading.shapes import ShapeError
-from grader.mistakes.kinds import NOT_COMPARABLE, MistakeBook
-from grader.mistakes.narrowing import Observation
+from grader.spec.hooks import ShapeError
+from grader.spec.mistake_book import NOT_COMPARABLE, MistakeBook
+from grader.spec.mistake_book import Observation
 from grader.spec import Exercise
 from reference import encode, train_bpe
 from reference.plain import count_pairs

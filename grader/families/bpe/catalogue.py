@@ -1,6 +1,6 @@
 """The catalogue of known student mistakes in BPE, each one a runnable implementation.
 
-A :class:`~grader.mistakes.kinds.Mistake` computes exactly what a student who made that mistake
+A :class:`~grader.spec.mistake_book.Mistake` computes exactly what a student who made that mistake
 returns, in the grader's canonical form, so the grader can name it when its output equals the
 student's (``grader.mistakes.diagnosis``). Each entry teaches through its ``hint`` and carries a ``witness``:
 a small input, as keyword arguments of ``run``, on which its output differs from the
@@ -71,7 +71,7 @@ from grader.families.bpe.wrong_bpe import (
     train_unweighted,
     train_without_marker,
 )
-from grader.mistakes.kinds import Mistake
+from grader.spec.mistake_book import Mistake
 from reference.plain import train_bpe
 from reference.tie_breaks import CONCATENATED, DESCRIPTIONS, FIRST_SEEN, LEXICOGRAPHIC
 from reference.tie_breaks import REVERSE_LEXICOGRAPHIC, TIE_BREAKS
@@ -116,7 +116,7 @@ def _tie_rule_mistake(rule: str) -> Mistake:
         role="train",
         run=_tie_rule_trainer(rule),
         witness=_TIE_WITNESSES[rule],
-        tie_break=rule,
+        convention={"tie_break": rule},
     )
 
 

@@ -11,7 +11,7 @@ that lowercase or strip the word combine with every other encoding mistake, and 
 lengths with each wrong count replaced, one key each; the trade-off's mistakes pair up when they
 get different steps wrong (:mod:`grader.families.bpe.tradeoff_mistakes`).
 
-A combination is a :class:`~grader.mistakes.kinds.Mistake` like any other (its id joins
+A combination is a :class:`~grader.spec.mistake_book.Mistake` like any other (its id joins
 the two ids with ``+``), so naming treats it the same way; it is only tried when no single
 entry reproduces the student's outputs.
 """
@@ -21,6 +21,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Callable, Mapping
 from functools import partial
+from types import MappingProxyType
 from typing import Any
 
 from grader.families.bpe.catalogue import mistake_by_id, mistakes_for
@@ -36,7 +37,7 @@ from grader.families.bpe.wrong_bpe import (
     merge_first_occurrence,
     merge_right_to_left,
 )
-from grader.mistakes.kinds import Mistake
+from grader.spec.mistake_book import Mistake
 from reference.corpus import END_OF_WORD, word_counts
 from reference.plain import count_pairs, initial_segmentation, merge_symbols
 from reference.sequence_lengths import sequence_lengths
@@ -154,8 +155,10 @@ def _without_recount(loop: str, pair_counts: dict, pick: Callable, rule: str, wa
 # --------------------------------------------------------------------------- combinations
 
 
-def combinations(role: str, tie_break: str | None = None) -> tuple[Mistake, ...]:
-    """Every two-mistake combination of ``role`` worth trying under the exercise's rule."""
+def combinations(role: str, options: Mapping[str, Any] = MappingProxyType({})) -> tuple[Mistake, ...]:
+    """Every two-mistake combination of ``role`` worth trying under the exercise's conventions
+    (``options``, as the book's ``options`` gives them: its tie rule)."""
+    tie_break = options.get("tie_break")
     key = (role, tie_break)
     if key not in _CACHE:
         build = {"train": _train_combinations, "encode": _encode_combinations,
@@ -172,7 +175,7 @@ def combination_by_id(combined_id: str) -> Mistake:
     first, _, second = combined_id.partition("+")
     role = mistake_by_id(first).role
     for rule in (None, *TIE_BREAKS):
-        for mistake in combinations(role, rule):
+        for mistake in combinations(role, {"tie_break": rule}):
             if mistake.id == combined_id:
                 return mistake
     raise KeyError(f"no combination has id {combined_id!r}")
@@ -192,7 +195,8 @@ def _combined(first: Mistake, second: Mistake, run: Callable[..., Any]) -> Mista
 
 def _train_combinations(tie_break: str | None) -> list[Mistake]:
     entries = [m for m in mistakes_for("train") if m.id in TRAIN_PARTS]
-    ties = [m for m in entries if TRAIN_PARTS[m.id][0] == "pick" and m.tie_break != tie_break]
+    ties = [m for m in entries if TRAIN_PARTS[m.id][0] == "pick"
+            and m.convention.get("tie_break") != tie_break]
     others = [m for m in entries if TRAIN_PARTS[m.id][0] != "pick"]
     found = []
     for tie in ties:  # ties first: "ties to the largest pair, and ..."

@@ -5,7 +5,7 @@ num_merges, text)``, with the merge lists the reference's training produced on t
 (the two readings of "apply merges in rank order" agree only on those). Sequence lengths are
 judged against the student's own encoder when it departs from the reference's. A wrong merge
 list is explained at its first differing step; inputs are shown in the form the student's
-function takes. Each role's :class:`~grader.grading.search.Generated` record is built here.
+function takes. Each role's :class:`~grader.spec.hooks.Generated` record is built here.
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from grader.families.bpe.feedback import (
 from grader.families.bpe.follow_through import own_lengths
 from grader.families.bpe.generated import reference_merges
 from grader.grading.feedback import json_pairs
-from grader.grading.search import Failure, Generated, Shown
+from grader.spec.hooks import Failure, Generated, Shown
 from grader.grading.student_calls import StudentCalls
 from grader.spec import Exercise
 from reference import encode as reference_encode

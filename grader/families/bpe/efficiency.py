@@ -37,11 +37,12 @@ from grader.families.bpe.merge_replay import first_departure
 from grader.families.bpe.shapes import merges_shape
 from grader.families.bpe.spec import EfficiencySettings
 from grader.grading import ahead
-from grader.grading.checks.context import CheckContext
+from grader.spec.hooks import CheckContext
 from grader.grading.feedback import first_differing_index, graded
 from grader.grading.secrets import corpus_seed
-from grader.grading.shapes import ShapeError
-from grader.grading.student_calls import SandboxLike, cap
+from grader.spec.hooks import ShapeError
+from grader.grading.student_calls import cap
+from grader.spec.hooks import SandboxLike
 from grader.grading.timing import (
     best_time,
     call_failure_message,

@@ -28,7 +28,7 @@ from grader.families.bpe.feedback import (
 )
 from grader.families.bpe.follow_through import own_lengths
 from grader.families.bpe.spec import BpeCase as Case
-from grader.grading.checks.items import CaseItem, CaseLabel, Verdict
+from grader.spec.hooks import CaseItem, CaseLabel, Verdict
 from grader.grading.naming import observed
 from grader.grading.student_calls import StudentCalls
 

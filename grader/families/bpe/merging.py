@@ -25,13 +25,16 @@ from grader.families.bpe.wrong_bpe import (
     merge_first_occurrence,
     merge_right_to_left,
 )
-from grader.grading.checks.items import CaseItem, CaseLabel, Verdict
-from grader.grading.checks.properties import Property, deterministic, failed_call, inputs_unmodified
+from grader.spec.hooks import CaseItem, CaseLabel, Verdict
+from grader.grading.checks.properties import deterministic, failed_call, inputs_unmodified
+from grader.spec.hooks import Property
 from grader.grading.naming import observed
-from grader.grading.search import Failure, Generated, Shown, st
-from grader.grading.shapes import ShapeError, describe
+from grader.grading.search import st
+from grader.spec.hooks import Failure, Generated, Shown
+from grader.grading.shapes import describe
+from grader.spec.hooks import ShapeError
 from grader.grading.student_calls import StudentCalls
-from grader.mistakes.kinds import Mistake, StudentMistake
+from grader.spec.mistake_book import Mistake, StudentMistake
 from grader.spec import Exercise
 from reference.plain import count_pairs, merge_symbols
 

@@ -24,13 +24,15 @@ from grader.families.bpe.wrong_bpe import (
     count_pairs_once_per_word,
     count_pairs_unweighted,
 )
-from grader.grading.checks.items import CaseItem, CaseLabel, Verdict
-from grader.grading.checks.properties import Property, deterministic, failed_call, inputs_unmodified
+from grader.spec.hooks import CaseItem, CaseLabel, Verdict
+from grader.grading.checks.properties import deterministic, failed_call, inputs_unmodified
+from grader.spec.hooks import Property
 from grader.grading.naming import observed
-from grader.grading.search import Failure, Generated, Shown
-from grader.grading.shapes import ShapeError, describe
+from grader.spec.hooks import Failure, Generated, Shown
+from grader.grading.shapes import describe
+from grader.spec.hooks import ShapeError
 from grader.grading.student_calls import StudentCalls
-from grader.mistakes.kinds import Mistake, StudentMistake
+from grader.spec.mistake_book import Mistake, StudentMistake
 from grader.spec import Exercise
 from reference.corpus import word_counts
 from reference.plain import count_pairs, initial_segmentation, merge_words, train_steps

@@ -16,9 +16,11 @@ from typing import Any, Optional
 
 from grader.families.bpe.follow_through import own_lengths
 from grader.families.bpe.generated import reference_merges
-from grader.grading.checks.properties import Property, deterministic, failed_call, inputs_unmodified
-from grader.grading.search import Failure
-from grader.grading.student_calls import StudentAnswer, StudentCalls
+from grader.grading.checks.properties import deterministic, failed_call, inputs_unmodified
+from grader.spec.hooks import Property
+from grader.spec.hooks import Failure
+from grader.grading.student_calls import StudentCalls
+from grader.spec.hooks import StudentAnswer
 
 Pair = tuple[str, str]
 TRAIN, ENCODE, LENGTHS = "train", "encode", "sequence_lengths"

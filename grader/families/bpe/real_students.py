@@ -11,7 +11,7 @@ audit grades them with the single mistakes, and naming must find both.
 from __future__ import annotations
 
 from grader.families.bpe.real_code import PUNCTUATION
-from grader.mistakes.kinds import StudentMistake
+from grader.spec.mistake_book import StudentMistake
 
 TRAIN_NO_PAIR_CHECK = '''
 def $train_name(corpus, num_merges):
@@ -73,7 +73,7 @@ PREPARED_WORD = {
 
 
 def real_code_students() -> list:
-    """The :class:`~grader.mistakes.kinds.StudentMistake` entries of this module."""
+    """The :class:`~grader.spec.mistake_book.StudentMistake` entries of this module."""
     return [
         StudentMistake("no-pair-crash", "train", {"train": TRAIN_NO_PAIR_CHECK}),
         StudentMistake("min-count-two", "train", {"train": TRAIN_MIN_COUNT_TWO}),
@@ -121,5 +121,5 @@ def combined(first, second):
     return StudentMistake(
         f"{first.id}+{second.id}", first.role, parts, settings,
         applies=lambda exercise: first.applies(exercise) and second.applies(exercise),
-        tie_break=first.tie_break or second.tie_break,
+        convention={**second.convention, **first.convention},
     )

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from grader.grading.shapes import ShapeError, describe, is_str_pair
+from grader.grading.shapes import describe, is_str_pair
+from grader.spec.hooks import ShapeError
 
 Pair = tuple[str, str]
 

@@ -13,7 +13,7 @@ from grader.families.bpe.expected import case_encodings, case_lengths, expected_
 from grader.families.bpe.prose import prose_problems, tie_paragraph
 from grader.families.bpe.spec import BpeCase as Case
 from grader.spec import Exercise
-from grader.spec.stubs import Doctest, StubText
+from grader.spec.hooks import Doctest, StubText
 from reference.tie_breaks import DESCRIPTIONS
 
 

@@ -24,7 +24,7 @@ from grader.families.bpe.merging import RIGHT_TO_LEFT as MERGE_RIGHT_TO_LEFT
 from grader.families.bpe.merging import STRING_REPLACE as MERGE_BY_STRING_REPLACE
 from grader.families.bpe.pair_counts import ONCE_PER_WORD as PAIRS_ONCE_PER_WORD
 from grader.families.bpe.real_students import COMBINED, combined, real_code_students
-from grader.mistakes.kinds import StudentMistake
+from grader.spec.mistake_book import StudentMistake
 from grader.spec import Exercise
 from reference.tie_breaks import CONCATENATED, FIRST_SEEN, LEXICOGRAPHIC, REVERSE_LEXICOGRAPHIC
 
@@ -404,7 +404,8 @@ def _has_marker(exercise: Exercise) -> bool:
 
 def _tie_rule_mistakes() -> list[StudentMistake]:
     return [
-        StudentMistake(f"ties-{rule}", "train", {"best_pair": source}, tie_break=rule)
+        StudentMistake(f"ties-{rule}", "train", {"best_pair": source},
+                       convention={"tie_break": rule})
         for rule, source in BEST_PAIR.items()
     ]
 
@@ -468,7 +469,7 @@ def applicable_mistakes(exercise: Exercise) -> list[StudentMistake]:
         mistake
         for mistake in STUDENT_MISTAKES.values()
         if mistake.role in roles
-        and mistake.tie_break != exercise.conventions.tie_break
+        and mistake.convention.get("tie_break") != exercise.conventions.tie_break
         and mistake.applies(exercise)
     ]
 
@@ -576,6 +577,7 @@ def combined_mistakes(exercise: Exercise) -> list[StudentMistake]:
     found = []
     for first_id, second_id in COMBINED:
         mistake = student_mistake(f"{first_id}+{second_id}")
-        if mistake.role in roles and mistake.tie_break != rule and mistake.applies(exercise):
+        if (mistake.role in roles and mistake.convention.get("tie_break") != rule
+                and mistake.applies(exercise)):
             found.append(mistake)
     return found

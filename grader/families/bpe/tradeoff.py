@@ -17,7 +17,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Optional
 
-from grader.grading.shapes import ShapeError, describe
+from grader.grading.shapes import describe
+from grader.spec.hooks import ShapeError
 from grader.grading.student_calls import StudentCalls
 from grader.spec import Exercise
 from reference import encode as reference_encode

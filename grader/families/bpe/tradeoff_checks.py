@@ -31,11 +31,14 @@ from grader.families.bpe.tradeoff import (
     rows_match,
     trivial_rows,
 )
-from grader.grading.checks.items import CaseItem, CaseLabel, Verdict
-from grader.grading.checks.properties import Property, deterministic, failed_call, inputs_unmodified
+from grader.spec.hooks import CaseItem, CaseLabel, Verdict
+from grader.grading.checks.properties import deterministic, failed_call, inputs_unmodified
+from grader.spec.hooks import Property
 from grader.grading.naming import observed
-from grader.grading.search import Failure, Generated, Shown, st
-from grader.grading.student_calls import StudentAnswer, StudentCalls
+from grader.grading.search import st
+from grader.spec.hooks import Failure, Generated, Shown
+from grader.grading.student_calls import StudentCalls
+from grader.spec.hooks import StudentAnswer
 from grader.spec import Exercise
 from reference.vocab_tradeoff import base_vocabulary_size
 

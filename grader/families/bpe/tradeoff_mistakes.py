@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from grader.mistakes.kinds import Mistake, StudentMistake
+from grader.spec.mistake_book import Mistake, StudentMistake
 from grader.spec import Exercise
 from reference import encode, train_bpe
 from reference.corpus import END_OF_WORD
@@ -115,7 +115,7 @@ def _pairs() -> tuple[Mistake, ...]:
 COMBINATIONS = _pairs()
 
 
-def combinations(tie_break: Any = None) -> tuple[Mistake, ...]:
+def combinations(options: Any = None) -> tuple[Mistake, ...]:
     """The two-mistake combinations, the same under every tie rule."""
     return COMBINATIONS
 

@@ -15,7 +15,7 @@ from grader.families.byte_level import mistakes
 from grader.families.byte_level.roles import ROLES
 from grader.families.byte_level.spec import ByteExercise
 from grader.grading.lazy_module import deferred
-from grader.mistakes.kinds import Students
+from grader.spec.mistake_book import Students
 from grader.spec import Family
 
 HERE = __name__

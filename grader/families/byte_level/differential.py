@@ -5,7 +5,7 @@ exactly and in order, the vocabulary as the same set of tokens under ids ``0..n-
 is judged on a text encoded with the vocab and merges the reference trained on the input's
 text (so a training mistake does not cascade), decoding on those ids, their last token cut
 short in the middle of a character for some inputs. Bytes are shown as Python literals. Each
-role's :class:`~grader.grading.search.Generated` record is built here; the inputs are made in
+role's :class:`~grader.spec.hooks.Generated` record is built here; the inputs are made in
 :mod:`.generated`.
 """
 
@@ -18,7 +18,7 @@ from typing import Any, Optional
 from grader.families.byte_level import generated as inputs
 from grader.families.byte_level.do_nothing import trivial_answer
 from grader.families.byte_level.judges import INVALID_WHY, merges_problem, show_bytes, vocab_problem
-from grader.grading.search import Failure, Generated, Shown
+from grader.spec.hooks import Failure, Generated, Shown
 from grader.grading.student_calls import StudentCalls
 from grader.spec import Exercise
 from reference.byte_level import decode_byte_bpe

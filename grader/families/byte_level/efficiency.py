@@ -30,10 +30,10 @@ from typing import Any, Optional
 from grader.families.byte_level import stories
 from grader.families.byte_level.honest_run import departure, departure_text, vocab_problem
 from grader.families.byte_level.shapes import byte_training
-from grader.grading.checks.context import CheckContext
+from grader.spec.hooks import CheckContext
 from grader.grading.feedback import first_differing_index, graded
 from grader.grading.secrets import corpus_seed
-from grader.grading.shapes import ShapeError
+from grader.spec.hooks import ShapeError
 from grader.grading.timing import (
     Clocks,
     best_clocks,

@@ -19,12 +19,12 @@ from typing import Any, Optional
 from grader.families.byte_level.do_nothing import trivial_answer
 from grader.families.byte_level.expected import case_text, expected_ids, reference_byte_bpe, vocab_size
 from grader.families.byte_level.spec import ByteCase as Case
-from grader.grading.checks.items import CaseItem, CaseLabel, Verdict
+from grader.spec.hooks import CaseItem, CaseLabel, Verdict
 from grader.grading.feedback import first_differing_index, literal
 from grader.grading.student_calls import StudentCalls
 from grader.grading.naming import observed
-from grader.grading.student_calls import StudentAnswer
-from grader.mistakes.narrowing import Observation
+from grader.spec.hooks import StudentAnswer
+from grader.spec.mistake_book import Observation
 from reference.byte_level import decode_byte_bpe
 
 TEXT_SHOWN = 120

@@ -26,7 +26,7 @@ from typing import Any
 from grader.families.bpe.real_code import NoPairLeft, crash_looks_like_no_pair_left
 from grader.families.byte_level.do_nothing import BYTE_LEVEL, trivial_answer
 from grader.families.byte_level.real_code import REAL_CODE_MISTAKES
-from grader.mistakes.kinds import NOT_COMPARABLE, Mistake, MistakeBook
+from grader.spec.mistake_book import NOT_COMPARABLE, Mistake, MistakeBook
 from reference.byte_level import (
     _PRETOKENIZER,
     _initial_vocab,

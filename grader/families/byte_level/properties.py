@@ -20,9 +20,11 @@ from typing import Any, Optional
 
 from grader.families.byte_level import generated as inputs
 from grader.families.byte_level.honest_run import departure, departure_text, pairs_left, vocab_problem
-from grader.grading.checks.properties import Property, deterministic, failed_call, inputs_unmodified
-from grader.grading.search import Failure
-from grader.grading.student_calls import StudentAnswer, StudentCalls
+from grader.grading.checks.properties import deterministic, failed_call, inputs_unmodified
+from grader.spec.hooks import Property
+from grader.spec.hooks import Failure
+from grader.grading.student_calls import StudentCalls
+from grader.spec.hooks import StudentAnswer
 from reference.byte_level import encode_byte_bpe, pretokenize
 
 TRAIN, ENCODE, DECODE = "train_byte_bpe", "encode_byte_bpe", "decode_byte_bpe"

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from grader.grading.shapes import MAX_SHOWN, ShapeError, describe
+from grader.grading.shapes import MAX_SHOWN, describe
+from grader.spec.hooks import ShapeError
 
 
 class StrTokensError(ShapeError):

@@ -28,8 +28,9 @@ from grader.families.byte_level.do_nothing import trivial_answer
 from grader.families.byte_level.expected import expected_ids, reference_byte_bpe
 from grader.families.byte_level.shapes import token_ids
 from grader.families.byte_level.spec import ByteCase as Case
-from grader.grading.checks.items import CaseItem, CaseLabel, Verdict
-from grader.grading.shapes import ShapeError, describe
+from grader.spec.hooks import CaseItem, CaseLabel, Verdict
+from grader.grading.shapes import describe
+from grader.spec.hooks import ShapeError
 from grader.grading.student_calls import StudentCalls
 from grader.sandbox import Sandbox
 

@@ -15,7 +15,7 @@ from string import Template
 from typing import Optional
 
 from grader.families.byte_level.real_students import REAL_CODE_STUDENTS
-from grader.mistakes.kinds import StudentMistake
+from grader.spec.mistake_book import StudentMistake
 from grader.spec import Exercise
 
 PROGRAM = r'''

@@ -19,7 +19,7 @@ from grader.families.concept.submission import SHEET_FILE
 from grader.families.concept.variants import draw_sheet
 from grader.families.hand.variants import course_secret
 from grader.spec import Exercise, Family
-from grader.spec.check import Verification
+from grader.spec.hooks import Verification
 from grader.spec.stubs import StubNeedsStudent
 
 

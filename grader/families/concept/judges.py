@@ -17,7 +17,7 @@ from grader.families.concept.answers import normal_text, read_label, read_letter
 from grader.families.concept.spec import (ChoiceItem, ConceptExercise, ItemBase, MatchItem,
                                           Option, RuleOutItem, ShortItem, TableItem)
 from grader.families.concept.variants import Sheet, descriptions
-from grader.grading.checks.context import CheckContext
+from grader.spec.hooks import CheckContext
 from grader.grading.feedback import graded
 from grader.grading.scoring import check_points, split_evenly
 from grader.result import CheckResult, Diagnosis

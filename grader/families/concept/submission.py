@@ -20,7 +20,8 @@ from grader.families.hand.answer_file import AnswerFileError, read_answer_file
 from grader.families.hand.submission import AnswersFile, handed_in_by, not_graded
 from grader.families.hand.variants import VariantError, course_secret
 from grader.grading.secrets import SeedSecretError
-from grader.grading.submissions import GradingSetupError, Opened
+from grader.grading.submissions import GradingSetupError
+from grader.spec.hooks import Opened
 
 
 @dataclass(frozen=True)

@@ -20,7 +20,7 @@ from grader.families.hand.spec import HandExercise
 from grader.families.hand.submission import ANSWERS_FILE
 from grader.families.hand.variants import course_secret
 from grader.spec import Exercise, Family
-from grader.spec.check import Verification
+from grader.spec.hooks import Verification
 from grader.spec.stubs import StubNeedsStudent
 
 

@@ -18,7 +18,7 @@ from grader.families.hand.follow_through import run_from
 from grader.families.hand.mistakes import name_answer_mistakes
 from grader.families.hand.pairs import read_pair
 from grader.families.hand.variants import Variant
-from grader.grading.checks.context import CheckContext
+from grader.spec.hooks import CheckContext
 from grader.grading.feedback import graded
 from grader.grading.scoring import check_points, split_evenly
 from grader.result import CheckResult

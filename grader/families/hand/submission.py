@@ -21,7 +21,8 @@ from grader.families.hand.expected import expected_answers
 from grader.families.hand.mistakes import diagnostic_variant
 from grader.families.hand.variants import Variant, VariantError, check_student, course_secret
 from grader.grading.secrets import SeedSecretError
-from grader.grading.submissions import GradingSetupError, Opened
+from grader.grading.submissions import GradingSetupError
+from grader.spec.hooks import Opened
 from grader.spec import Exercise
 
 

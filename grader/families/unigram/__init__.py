@@ -16,7 +16,7 @@ from grader.families.unigram import mistakes
 from grader.families.unigram.roles import ROLES
 from grader.families.unigram.spec import UnigramExercise
 from grader.grading.lazy_module import deferred
-from grader.mistakes.kinds import Students
+from grader.spec.mistake_book import Students
 from grader.spec import Family
 
 HERE = __name__

@@ -27,9 +27,9 @@ from grader.families.unigram.expected import (
     tolerance,
 )
 from grader.families.unigram.feedback import details, json_inputs, message
-from grader.grading.checks.items import CaseItem, CaseLabel, Verdict
+from grader.spec.hooks import CaseItem, CaseLabel, Verdict
 from grader.grading.naming import observed
-from grader.grading.search import Failure, Generated, Shown
+from grader.spec.hooks import Failure, Generated, Shown
 from grader.grading.student_calls import StudentCalls
 
 TITLES = {SEGMENT: "Viterbi segmentation", LIKELIHOOD: "log-likelihood",

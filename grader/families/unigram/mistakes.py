@@ -31,7 +31,7 @@ from grader.families.unigram.expected import (
     close,
 )
 from grader.families.unigram.generated import LONG_PIECES, LONG_TEXT
-from grader.mistakes.kinds import NOT_COMPARABLE, Mistake, MistakeBook
+from grader.spec.mistake_book import NOT_COMPARABLE, Mistake, MistakeBook
 from reference.unigram import (
     LOSS_DIGITS,
     corpus_log_likelihood,

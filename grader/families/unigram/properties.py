@@ -18,8 +18,9 @@ from typing import Any, Callable, Optional
 
 from grader.families.unigram.expected import EM_STEP, LIKELIHOOD, PRUNE, SEGMENT, close, tolerance
 from grader.families.unigram.feedback import path_score
-from grader.grading.checks.properties import Property, deterministic, failed_call, inputs_unmodified
-from grader.grading.search import Failure
+from grader.grading.checks.properties import deterministic, failed_call, inputs_unmodified
+from grader.spec.hooks import Property
+from grader.spec.hooks import Failure
 from grader.grading.student_calls import StudentCalls
 from reference.unigram import log_sum_exp, normalize, viterbi
 

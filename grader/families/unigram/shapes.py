@@ -5,7 +5,8 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from grader.grading.shapes import ShapeError, describe
+from grader.grading.shapes import describe
+from grader.spec.hooks import ShapeError
 
 
 def pieces_list(exercise: Any, value: Any, function: str) -> list[str]:

@@ -13,7 +13,7 @@ from string import Template
 from typing import Any, Optional
 
 from grader.families.unigram.expected import EM_STEP, LIKELIHOOD, PRUNE, SEGMENT
-from grader.mistakes.kinds import StudentMistake
+from grader.spec.mistake_book import StudentMistake
 
 SHARED = '''import math
 

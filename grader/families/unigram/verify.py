@@ -10,7 +10,7 @@ from typing import Any
 
 from grader.families.unigram.expected import LIKELIHOOD, SEGMENT, close, expected, tolerance
 from grader.families.unigram.judges import case_inputs, serves
-from grader.spec.check import Verification
+from grader.spec.hooks import Verification
 from grader.spec.problems import in_file_order
 
 

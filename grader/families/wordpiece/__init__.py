@@ -14,7 +14,7 @@ from grader.families.wordpiece import mistakes
 from grader.families.wordpiece.roles import ROLES
 from grader.families.wordpiece.spec import WordpieceExercise
 from grader.grading.lazy_module import deferred
-from grader.mistakes.kinds import Students
+from grader.spec.mistake_book import Students
 from grader.spec import Family
 
 HERE = __name__

@@ -15,7 +15,7 @@ from grader.families.wordpiece.do_nothing import trivial_answer
 from grader.families.wordpiece.expected import divergence, wordpiece_merges
 from grader.families.wordpiece.feedback import wordpiece_difference, wordpiece_message
 from grader.grading.feedback import json_pairs
-from grader.grading.search import Failure, Shown
+from grader.spec.hooks import Failure, Shown
 from grader.grading.student_calls import StudentCalls
 from grader.spec import Exercise
 

@@ -21,7 +21,7 @@ from grader.families.wordpiece.feedback import (
     wordpiece_difference,
     wordpiece_message,
 )
-from grader.grading.checks.items import CaseItem, CaseLabel, Verdict
+from grader.spec.hooks import CaseItem, CaseLabel, Verdict
 from grader.grading.student_calls import StudentCalls
 from grader.grading.naming import observed
 from grader.spec import Exercise

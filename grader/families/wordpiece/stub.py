@@ -10,7 +10,7 @@ from grader.families.bpe import stub as bpe_stub
 from grader.families.bpe.spec import BpeCase as Case
 from grader.families.wordpiece.expected import reference_divergence, reference_wordpiece
 from grader.spec import Exercise
-from grader.spec.stubs import Doctest, StubText
+from grader.spec.hooks import Doctest, StubText
 
 
 def stub_text(exercise: Exercise) -> StubText:

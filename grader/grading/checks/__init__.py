@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import Optional
 
 from grader.grading.checks import cases, differential, efficiency, properties
-from grader.grading.checks.context import CheckContext, CheckKind
+from grader.spec.hooks import CheckContext, CheckKind
 from grader.spec import Exercise
 from grader.spec.family import family_of
 

@@ -1,7 +1,7 @@
 """The ``cases`` check: the student's output on each case of the spec equals the reference's.
 
 The family of the milestone's role turns each case it serves into graded items (a case's
-merge list, each word of a case, ...: :class:`~grader.grading.checks.items.CaseItem`); the
+merge list, each word of a case, ...: :class:`~grader.spec.hooks.CaseItem`); the
 check's points are split evenly over them. A failed visible item shows its input, expected
 and actual values and the evidence its family writes; its observation is noted for naming
 the milestone's mistakes; a hidden item shows pass/fail only, and hidden cases are numbered
@@ -11,8 +11,8 @@ not a do-nothing one is marked as real work (:mod:`grader.grading.evidence`).
 
 from __future__ import annotations
 
-from grader.grading.checks.context import CheckContext
-from grader.grading.checks.items import CaseItem, CaseLabel
+from grader.spec.hooks import CheckContext
+from grader.spec.hooks import CaseItem, CaseLabel
 from grader.grading.feedback import graded, timed
 from grader.grading.naming import note
 from grader.grading.scoring import split_evenly

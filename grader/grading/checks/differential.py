@@ -1,7 +1,7 @@
 """The ``differential`` check: on generated inputs the student's output equals the reference's.
 
 The inputs, the judge that compares the student with the reference on one of them, and how a
-failure reads all come from the role's :class:`~grader.grading.search.Generated` record. A
+failure reads all come from the role's :class:`~grader.spec.hooks.Generated` record. A
 failure reports Hypothesis's *shrunk* smallest counterexample, with what differs (for merges,
 the first differing step) and every known mistake that reproduces the student's output on it
 (and on the unshrunk input the search started from). A crash hides any other difference, so
@@ -15,12 +15,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Optional
 
-from grader.grading.checks.context import CheckContext
+from grader.spec.hooks import CheckContext
 from grader.grading.feedback import counterexample_details, graded, timed
 from grader.grading.naming import note, observed
-from grader.grading.search import Failure, Generated, generated, generated_examples, smallest_failure
+from grader.grading.search import generated, generated_examples, smallest_failure
+from grader.spec.hooks import Failure, Generated
 from grader.grading.student_calls import StudentCalls
-from grader.mistakes.narrowing import Observation
+from grader.spec.mistake_book import Observation
 from grader.result import CheckResult
 from grader.spec import Exercise
 

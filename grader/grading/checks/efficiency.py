@@ -7,7 +7,7 @@ student's function once in the sandbox, the reference in a trusted process, side
 
 from __future__ import annotations
 
-from grader.grading.checks.context import CheckContext
+from grader.spec.hooks import CheckContext
 from grader.result import CheckResult
 from grader.spec.family import role_of
 

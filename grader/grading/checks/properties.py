@@ -22,28 +22,19 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Optional
 
-from grader.grading.checks.context import CheckContext
 from grader.grading.checks.differential import failure_observations
 from grader.grading.feedback import counterexample_details, graded, json_pairs, timed
 from grader.grading.naming import note
 from grader.grading.scoring import split_evenly
-from grader.grading.search import Failure, generated, smallest_failure
-from grader.grading.student_calls import StudentAnswer
+from grader.grading.search import generated, smallest_failure
+from grader.spec.hooks import Failure
+from grader.spec.hooks import StudentAnswer
 from grader.result import CheckResult
+from grader.spec.hooks import CheckContext, Property
 from grader.spec.family import role_of
-
-# A property judge returns None when the property holds on the example, else why it fails.
-Judge = Callable[[Any], Optional[Failure]]
 
 MIN_EXAMPLES = 10
 EXAMPLES_DIVISOR = 3
-
-
-@dataclass(frozen=True)
-class Property:
-    id: str
-    title: str
-    judge: Judge
 
 
 def property_examples(examples: int) -> int:

@@ -18,7 +18,7 @@ import pytest
 
 from grader.families.bpe import efficiency
 from grader.grading import timing
-from grader.grading.checks import CheckContext
+from grader.spec.hooks import CheckContext
 from grader.grading.checks.efficiency import run as run_check
 from grader.grading.scoring import check_points
 from grader.sandbox import Sandbox

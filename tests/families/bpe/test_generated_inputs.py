@@ -149,6 +149,6 @@ def test_the_search_for_a_smaller_failure_stops_when_its_evaluations_are_spent(m
 
 
 def _wrong_answer():
-    from grader.grading.student_calls import StudentAnswer
+    from grader.spec.hooks import StudentAnswer
 
     return StudentAnswer(value=[("x", "y")])

@@ -115,7 +115,7 @@ def test_mistake_by_id_finds_entries_and_refuses_unknown_ids():
 
 
 def test_every_other_tie_rule_has_an_entry_and_only_those_carry_a_rule():
-    tie_entries = {m.tie_break: m for m in CATALOGUE if m.tie_break is not None}
+    tie_entries = {m.convention["tie_break"]: m for m in CATALOGUE if m.convention}
     assert set(tie_entries) == set(TIE_BREAKS)
     assert all(m.role == "train" for m in tie_entries.values())
 
@@ -164,8 +164,8 @@ def test_running_does_not_mutate_the_witness(mistake: Mistake):
 
 def test_tie_entries_witness_an_exercise_rule_other_than_their_own():
     for mistake in CATALOGUE:
-        if mistake.tie_break is not None:
-            assert mistake.witness["tie_break"] != mistake.tie_break
+        if mistake.convention:
+            assert mistake.witness["tie_break"] != mistake.convention["tie_break"]
 
 
 def test_encode_witnesses_use_merges_that_training_produced():

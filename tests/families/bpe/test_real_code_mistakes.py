@@ -113,7 +113,7 @@ def test_nothing_changed_is_the_reference():
 
 
 def test_combinations_pair_each_mistake_with_each_other_tie_rule_and_with_other_parts():
-    found = combinations("train", "lexicographic")
+    found = combinations("train", {"tie_break": "lexicographic"})
     ids = [m.id for m in found]
     assert len(ids) == len(set(ids))
     assert "ties-reverse-lexicographic+merge-by-string-replace" in ids

@@ -12,9 +12,10 @@ from grader.families.byte_level import generated, honest_run, stories
 from grader.families.byte_level.fast_student import fast_source
 from grader.grading.engine import grade_submission
 from grader.grading import shrink
-from grader.grading.search import Failure, generated_examples
+from grader.grading.search import generated_examples
+from grader.spec.hooks import Failure
 from grader.grading.secrets import inputs_seed
-from grader.grading.student_calls import StudentAnswer
+from grader.spec.hooks import StudentAnswer
 from grader.spec import load_exercise
 from reference.byte_level import pretokenize, train_byte_bpe
 

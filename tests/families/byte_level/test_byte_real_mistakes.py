@@ -13,7 +13,8 @@ from grader.families.byte_level import real_code
 from grader.families.byte_level.mistakes import BOOK, REFERENCES
 from grader.families.byte_level.students import student_source
 from grader.grading.engine import grade_submission
-from grader.mistakes.narrowing import Observation, name_for_milestone
+from grader.mistakes.narrowing import name_for_milestone
+from grader.spec.mistake_book import Observation
 from grader.spec import load_exercise
 from reference.byte_level import split_on_special_tokens, train_byte_bpe
 

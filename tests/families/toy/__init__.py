@@ -16,13 +16,14 @@ from typing import Any, ClassVar, Literal
 
 from pydantic import ConfigDict, Field
 
-from grader.grading.checks.items import CaseItem, CaseLabel, Verdict
+from grader.spec.hooks import CaseItem, CaseLabel, Verdict
 from grader.grading.naming import observed
-from grader.grading.shapes import ShapeError, describe
-from grader.mistakes.kinds import Mistake, MistakeBook, StudentMistake, Students
+from grader.grading.shapes import describe
+from grader.spec.hooks import ShapeError
+from grader.spec.mistake_book import Mistake, MistakeBook, StudentMistake, Students
 from grader.spec import Exercise, Family, Role
 from grader.spec.models import Case, FunctionSpec, functions_field, milestone_model
-from grader.spec.stubs import StubText
+from grader.spec.hooks import StubText
 
 ROLE = "word_vocabulary"
 ROLES = (ROLE,)

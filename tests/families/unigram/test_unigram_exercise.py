@@ -31,9 +31,9 @@ from grader.families.unigram.properties import (
 )
 from grader.families.unigram.students import STUDENT_MISTAKES, student_source
 from grader.grading.engine import grade_submission
-from grader.grading.shapes import ShapeError
-from grader.grading.student_calls import StudentAnswer
-from grader.mistakes.kinds import NOT_COMPARABLE
+from grader.spec.hooks import ShapeError
+from grader.spec.hooks import StudentAnswer
+from grader.spec.mistake_book import NOT_COMPARABLE
 from grader.spec import SpecError, load_exercise, parse_exercise
 from grader.spec.stubs import render_stub
 from reference.unigram import SPACE

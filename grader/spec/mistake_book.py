@@ -1,4 +1,5 @@
-"""What a known mistake is, and what a family tells the stages about its mistakes.
+"""What a known mistake is, what a family tells the stages about its mistakes, and one
+failing call to compare them with.
 
 A :class:`Mistake` is a runnable wrong implementation of one role: it computes exactly what a
 student who made that mistake returns, so the grader can name it when its output equals the
@@ -9,13 +10,16 @@ A family hands its mistakes over as one :class:`MistakeBook`: the entries, the r
 role's mistakes are compared with, the canonical form of a role's values, the exercise's
 conventions as keyword arguments of the runs, combinations of two mistakes, and which crash
 messages identify a mistake. :class:`StudentMistake` and :class:`Students` are the
-student-style submissions that make each mistake, for ``grade audit`` and the tests.
+student-style submissions that make each mistake, for ``grade audit`` and the tests. An
+:class:`Observation` is one failing call of the student's (its inputs, its output or crash),
+which the mistakes stage runs every mistake against.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any, Optional
 
 NOT_COMPARABLE = object()
@@ -26,8 +30,10 @@ NOT_COMPARABLE = object()
 class Mistake:
     """One known mistake: what it is called, how to fix it, and what it computes.
 
-    ``tie_break`` is set only for the entries that are another tie-break rule; the grader
-    skips the one equal to the exercise's own rule. ``witness`` is read-only by convention.
+    ``convention`` is set only for the entries that are another choice of one of the
+    family's conventions (``{"tie_break": "first-seen"}``: another tie-break rule); the grader
+    skips an entry whose convention is the exercise's own (its ``MistakeBook.options``).
+    ``witness`` is read-only by convention.
     Entries compare and hash by identity, so they can key dicts and sets.
     """
 
@@ -37,7 +43,13 @@ class Mistake:
     role: str
     run: Callable[..., Any]
     witness: Mapping[str, Any]
-    tie_break: Optional[str] = None
+    convention: Mapping[str, Any] = field(default_factory=dict)
+
+    def is_convention_of(self, options: Mapping[str, Any]) -> bool:
+        """Whether this entry is the convention ``options`` (an exercise's) declare: then it
+        is no mistake there."""
+        return bool(self.convention) and all(options.get(name) == value
+                                             for name, value in self.convention.items())
 
     def output_on(self, inputs: Mapping[str, Any]) -> Any:
         """This mistake's output on ``inputs`` (keyword arguments of ``run``)."""
@@ -52,7 +64,7 @@ def _no_options(exercise: Any, role: str) -> dict[str, Any]:
     return {}
 
 
-def _no_combinations(role: str, tie_break: Optional[str]) -> tuple[Mistake, ...]:
+def _no_combinations(role: str, options: Mapping[str, Any]) -> tuple[Mistake, ...]:
     return ()
 
 
@@ -75,7 +87,7 @@ class MistakeBook:
     ``reference[role]`` takes the same keyword arguments as that role's mistakes;
     ``canonical(role, value)`` is a value's comparable form, or :data:`NOT_COMPARABLE`;
     ``options(exercise, role)`` the exercise's conventions as keyword arguments of the runs;
-    ``combinations(role, tie_break)`` two mistakes at once, tried when no single one explains
+    ``combinations(role, options)`` two mistakes at once, tried when no single one explains
     a milestone; ``telling_crash(role, message)`` whether a crash of the student's code is
     one a mistake reproduces by raising ``crash`` (e.g. no pair left to merge);
     ``trivial(exercise, role, inputs, value)`` whether ``value``, a student's answer on
@@ -89,7 +101,7 @@ class MistakeBook:
     reference: Mapping[str, Callable[..., Any]] = field(default_factory=dict)
     canonical: Callable[[str, Any], Any] = _as_it_is
     options: Callable[[Any, str], dict[str, Any]] = _no_options
-    combinations: Callable[[str, Optional[str]], Sequence[Mistake]] = _no_combinations
+    combinations: Callable[[str, Mapping[str, Any]], Sequence[Mistake]] = _no_combinations
     telling_crash: Callable[[str, str], bool] = _never
     crash: tuple[type[BaseException], ...] = ()
     trivial: Callable[[Any, str, Mapping[str, Any], Any], bool] = _always
@@ -110,6 +122,39 @@ EMPTY_BOOK = MistakeBook()
 
 
 @dataclass(frozen=True)
+class Observation:
+    """One failing call: the role's inputs (merges as bare pairs, no options), and either the
+    student's output or, for a crash, the failure message."""
+
+    inputs: Mapping[str, Any]
+    actual: Any = None
+    crash: Optional[str] = None
+
+    @property
+    def crashed(self) -> bool:
+        return self.crash is not None
+
+    @cached_property
+    def key(self) -> str:
+        """Equal for observations of the same call with the same outcome."""
+        return repr((self.inputs, self.actual, self.crash))
+
+    def form(self, book: MistakeBook, role: str) -> Any:
+        """The output's comparable form in ``book`` (worked out once: every mistake of the
+        role is compared with it)."""
+        forms = self.__dict__.setdefault("_forms", [])
+        for known, known_role, form in forms:
+            if known is book and known_role == role:
+                return form
+        form = book.canonical(role, self.actual)
+        forms.append((book, role, form))
+        return form
+
+    def __getstate__(self) -> dict:
+        return {name: value for name, value in self.__dict__.items() if name != "_forms"}
+
+
+@dataclass(frozen=True)
 class StudentMistake:
     """How a student who made catalogue mistake ``id`` writes their submission.
 
@@ -123,7 +168,9 @@ class StudentMistake:
     parts: dict[str, object] = field(default_factory=dict)
     settings: dict[str, str] = field(default_factory=dict)
     applies: Callable[[Any], bool] = lambda exercise: True
-    tie_break: Optional[str] = None
+    convention: Mapping[str, Any] = field(default_factory=dict)
+    """As :attr:`Mistake.convention`: another choice of a convention, no mistake where the
+    exercise makes that choice."""
 
 
 @dataclass(frozen=True)
