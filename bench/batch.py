@@ -67,7 +67,8 @@ TIMED_RECORDS = 200
 
 def sources() -> list[str]:
     """One source per kind of student, in the proportions the class is built with."""
-    from grader.spec import family_of, load_exercise
+    from grader.spec import load_exercise
+    from grader.spec.registry import family_of
 
     exercise = load_exercise("bpe-train-encode")
     students = family_of(exercise).students
@@ -143,7 +144,8 @@ def phase_samples(path: str) -> dict:
     """Grade a few submissions; write their stored reports to ``path``."""
     from grader.batch.stored import stored_output, stored_report
     from grader.grading.engine import grade_submission
-    from grader.spec import family_of, load_exercise
+    from grader.spec import load_exercise
+    from grader.spec.registry import family_of
 
     exercise = load_exercise("bpe-train-encode")
     students = family_of(exercise).students

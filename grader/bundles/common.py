@@ -22,7 +22,7 @@ from grader.grading.secrets import SeedSecretError, environment_secret, write_se
 from grader.grading.submissions import submission_kind
 from grader.package_data import jinja_environment, templates_path
 from grader.spec import Exercise
-from grader.spec.family import COURSE_FOLDER, course_folder, family_of
+from grader.spec.registry import COURSE_FOLDER, course_folder, family_of
 from grader.spec.stubs import StubNeedsStudent
 
 ENTRYPOINT_TEMPLATE = "lms/entrypoint.py"

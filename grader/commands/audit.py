@@ -32,7 +32,8 @@ from grader.commands.progress import Progress
 def audit(exercise_id: str, mistake_ids: tuple, fmt: str, jobs: Optional[int], quiet: bool) -> None:
     import json
 
-    from grader.grading.audit import UnknownMistake, render_text, run_audit
+    from grader.grading.audit import render_text, run_audit
+    from grader.spec.hooks import UnknownMistake
 
     exercise = load(exercise_id)
     try:

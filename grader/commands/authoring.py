@@ -32,7 +32,8 @@ from grader.commands.progress import Progress
               help="List the families (kinds of exercise) and their roles instead.")
 @exercises_dir_option
 def list_exercises(fmt: str, families: bool) -> None:
-    from grader.spec import SpecError, available_exercises, display_path, family_of
+    from grader.spec import SpecError, available_exercises, display_path
+    from grader.spec.registry import family_of
 
     if families:
         _list_families(fmt)
@@ -70,7 +71,8 @@ def list_exercises(fmt: str, families: bool) -> None:
 
 
 def _list_families(fmt: str) -> None:
-    from grader.spec.family import FamilyError, family_named, family_names
+    from grader.spec.family import FamilyError
+    from grader.spec.registry import family_named, family_names
 
     rows = []
     for name in family_names():
@@ -132,7 +134,7 @@ def show(exercise: str, hidden: bool) -> None:
 @exercises_dir_option
 def stub(exercise: str, output: Optional[Path], force: bool, student: Optional[str],
          roster: Optional[Path], id_column: Optional[str], seed_secret: Optional[str]) -> None:
-    from grader.spec import family_of
+    from grader.spec.registry import family_of
     from grader.spec.stubs import StubExists, render_stub, write_stub
 
     spec = load(exercise)
@@ -246,7 +248,9 @@ def check(exercises: tuple[str, ...]) -> None:
             continue
         for line in iter_report_lines(report):
             click.echo(line)
-        if not report.ok:
+        if report.family_unusable:
+            worst = max(worst, INPUT_ERROR)
+        elif not report.ok:
             worst = max(worst, VERDICT_NO)
     if worst:
         sys.exit(worst)
@@ -271,7 +275,7 @@ def check(exercises: tuple[str, ...]) -> None:
 @exercises_dir_option
 def new(exercise_id: str, output: Optional[Path], tie_break: Optional[str],
         corpus_form: Optional[str], base: Optional[str], force: bool) -> None:
-    from grader.spec.family import default_family, family_named, family_of
+    from grader.spec.registry import default_family, family_named, family_of
     from grader.spec.problems import NewSpecError
 
     base_spec = load(base) if base else None

@@ -25,7 +25,6 @@ from __future__ import annotations
 import os
 import tempfile
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Optional
 
@@ -35,123 +34,15 @@ from grader.grading.secrets import SeedSecretError, resolve_secret
 from grader.grading.submissions import submission_kind
 from grader.spec.mistake_book import EMPTY_BOOK, StudentMistake
 from grader.result import GradeReport
+from grader.spec.hooks import (
+    AuditReport,
+    MistakeAudit,
+    ReferenceAudit,
+    UnknownMistake,
+    points_earned,
+)
 from grader.spec import Exercise
-from grader.spec.family import depends_on, family_of
-
-
-class UnknownMistake(ValueError):
-    """A mistake id was asked for that the catalogue does not have for this exercise."""
-
-
-
-
-@dataclass
-class MistakeAudit:
-    """How the exercise's checks fared against one known mistake."""
-
-    id: str
-    title: str
-    role: str
-    affected: list[str]
-    failed: list[str] = field(default_factory=list)
-    catching_checks: dict[str, list[str]] = field(default_factory=dict)
-    named_in: list[str] = field(default_factory=list)
-    error: Optional[str] = None
-    witness: dict[str, Any] = field(default_factory=dict)
-    advice: str = "a case that shows it"  # what input to add when a milestone misses it
-    kept: dict[str, str] = field(default_factory=dict)  # affected milestone -> "points/max"
-    # affected milestones that pass some check yet earn nothing: real work zeroed
-    unpaid: list[str] = field(default_factory=list)
-
-    @property
-    def missed(self) -> list[str]:
-        """Affected milestones the mistaken submission passes: gaps in the exercise."""
-        return [milestone for milestone in self.affected if milestone not in self.failed]
-
-    @property
-    def caught(self) -> bool:
-        return self.error is None and not self.missed
-
-    @property
-    def fair(self) -> bool:
-        """Whether every affected milestone that passes some check earns for it."""
-        return self.error is not None or not self.unpaid
-
-    @property
-    def named(self) -> bool:
-        """Whether a visible failing check's diagnosis names this mistake."""
-        return bool(self.named_in)
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "id": self.id,
-            "title": self.title,
-            "role": self.role,
-            "affected": self.affected,
-            "failed": self.failed,
-            "missed": self.missed,
-            "caught": self.caught,
-            "catching_checks": self.catching_checks,
-            "named_in": self.named_in,
-            "kept": self.kept,
-            "unpaid": self.unpaid,
-            "error": self.error,
-        }
-
-
-@dataclass
-class ReferenceAudit:
-    """The correct student-style submission's grading."""
-
-    score: float
-    max_score: float
-    failed_checks: list[str]
-    errors: list[str]
-
-    @property
-    def full_marks(self) -> bool:
-        return not self.failed_checks and not self.errors and self.score == self.max_score
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "score": self.score,
-            "max_score": self.max_score,
-            "full_marks": self.full_marks,
-            "failed_checks": self.failed_checks,
-            "errors": self.errors,
-        }
-
-
-@dataclass
-class AuditReport:
-    exercise: str
-    reference: ReferenceAudit
-    mistakes: list[MistakeAudit]
-    unexpected: dict[str, list[str]] = field(default_factory=dict)
-    reports: dict[str, GradeReport] = field(default_factory=dict, repr=False)
-    # do-nothing kind -> the checks that gave it points, as "milestone/check: points"
-    do_nothing: dict[str, list[str]] = field(default_factory=dict)
-
-    @property
-    def ok(self) -> bool:
-        """Full marks for the reference, every mistake caught, nothing else failing, and not a
-        point for doing nothing."""
-        return (
-            self.reference.full_marks
-            and all(m.caught and m.fair for m in self.mistakes)
-            and not self.unexpected
-            and not any(self.do_nothing.values())
-        )
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "exercise": self.exercise,
-            "ok": self.ok,
-            "reference": self.reference.to_json(),
-            "mistakes": [m.to_json() for m in self.mistakes],
-            "unexpected_failures": self.unexpected,
-            "do_nothing": self.do_nothing,
-        }
+from grader.spec.registry import depends_on, family_of
 
 
 # --------------------------------------------------------------------------- running
@@ -244,12 +135,6 @@ def _write(directory: Path, name: str, exercise: Exercise, source: str) -> Path:
     path = Path(directory) / f"{name}{submission_kind(exercise).suffixes[0]}"
     path.write_text(source, encoding="utf-8")
     return path
-
-
-def points_earned(report: GradeReport) -> list[str]:
-    """Every check that gave ``report`` points, as ``milestone/check: points``."""
-    return [f"{milestone.id}/{check.id}: {check.score:g}"
-            for milestone in report.milestones for check in milestone.checks if check.score > 0]
 
 
 def exercise_without_efficiency(exercise: Exercise) -> Exercise:

@@ -29,7 +29,7 @@ from __future__ import annotations
 
 from grader.result import CheckResult, GradeReport, MilestoneResult
 from grader.spec import Exercise
-from grader.spec.family import family_of
+from grader.spec.registry import family_of
 
 EVIDENCE_KINDS = frozenset({"cases", "differential"})
 NO_WORK = "no points until the function does real work"

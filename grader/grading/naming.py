@@ -21,7 +21,7 @@ from grader.mistakes.narrowing import Named, key, name_for_milestone, usable, wr
 from grader.spec.mistake_book import Observation
 from grader.result import CheckResult, Diagnosis
 from grader.spec import Exercise
-from grader.spec.family import family_of
+from grader.spec.registry import family_of
 
 
 def book_of(exercise: Exercise) -> MistakeBook:

@@ -13,7 +13,7 @@ from typing import Optional
 from grader.grading import ahead, prepared_cache, search
 from grader.grading.secrets import inputs_seed
 from grader.spec import Exercise
-from grader.spec.family import family_of
+from grader.spec.registry import family_of
 
 GENERATING_CHECKS = frozenset({"differential", "properties"})
 

@@ -17,7 +17,7 @@ Hypothesis.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from random import Random
@@ -28,7 +28,7 @@ from grader.grading.lazy_module import LazyModule
 from grader.spec.hooks import StudentAnswer
 from grader.spec.hooks import Failure, Generated, Judge, Shown
 from grader.spec import Exercise
-from grader.spec.family import role_of
+from grader.spec.registry import role_of
 
 if TYPE_CHECKING:
     from grader.grading.student_calls import StudentCalls

@@ -18,11 +18,9 @@ promises.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
-from typing import TYPE_CHECKING, Any, Optional
+from typing import Any, Optional
 
-if TYPE_CHECKING:
-    from grader.spec.hooks import Failure, Judge
-    from grader.grading.student_calls import StudentCalls
+from grader.spec.hooks import Failure, Judge
 
 ROUNDS = 24
 """At most this many rounds (each one batched sandbox call, and calls one by one after it

@@ -15,15 +15,14 @@ from __future__ import annotations
 import weakref
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import ExitStack, contextmanager
-from dataclasses import dataclass
-from typing import Any, Optional, Protocol, TypeVar
+from typing import Any, Optional, TypeVar
 
 from grader.grading import shapes
 from grader.grading.output_ledger import OutputLedger
 from grader.grading.plain_words import plain
 from grader.grading.secrets import inputs_seed
 from grader.spec import Exercise
-from grader.spec.family import role_of
+from grader.spec.registry import role_of
 from grader.spec.hooks import CallOutcome as CallOutcomeLike
 from grader.spec.hooks import SandboxLike, StudentAnswer
 

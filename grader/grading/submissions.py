@@ -11,10 +11,8 @@ isolation layers that held, why it is not gradable, and which milestones cannot 
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Callable
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Optional, Protocol
+from typing import Optional
 
 from grader.grading import ahead, prepared
 from grader.grading.output_ledger import OutputLedger
@@ -25,9 +23,9 @@ from grader.grading.submission_file import (
     explain_load_error,
     prepared_submission,
 )
-from grader.spec import Exercise, Milestone
-from grader.spec.family import family_of
+from grader.spec import Exercise
 from grader.spec.hooks import Opened, SubmissionKind
+from grader.spec.registry import family_of
 
 
 class GradingSetupError(Exception):

@@ -11,7 +11,8 @@ on disk (``disk_cache``: the grader's folder of kept work), ``check`` is ``grade
 ``stubs`` renders the student's starting file. Nothing here runs student code.
 """
 
-from grader.spec.family import Family, FamilyError, Role, family_named, family_of
+from grader.spec.family import Family, FamilyError, Role
+from grader.spec.registry import family_named, family_of
 from grader.spec.loading import (
     available_exercises,
     display_path,

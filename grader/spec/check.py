@@ -14,11 +14,17 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Optional, Union
 
-from grader.spec.family import family_of
+from grader.spec.registry import family_of
 from grader.spec.hooks import Verification
 from grader.spec.loading import load_exercise
 from grader.spec.models import Exercise
-from grader.spec.problems import ExerciseNotFound, Problem, SpecError, in_file_order
+from grader.spec.problems import (
+    ExerciseNotFound,
+    FamilyUnusable,
+    Problem,
+    SpecError,
+    in_file_order,
+)
 
 
 @dataclass
@@ -32,6 +38,8 @@ class CheckReport:
     verified: int = 0
     computed: int = 0
     not_found: bool = False
+    family_unusable: bool = False
+    """The spec's family cannot be used: an input error of the course, like a missing file."""
     """The target names no file and no exercise on the search path (an input error)."""
     clean_summary: Optional[str] = None
 
@@ -64,6 +72,7 @@ def check_spec(id_or_path: Union[str, os.PathLike]) -> CheckReport:
     except SpecError as error:
         report.problems = list(error.problems)
         report.not_found = isinstance(error, ExerciseNotFound)
+        report.family_unusable = isinstance(error, FamilyUnusable)
         if isinstance(error.exercise, Exercise):  # report the prose in the same round
             shaped = error.exercise
             report.problems = in_file_order(report.problems + [

@@ -1,134 +1,180 @@
-"""Exercise families: the record each one fills, and the only way a stage reaches one.
+"""The family record: everything the stages need of one kind of exercise, typed in one place.
 
 A family is one kind of exercise: an algorithm students implement (character BPE, byte-level
 BPE, WordPiece, ...) or a kind of answers file. Everything a family knows lives in its own
 folder under ``grader/families/`` (or in a course folder, see docs/families.md) and is
-handed to the stages as one :class:`Family` record holding :class:`Role` records: its roles
-and their signatures, its spec model and rules, expected values, stub examples, the judges of
-its checks, generated inputs, properties, the timed run, its mistakes and the student-style
-submissions that make them. Stages never name a family or a role: they ask
-:func:`family_of` for an exercise's record and call what it holds.
-
-The registry is a dict of names to module paths (``grader/families/__init__.py``); a family
-module is imported on first use, and must define ``FAMILY``. Families also come from a
-course folder (``families/NAME/`` beside the course's specs, on the exercise search path)
-and from installed packages (the entry-point group ``bpe_autograder.families``).
-:func:`register_family` adds one by module path, as tests do.
+handed to the stages as one :class:`Family` record holding :class:`Role` records. Each field
+below says what it is for; the types its hooks take and give are in
+:mod:`grader.spec.hooks` and :mod:`grader.spec.mistake_book`, and a family imports all of
+them, with the helpers it may call, from ``grader.families.api``. The registry
+(:mod:`grader.spec.registry`) finds a family and checks its record when it loads it
+(:mod:`grader.spec.family_check`).
 """
 
 from __future__ import annotations
 
-import importlib
-import importlib.machinery
-import importlib.util
-import sys
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import TYPE_CHECKING, Any, Optional
+
+from grader.result import CheckResult
+from grader.spec.hooks import (
+    AuditReport,
+    Calls,
+    CaseItem,
+    CaseLabel,
+    CheckContext,
+    CheckKind,
+    Doctest,
+    Generated,
+    Property,
+    StubText,
+    SubmissionKind,
+    Verification,
+)
+from grader.spec.mistake_book import MistakeBook, Students
 
 if TYPE_CHECKING:
     from grader.spec.models import Case, Exercise
     from grader.spec.problems import Loc
 
-REGISTRY_MODULE = "grader.families"
-ENTRY_POINT_GROUP = "bpe_autograder.families"
-COURSE_FOLDER = "families"
-"""The folder of a course's specs that holds its own families, one package each."""
-COURSE_PACKAGE = "course_families"
-"""The package name course families are imported under (``course_families.NAME``)."""
 DOCS = "docs/families.md"
+
+SpecProblems = Callable[["Exercise"], Iterable[tuple["Loc", str]]]
+"""Problems of a spec as ``(location, message)``: a location is a path of keys and indexes."""
+AheadWork = Iterable[tuple[tuple, Callable[..., Any]]]
+"""Work a grading's helper may do before the checks, as ``(key, compute)`` pairs."""
 
 
 class FamilyError(LookupError):
     """A family that is not registered, cannot be imported, or does not fill its record."""
 
 
-def _none(*_: Any) -> tuple:
-    return ()
-
-
-def every_case(case: Any) -> bool:
+def every_case(case: "Case") -> bool:
     """A role's ``serves`` when every case holds an input for it (trainers: every case has a corpus)."""
     return True
 
 
+def no_problems(exercise: "Exercise") -> Iterable[tuple["Loc", str]]:
+    """A family's rules when it has none beyond the ones every spec has."""
+    return ()
+
+
+def no_conventions(exercise: "Exercise") -> StubText:
+    """A stub's conventions when the family states none."""
+    return StubText(conventions=[])
+
+
+def no_do_nothing(exercise: "Exercise") -> Mapping[str, str]:
+    """No do-nothing submissions to audit."""
+    return {}
+
+
+def no_work_ahead(exercise: "Exercise", secret: Optional[str], time_reference: bool) -> AheadWork:
+    """No work for a grading's helper beyond the generated inputs."""
+    return ()
+
+
+def hidden_placeholder(data: Mapping[str, Any]) -> Mapping[str, Any]:
+    """A stand-in case (without id) for one with shape errors: hidden, holding nothing."""
+    return {"visibility": "hidden"}
+
+
 @dataclass(frozen=True)
 class Role:
-    """One function a student writes: what it is called with, how it is judged and taught.
-
-    Spec side: ``arguments`` (the names its signature must take, in order), ``checks`` (the
-    check kinds a milestone may run on it), ``serves`` (whether a case holds an input for it),
-    ``case_field``/``how_to_serve`` (the case field that does, for messages), ``audit_advice``
-    (what input shows a mistake of it), ``depends_on`` (roles a student's version calls),
-    ``stub_examples(exercise, name, case, doctest)`` (the doctest blocks of a public case).
-
-    Grading side: ``send(exercise, args)`` (the arguments as the student's function receives
-    them) and ``shape(exercise, value, name)`` (the answer in canonical form, or
-    ``ShapeError``); ``case_items(calls, case, label)`` (the graded items of one case);
-    ``generated`` (how the differential and property checks search inputs), ``properties``
-    (the laws a right answer obeys), ``timed`` (the efficiency check's run) and ``no_work``
-    (why points are withheld from code that shows no real work).
-    """
+    """One function a student writes: what it is called with, how it is judged and taught."""
 
     name: str
+    """The role's id, the key of ``functions:`` in a spec (``train``, ``segment``, ...)."""
     arguments: tuple[str, ...]
+    """The names its signature must take, in order."""
     checks: frozenset[str]
-    send: Callable[..., list]
-    shape: Callable[..., Any]
-    case_items: Callable[..., list]
-    stub_examples: Callable[..., list[str]]
-    serves: Callable[[Any], bool] = every_case
+    """The check kinds a milestone may run on it (built-in kinds or the family's own)."""
+    send: Callable[["Exercise", Sequence[Any]], list]
+    """``send(exercise, args)``: the arguments as the student's function receives them."""
+    shape: Callable[["Exercise", Any, str], Any]
+    """``shape(exercise, value, function_name)``: the answer in canonical form, or raises
+    :class:`~grader.spec.hooks.ShapeError` saying what was expected."""
+    case_items: Callable[[Calls, "Case", CaseLabel], list[CaseItem]]
+    """``case_items(calls, case, label)``: the graded items of one case, each with its judge."""
+    stub_examples: Callable[["Exercise", str, "Case", Doctest], list[str]]
+    """``stub_examples(exercise, function_name, case, doctest)``: the doctest blocks of a
+    public case in the stub."""
+    serves: Callable[["Case"], bool] = every_case
+    """Whether a case holds an input for this role."""
     case_field: str = "corpus"
+    """The case field that holds its input, for messages."""
     how_to_serve: str = "add a case"
+    """What an author adds to give it an input, for messages."""
     audit_advice: str = "a case whose corpus shows it"
+    """What input shows a mistake of it, when an audit finds a gap."""
     depends_on: frozenset[str] = frozenset()
-    generated: Optional[Any] = None
-    properties: Optional[Callable[..., list]] = None
-    timed: Optional[Callable[..., list]] = None
+    """Roles of the same family that a student's version of this function calls."""
+    generated: Optional[Generated] = None
+    """How the differential and property checks make, judge and show inputs (required when
+    ``checks`` holds either)."""
+    properties: Optional[Callable[[Calls], list[Property]]] = None
+    """``properties(calls)``: the laws a right answer obeys (required with ``properties``)."""
+    timed: Optional[Callable[[CheckContext], list[CheckResult]]] = None
+    """``timed(context)``: the efficiency check's run and verdict (required with
+    ``efficiency``)."""
     no_work: str = "no points until the function does real work"
+    """Why points are withheld from code that shows no real work."""
 
 
 @dataclass(frozen=True)
 class Family:
-    """Everything the stages need of one family (see the module docstring).
-
-    ``exercise`` is the family's pydantic spec model (a subclass of ``Exercise``);
-    ``spec_problems(exercise)`` its semantic rules; ``verify(exercise)`` what ``grade check``
-    verifies of the expected values an author wrote; ``conventions(exercise)`` the stub's
-    convention lines; ``stub(exercise, student)`` replaces the code stub for families whose
-    students hand in a data file; ``submission`` is how a submission is opened for grading
-    (None: Python code, run in the sandbox); ``mistakes`` and ``students`` the catalogued
-    mistakes and the student-style files that make them; ``do_nothing(exercise)`` the sources
-    of do-nothing submissions; ``ahead(exercise, secret)`` the work a grading may do before
-    its checks; ``audit`` replaces the code audit; ``new_spec`` writes ``grade new``'s spec.
-    ``kind`` is the value of the legacy ``kind:`` key that names this family.
-    """
+    """Everything the stages need of one family: its roles and the hooks each stage calls."""
 
     name: str
+    """The value of ``family:`` in its specs."""
     summary: str
+    """One line for ``grade list --families``."""
     roles: tuple[Role, ...]
+    """The functions its students write (none for a family of answers files)."""
     exercise: type
+    """Its spec model: a subclass of :class:`grader.spec.models.Exercise` whose ``family``
+    field defaults to :attr:`name` and whose ``role_order`` lists the roles in order."""
     builds_on: tuple[str, ...] = ()
+    """Families whose modules it imports (no other family may be imported)."""
     kind: str = "code"
-    spec_problems: Callable[..., Iterable] = _none
-    prose_problems: Callable[..., Iterable] = _none
-    """Texts of the spec (instructions, docs, signatures) that contradict its conventions."""
-    verify: Optional[Callable[..., Any]] = None
-    conventions: Callable[..., list[str]] = _none
-    stub: Optional[Callable[..., str]] = None
-    submission: Optional[Any] = None
-    mistakes: Optional[Any] = None
-    students: Optional[Any] = None
-    do_nothing: Callable[..., Mapping[str, str]] = lambda exercise: {}
-    ahead: Callable[..., Iterator] = _none
-    audit: Optional[Callable[..., Any]] = None
-    new_spec: Optional[Any] = None
-    placeholder_case: Callable[..., Mapping[str, Any]] = lambda data: {"visibility": "hidden"}
+    """The legacy ``kind:`` value that names this family in a spec without ``family:``."""
+    spec_problems: SpecProblems = no_problems
+    """``spec_problems(exercise)``: the family's semantic rules of a spec."""
+    prose_problems: SpecProblems = no_problems
+    """``prose_problems(exercise)``: texts of the spec (instructions, docs, signatures) that
+    contradict its conventions."""
+    verify: Optional[Callable[["Exercise"], Verification]] = None
+    """``verify(exercise)``: what ``grade check`` finds of the expected values an author
+    wrote (None: every expected value is computed by the reference)."""
+    conventions: Callable[["Exercise"], StubText] = no_conventions
+    """``conventions(exercise)``: the stub's convention lines, tie paragraph and note."""
+    stub: Optional[Callable[["Exercise", Optional[str], Optional[str]], str]] = None
+    """``stub(exercise, student, secret)``: the starting file, for a family whose students
+    hand in something else than code (None: the code stub from the roles)."""
+    submission: Optional[SubmissionKind] = None
+    """How a submission is opened (None: Python code, run in the sandbox)."""
+    check_kinds: Mapping[str, CheckKind] = field(default_factory=dict)
+    """Check kinds of the family's own, by the name specs give them."""
+    mistakes: Optional[MistakeBook] = None
+    """Its catalogued mistakes and what comparing a student's answer with them needs
+    (required when it has roles)."""
+    students: Optional[Students] = None
+    """The student-style files that make each mistake, for ``grade audit`` (required when
+    it has roles)."""
+    do_nothing: Callable[["Exercise"], Mapping[str, str]] = no_do_nothing
+    """``do_nothing(exercise)``: kind -> source of a submission that does nothing (none may
+    earn a point)."""
+    ahead: Callable[["Exercise", Optional[str], bool], AheadWork] = no_work_ahead
+    """``ahead(exercise, secret, time_reference)``: work a grading's helper does first."""
+    audit: Optional[Callable[..., AuditReport]] = None
+    """``audit(exercise, mistake_ids=None)``: replaces the code audit (required for a family
+    without roles)."""
+    new_spec: Optional[Callable[..., str]] = None
+    """``new_spec(exercise_id, tie_break=..., corpus_form=..., base=...)``: ``grade new``'s
+    spec text (None: ``grade new`` does not offer the family)."""
+    placeholder_case: Callable[[Mapping[str, Any]], Mapping[str, Any]] = hidden_placeholder
     """A valid stand-in (without id) for a case with shape errors, given the raw spec."""
-    check_kinds: Mapping[str, Any] = field(default_factory=dict)
-    """Check kinds of the family's own: kind -> a module (or object) with ``TITLE`` and
-    ``run(context)``, as the built-in kinds of ``grader.grading.checks``."""
 
     def role(self, name: str) -> Role:
         for role in self.roles:
@@ -144,236 +190,4 @@ class Family:
         return any(role.name == name for role in self.roles)
 
 
-# --------------------------------------------------------------------------- the registry
-
-
-_EXTRA: dict[str, str] = {}
-_LOADED: dict[tuple[str, str], Family] = {}  # (name, where it was loaded from) -> record
-_COURSE_DIRS: list[Path] = []
-_REGISTERED: list[dict[str, str]] = []  # the last answer of registered(), until a change
-
-
-def built_in() -> dict[str, str]:
-    """The families that ship with the grader: name -> module path."""
-    return dict(importlib.import_module(REGISTRY_MODULE).FAMILIES)
-
-
-def default_family() -> str:
-    """The family of a spec that names none and whose roles say nothing either."""
-    return importlib.import_module(REGISTRY_MODULE).DEFAULT
-
-
-def register_family(name: str, module: str) -> None:
-    """Make ``name`` resolve to the family defined by ``module`` (its ``FAMILY``)."""
-    _EXTRA[name] = module
-    _REGISTERED.clear()
-
-
-def unregister_family(name: str) -> None:
-    _EXTRA.pop(name, None)
-    _REGISTERED.clear()
-
-
-def use_course_dirs(dirs: Iterable[Path]) -> None:
-    """Folders whose ``families/`` subfolder holds course families (the spec search path)."""
-    _COURSE_DIRS[:] = [Path(folder) for folder in dirs]
-    _REGISTERED.clear()
-
-
-def registered() -> dict[str, str]:
-    """Every family known now: name -> module path (or folder, for a course family)."""
-    if not _REGISTERED:
-        found = {**_entry_point_families(), **built_in()}
-        for folder in _course_family_folders():
-            found.setdefault(folder.name, str(folder))
-        found.update(_EXTRA)
-        _REGISTERED.append(found)
-    return _REGISTERED[0]
-
-
-def additions() -> str:
-    """The families defined besides the shipped and installed ones, as text: those registered
-    in this process and the course folders' (a kept spec is valid only under the same ones)."""
-    return repr((sorted(_EXTRA.items()), [str(folder) for folder in _course_family_folders()]))
-
-
-def course_folder(name: str) -> Optional[Path]:
-    """The folder of ``name`` when it is a course family (not an installed module), else None."""
-    where = registered().get(name)
-    return Path(where) if where is not None and Path(where).is_dir() else None
-
-
-def family_names() -> list[str]:
-    return sorted(registered())
-
-
-def family_named(name: str) -> Family:
-    """The record of family ``name``; :class:`FamilyError` when there is none."""
-    where = _EXTRA.get(name) or built_in().get(name) or registered().get(name)
-    if where is None:
-        raise FamilyError(unknown_family_message(name))
-    if (name, where) in _LOADED:
-        return _LOADED[name, where]
-    module = _import(name, where)
-    family = getattr(module, "FAMILY", None)
-    if not isinstance(family, Family):
-        raise FamilyError(f"{where} defines no FAMILY record (see {DOCS})")
-    if family.name != name:
-        raise FamilyError(f"{where} defines the family {family.name!r}, not {name!r}")
-    _LOADED[name, where] = family
-    return family
-
-
-def unknown_family_message(name: str) -> str:
-    known = ", ".join(family_names())
-    return (f"no family {name!r} (families: {known}); a course's own family is a Python "
-            f"package in {COURSE_FOLDER}/{name}/ beside its specs (see {DOCS})")
-
-
-def family_of(exercise: "Exercise") -> Family:
-    """The family record of ``exercise``."""
-    return family_named(exercise.family)
-
-
-def families() -> list[Family]:
-    """Every registered family's record, by name."""
-    return [family_named(name) for name in family_names()]
-
-
-def family_of_role(role: str) -> Optional[Family]:
-    """The built-in or registered family that defines ``role``, if one does."""
-    for name in family_names():
-        try:
-            family = family_named(name)
-        except FamilyError:
-            continue
-        if family.has_role(role):
-            return family
-    return None
-
-
-def derive_family(data: Mapping[str, Any]) -> str:
-    """The family a spec's raw mapping belongs to: its ``family:``, else the family whose
-    legacy ``kind:`` it states, else the family defining its first role, else the default."""
-    named = data.get("family")
-    if isinstance(named, str):
-        return named
-    kind = data.get("kind")
-    functions = data.get("functions")
-    roles = list(functions) if isinstance(functions, dict) else []
-    if isinstance(kind, str) and kind != "code":
-        for name in family_names():
-            try:
-                family = family_named(name)
-            except FamilyError:
-                continue
-            if family.kind == kind:
-                return name
-    for role in roles:
-        owner = family_of_role(str(role))
-        if owner is not None:
-            return owner.name
-    return default_family()
-
-
-# --------------------------------------------------------------------------- per exercise
-
-
-def role_of(exercise: "Exercise", name: str) -> Role:
-    return family_of(exercise).role(name)
-
-
-def serves(exercise: "Exercise", case: "Case", role: str) -> bool:
-    """Whether ``case`` holds an input for a milestone checking ``role``'s function."""
-    family = family_of(exercise)
-    return family.has_role(role) and family.role(role).serves(case)
-
-
-def cases_for(exercise: "Exercise", role: str) -> list["Case"]:
-    """The cases a ``cases`` check on a milestone of ``role`` runs."""
-    return [case for case in exercise.cases if serves(exercise, case, role)]
-
-
-def depends_on(exercise: "Exercise", role: Optional[str]) -> frozenset[str]:
-    family = family_of(exercise)
-    return family.role(role).depends_on if family.has_role(role) else frozenset()
-
-
-# --------------------------------------------------------------------------- loading
-
-
-def _import(name: str, where: str) -> Any:
-    folder = Path(where)
-    if folder.is_dir():
-        return _import_folder(name, folder)
-    try:
-        return importlib.import_module(where)
-    except ImportError as error:
-        raise FamilyError(f"family {name!r}: cannot import {where}: {error}") from None
-
-
-def _import_folder(name: str, folder: Path) -> Any:
-    """A course family: the package in ``folder``, imported as ``course_families.NAME``."""
-    if COURSE_PACKAGE not in sys.modules:
-        package = importlib.util.module_from_spec(
-            importlib.machinery.ModuleSpec(COURSE_PACKAGE, None, is_package=True))
-        package.__path__ = []
-        sys.modules[COURSE_PACKAGE] = package
-    qualified = f"{COURSE_PACKAGE}.{name}"
-    init = folder / "__init__.py"
-    loaded = sys.modules.get(qualified)
-    if loaded is not None and Path(getattr(loaded, "__file__", "")).resolve() == init.resolve():
-        return loaded
-    for module in [m for m in sys.modules if m == qualified or m.startswith(qualified + ".")]:
-        del sys.modules[module]  # the same name from another folder (another course, a bundle)
-    spec = importlib.util.spec_from_file_location(
-        qualified, init, submodule_search_locations=[str(folder)])
-    if spec is None or spec.loader is None or not init.is_file():
-        raise FamilyError(f"family {name!r}: {folder} is not a Python package (no __init__.py)")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[qualified] = module
-    try:
-        spec.loader.exec_module(module)
-    except Exception as error:  # instructor code: say where it failed, never a traceback
-        sys.modules.pop(qualified, None)
-        raise FamilyError(f"family {name!r} in {folder} failed to load: "
-                          f"{type(error).__name__}: {error}") from None
-    return module
-
-
-def _course_family_folders() -> list[Path]:
-    found: list[Path] = []
-    seen: set[str] = set()
-    for folder in _COURSE_DIRS:
-        root = folder / COURSE_FOLDER
-        if not root.is_dir():
-            continue
-        for package in sorted(root.iterdir()):
-            if (package / "__init__.py").is_file() and package.name not in seen:
-                seen.add(package.name)
-                found.append(package)
-    return found
-
-
-def _entry_point_families() -> dict[str, str]:
-    """Installed packages' families: entry point name -> module (read once per process)."""
-    if not _ENTRY_POINTS:
-        import importlib.metadata  # only here: reading installed metadata is slow to import
-
-        try:
-            points = importlib.metadata.entry_points(group=ENTRY_POINT_GROUP)
-            _ENTRY_POINTS.append({point.name: point.module for point in points})
-        except Exception:  # noqa: BLE001 - broken metadata must not stop the built-in families
-            _ENTRY_POINTS.append({})
-    return _ENTRY_POINTS[0]
-
-
-_ENTRY_POINTS: list[dict[str, str]] = []
-
-
-__all__ = [
-    "COURSE_FOLDER", "Family", "FamilyError", "Role", "cases_for", "default_family",
-    "depends_on", "derive_family", "every_case", "families", "family_named", "family_names", "family_of",
-    "family_of_role", "register_family", "registered", "role_of", "serves", "unregister_family",
-    "use_course_dirs",
-]
+__all__ = ["DOCS", "AheadWork", "Family", "FamilyError", "Role", "SpecProblems", "every_case"]

@@ -7,7 +7,8 @@ described by :class:`Generated`, a failure on one is a :class:`Failure` shown as
 :class:`Shown`; a law is a :class:`Property`; a check kind gets a :class:`CheckContext`; a
 submission is opened into an :class:`Opened` by a :class:`SubmissionKind`; a stub's prose is a
 :class:`StubText`, its doctests written with a :class:`Doctest`; ``grade check``'s findings
-are a :class:`Verification`; a value of the wrong shape raises :class:`ShapeError`. The
+are a :class:`Verification`, ``grade audit``'s an :class:`AuditReport`; a value of the wrong
+shape raises :class:`ShapeError`. The
 mistake types are in :mod:`grader.spec.mistake_book`. Families reach all of them through
 ``grader.families.api``.
 """
@@ -20,7 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Generic, Optional, Protocol, TypeVar
 
-from grader.result import CheckResult, Visibility
+from grader.result import CheckResult, GradeReport, Visibility
 from grader.spec.mistake_book import Observation
 from grader.spec.problems import Problem
 
@@ -314,3 +315,130 @@ class Verification:
     computed: int = 0
     summary: Optional[str] = None
     """A summary of its own for a clean spec (e.g. of an answers file), else the usual one."""
+
+
+# --------------------------------------------------------------------------- audits
+
+
+class UnknownMistake(ValueError):
+    """A mistake id was asked for that the catalogue does not have for this exercise."""
+
+
+
+
+@dataclass
+class MistakeAudit:
+    """How the exercise's checks fared against one known mistake."""
+
+    id: str
+    title: str
+    role: str
+    affected: list[str]
+    failed: list[str] = field(default_factory=list)
+    catching_checks: dict[str, list[str]] = field(default_factory=dict)
+    named_in: list[str] = field(default_factory=list)
+    error: Optional[str] = None
+    witness: dict[str, Any] = field(default_factory=dict)
+    advice: str = "a case that shows it"  # what input to add when a milestone misses it
+    kept: dict[str, str] = field(default_factory=dict)  # affected milestone -> "points/max"
+    # affected milestones that pass some check yet earn nothing: real work zeroed
+    unpaid: list[str] = field(default_factory=list)
+
+    @property
+    def missed(self) -> list[str]:
+        """Affected milestones the mistaken submission passes: gaps in the exercise."""
+        return [milestone for milestone in self.affected if milestone not in self.failed]
+
+    @property
+    def caught(self) -> bool:
+        return self.error is None and not self.missed
+
+    @property
+    def fair(self) -> bool:
+        """Whether every affected milestone that passes some check earns for it."""
+        return self.error is not None or not self.unpaid
+
+    @property
+    def named(self) -> bool:
+        """Whether a visible failing check's diagnosis names this mistake."""
+        return bool(self.named_in)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "title": self.title,
+            "role": self.role,
+            "affected": self.affected,
+            "failed": self.failed,
+            "missed": self.missed,
+            "caught": self.caught,
+            "catching_checks": self.catching_checks,
+            "named_in": self.named_in,
+            "kept": self.kept,
+            "unpaid": self.unpaid,
+            "error": self.error,
+        }
+
+
+@dataclass
+class ReferenceAudit:
+    """The correct student-style submission's grading."""
+
+    score: float
+    max_score: float
+    failed_checks: list[str]
+    errors: list[str]
+
+    @property
+    def full_marks(self) -> bool:
+        return not self.failed_checks and not self.errors and self.score == self.max_score
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "score": self.score,
+            "max_score": self.max_score,
+            "full_marks": self.full_marks,
+            "failed_checks": self.failed_checks,
+            "errors": self.errors,
+        }
+
+
+@dataclass
+class AuditReport:
+    """What ``grade audit`` found: the correct submission's grading, each mistake's, and
+    what do-nothing submissions earned."""
+
+    exercise: str
+    reference: ReferenceAudit
+    mistakes: list[MistakeAudit]
+    unexpected: dict[str, list[str]] = field(default_factory=dict)
+    reports: dict[str, GradeReport] = field(default_factory=dict, repr=False)
+    # do-nothing kind -> the checks that gave it points, as "milestone/check: points"
+    do_nothing: dict[str, list[str]] = field(default_factory=dict)
+
+    @property
+    def ok(self) -> bool:
+        """Full marks for the reference, every mistake caught, nothing else failing, and not a
+        point for doing nothing."""
+        return (
+            self.reference.full_marks
+            and all(m.caught and m.fair for m in self.mistakes)
+            and not self.unexpected
+            and not any(self.do_nothing.values())
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "exercise": self.exercise,
+            "ok": self.ok,
+            "reference": self.reference.to_json(),
+            "mistakes": [m.to_json() for m in self.mistakes],
+            "unexpected_failures": self.unexpected,
+            "do_nothing": self.do_nothing,
+        }
+
+
+def points_earned(report: GradeReport) -> list[str]:
+    """Every check that gave ``report`` points, as ``milestone/check: points``."""
+    return [f"{milestone.id}/{check.id}: {check.score:g}"
+            for milestone in report.milestones for check in milestone.checks if check.score > 0]

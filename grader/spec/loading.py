@@ -15,10 +15,12 @@ from typing import Any, Optional, Union
 
 from grader.package_data import data_dir
 from grader.spec import spec_cache
-from grader.spec.family import FamilyError, derive_family, families, family_named, use_course_dirs
+from grader.spec.family import FamilyError
+from grader.spec.registry import derive_family, families, family_named, use_course_dirs
 from grader.spec.models import Exercise
 from grader.spec.problems import (
     ExerciseNotFound,
+    FamilyUnusable,
     Problem,
     SpecError,
     format_loc,
@@ -219,7 +221,7 @@ def parse_exercise(text: str, file: str = "<spec>", *, expected_id: Optional[str
     except FamilyError as error:
         loc = ("family",) if "family" in data else ()
         problems.append(Problem(file, document.line_of(loc), format_loc(loc), str(error)))
-        raise SpecError(in_file_order(problems)) from None
+        raise FamilyUnusable(in_file_order(problems)) from None
     try:
         exercise = validated(model, data)
     except ValidationError as error:
@@ -337,9 +339,9 @@ def _placeholder_milestone(family: Any, data: dict, index: int) -> dict[str, Any
     functions = data.get("functions") if isinstance(data.get("functions"), dict) else {}
     role = next((name for name in functions if family.has_role(name)), None)
     # a kind that makes no case count as graded, so the stand-in changes no other verdict
-    takes = family.role(role).checks if role is not None else frozenset({"answers"})
-    kind = next(k for k in ("properties", "differential", "efficiency", "cases", "answers")
-                if k in takes)
+    takes = family.role(role).checks if role is not None else frozenset(family.check_kinds)
+    kind = next(k for k in ("properties", "differential", "efficiency", "cases",
+                            *sorted(family.check_kinds)) if k in takes)
     stand_in: dict[str, Any] = {"id": f"placeholder-{index}", "title": "placeholder",
                                 "points": 1, "checks": [{"kind": kind}]}
     if role is not None:

@@ -23,10 +23,12 @@ from grader.spec.records import ConfigDict, Field, PrivateAttr, SpecModel, field
 
 Pair = tuple[str, str]
 
-CHECK_KINDS = ("cases", "differential", "properties", "efficiency", "answers")
+CHECK_KINDS = ("cases", "differential", "properties", "efficiency")
+"""The check kinds every family may use; a family may add its own (``Family.check_kinds``)."""
 ID_PATTERN = r"^[a-z0-9][a-z0-9-]*$"
 
-CheckKind = Literal[CHECK_KINDS]  # type: ignore[valid-type]
+CheckKind = Annotated[str, Field(pattern=r"^[a-z][a-z0-9_-]*$",
+                                 json_schema_extra={"examples": list(CHECK_KINDS)})]
 Identifier = Annotated[str, Field(pattern=ID_PATTERN)]
 ModuleName = Annotated[str, Field(pattern=r"^[A-Za-z_][A-Za-z0-9_]*$")]
 FamilyName = Annotated[str, Field(pattern=r"^[a-z][a-z0-9_]*$")]
@@ -47,7 +49,7 @@ class Check(SpecModel):
     """One kind of check in a milestone; weight splits the milestone's points among its checks."""
 
     kind: CheckKind
-    """cases (the spec's cases), differential (generated inputs against the reference), properties (invariants), efficiency (a large input, timed) or answers (an answers file's questions)."""
+    """cases (the spec's cases), differential (generated inputs against the reference), properties (invariants), efficiency (a large input, timed), or a kind of the exercise's family (answers: an answers file's questions)."""
     weight: float = Field(default=1.0, gt=0)
     """Share of the milestone's points, relative to its other checks' weights."""
 

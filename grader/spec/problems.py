@@ -49,6 +49,11 @@ class SpecError(Exception):
         super().__init__("\n".join(str(p) for p in problems))
 
 
+class FamilyUnusable(SpecError):
+    """The spec names a family that cannot be used (unknown, failing to import, or with an
+    incomplete record): a problem of the course's files, not of the grader."""
+
+
 class ExerciseNotFound(SpecError):
     """No shipped exercise has the requested id and no such file exists."""
 

@@ -9,13 +9,15 @@ name a defined role and only check kinds that role takes; then the family's own 
 from __future__ import annotations
 
 import ast
+import difflib
 import keyword
 from collections.abc import Iterator
 from typing import Optional
 
-from grader.spec.family import DOCS, Family, cases_for, every_case, family_of, family_of_role
-from grader.spec.models import Exercise, FunctionSpec
+from grader.spec.family import DOCS, Family, every_case
+from grader.spec.models import CHECK_KINDS, Exercise, FunctionSpec
 from grader.spec.problems import Loc
+from grader.spec.registry import cases_for, family_of, family_of_role
 
 def semantic_problems(exercise: Exercise, *, expected_id: Optional[str] = None) -> list[tuple[Loc, str]]:
     """Problems pydantic cannot see: cross references, uniqueness, the family's own rules."""
@@ -140,9 +142,16 @@ def _milestone_problems(exercise: Exercise, family: Family) -> Iterator[tuple[Lo
     for index, milestone in enumerate(exercise.milestones):
         loc: Loc = ("milestones", index)
         kinds = [check.kind for check in milestone.checks]
+        known = (*CHECK_KINDS, *family.check_kinds)
         for check_index, kind in enumerate(kinds):
             if kind in kinds[:check_index]:
                 yield loc + ("checks", check_index, "kind"), f"check kind {kind!r} appears twice"
+            elif kind not in known:
+                close = difflib.get_close_matches(kind, known, n=1)
+                hint = f"; did you mean {close[0]!r}?" if close else ""
+                yield loc + ("checks", check_index, "kind"), (
+                    f"no check kind {kind!r} in the {family.name} family (kinds: "
+                    f"{', '.join(known)}){hint}")
         if not family.roles:
             continue  # its milestones grade something else: the family's rules say what
         if milestone.function not in roles:
@@ -153,7 +162,7 @@ def _milestone_problems(exercise: Exercise, family: Family) -> Iterator[tuple[Lo
             continue
         role = family.role(milestone.function)
         for check_index, kind in enumerate(kinds):
-            if kind not in role.checks:
+            if kind not in role.checks and kind in known:
                 article = "an" if kind[0] in "aeiou" else "a"
                 yield loc + ("checks", check_index, "kind"), (
                     f"{article} {kind} check cannot grade {milestone.function} (it takes: "

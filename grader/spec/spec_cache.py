@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Optional
 
 from grader.spec import disk_cache
-from grader.spec.family import additions
+from grader.spec.registry import additions
 from grader.spec.models import Exercise
 
 SHIPPED_PACKAGE = "grader."

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from grader.package_data import jinja_environment
-from grader.spec.family import family_of
+from grader.spec.registry import family_of
 from grader.spec.hooks import Doctest, StubText
 from grader.spec.models import Exercise
 

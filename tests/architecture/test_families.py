@@ -15,6 +15,7 @@ import ast
 import json
 import shutil
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -25,7 +26,7 @@ from grader.commands.cli import main
 from grader.grading.engine import grade_submission
 from grader.spec.mistake_book import NOT_COMPARABLE
 from grader.spec import CHECK_KINDS, load_exercise
-from grader.spec.family import (
+from grader.spec.registry import (
     family_named,
     family_names,
     family_of,
@@ -36,12 +37,12 @@ from grader.spec.family import (
 )
 from grader.spec.loading import exercise_ids, use_exercise_dirs
 from grader.spec.stubs import render_stub
+from tests.support.doc_family import doc_files, write_doc_course
 
 ROOT = Path(__file__).resolve().parents[2]
 GRADER = ROOT / "grader"
 FAMILIES_DIR = GRADER / "families"
-REGISTRY = GRADER / "spec" / "family.py"
-TOY = ROOT / "tests" / "families" / "toy"
+REGISTRY = GRADER / "spec" / "registry.py"
 DYNAMIC_IMPORTS = {"import_module", "spec_from_file_location", "entry_points"}
 OTHER_DYNAMIC_IMPORTS = {
     GRADER / "commands" / "cli.py",  # each command's module, when that command runs
@@ -118,18 +119,13 @@ def test_the_scan_finds_a_role_name_in_code_not_in_docstrings():
 
 
 def imports_of(path: Path) -> list[tuple[str, int, bool]]:
-    """Every ``grader`` module ``path`` imports (function-local ones too), with its line and
-    whether it sits at the module's top level. Imports only for type checkers are left out."""
+    """Every ``grader`` module ``path`` imports, with its line and whether it sits at the
+    module's top level: function-local imports and imports for type checkers count too (a
+    cycle through ``TYPE_CHECKING`` is still a cycle to whoever reads the code)."""
     tree = ast.parse(path.read_text(encoding="utf-8"))
-    checking: set[int] = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
-            checking.update(id(inner) for inner in ast.walk(node))
     top = {id(node) for node in tree.body}
     found = []
     for node in ast.walk(tree):
-        if id(node) in checking:
-            continue
         targets: list[str] = []
         if isinstance(node, ast.Import):
             targets = [alias.name for alias in node.names]
@@ -185,7 +181,7 @@ def cycles(edges: dict[str, set[str]]) -> list[list[str]]:
     return found
 
 
-def test_no_import_cycle_counting_imports_inside_functions():
+def test_no_import_cycle_counting_imports_inside_functions_and_for_type_checkers():
     assert cycles(graph()) == []
 
 
@@ -225,18 +221,49 @@ def test_families_are_reached_only_through_the_registry():
         assert not dynamic, f"{path.relative_to(ROOT)} imports dynamically at {dynamic}"
 
 
-def test_a_family_imports_another_only_when_it_builds_on_it():
+PUBLIC = "grader.families.api"
+"""The one grader module a family imports (besides its own package and those it builds on)."""
+
+
+def grader_imports(source: str) -> list[tuple[str, int]]:
+    """Every ``grader`` module ``source`` imports, with its line: at the top, inside
+    functions and under ``TYPE_CHECKING`` alike."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Import):
+            found += [(alias.name, node.lineno) for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            found.append((node.module, node.lineno))
+    return [(target, line) for target, line in found
+            if target == "grader" or target.startswith("grader.")]
+
+
+def outside_the_contract(source: str, allowed: set[str]) -> list[str]:
+    """The grader imports of a family module that are neither the public module nor a
+    family package in ``allowed``."""
+    return [f"{line}: {target}" for target, line in grader_imports(source)
+            if target != PUBLIC and ".".join(target.split(".")[:3]) not in allowed]
+
+
+def test_a_family_imports_the_grader_only_through_its_public_module():
     packages = registered()
-    for family in families():
+    shipped = [family for family in families() if packages[family.name].startswith("grader.families.")]
+    assert len(shipped) >= 6
+    for family in shipped:
         package = packages[family.name]
-        if not package.startswith("grader.families."):
-            continue  # a family registered from elsewhere (tests, a course)
         allowed = {package} | {packages[other] for other in family.builds_on}
         for path in (FAMILIES_DIR / package.split(".")[2]).rglob("*.py"):
-            for target, line, _ in imports_of(path):
-                if target.startswith("grader.families."):
-                    owner = ".".join(target.split(".")[:3])
-                    assert owner in allowed, f"{path.relative_to(ROOT)}:{line} imports {target}"
+            found = outside_the_contract(path.read_text(encoding="utf-8"), allowed)
+            assert not found, f"{path.relative_to(ROOT)} imports past {PUBLIC}: {found}"
+
+
+def test_the_contract_scan_finds_an_import_past_the_public_module():
+    source = ("from grader.families.api import Family\nfrom grader.families.bpe import roles\n"
+              "if TYPE_CHECKING:\n    from grader.grading.search import Generated\n"
+              "def f():\n    import grader.sandbox.wire\n    from grader.families.byte_level import x\n")
+    allowed = {"grader.families.bpe"}
+    assert outside_the_contract(source, allowed) == [
+        "4: grader.grading.search", "6: grader.sandbox.wire", "7: grader.families.byte_level"]
 
 
 # --------------------------------------------------------------------------- the records
@@ -323,36 +350,10 @@ def test_every_shipped_exercise_names_its_family():
 
 
 @pytest.fixture
-def toy():
-    register_family("toy", "tests.families.toy")
-    try:
-        yield load_exercise(TOY / "toy.yaml")
-    finally:
-        unregister_family("toy")
-
-
-def test_a_toy_family_is_checked_stubbed_and_graded_in_the_sandbox(toy):
-    assert toy.family == "toy" and family_of(toy).name == "toy"
-    stub = render_stub(toy)
-    assert "def vocabulary(corpus: list[str], size: int) -> list[str]:" in stub
-    assert ">>> vocabulary(corpus, 2)\n    ['a', 'b']" in stub
-    correct = grade_submission(TOY / "submissions" / "correct.py", toy, seed_secret="toy")
-    assert correct.score == correct.max_score == 10 and not correct.errors
-    assert correct.sandbox_layers, "graded in the sandbox"
-    wrong = grade_submission(TOY / "submissions" / "wrong.py", toy, seed_secret="toy")
-    failed = [check for m in wrong.milestones for check in m.checks if not check.passed]
-    assert wrong.score < wrong.max_score and failed
-    visible = [check for check in failed if check.visibility == "visible"]
-    assert visible and all([d.id for d in c.diagnoses] == ["toy-ties-first-seen"] for c in visible)
-
-
-@pytest.fixture
 def course(tmp_path):
-    """A course folder holding the toy family and its spec; forgotten afterwards."""
-    folder = tmp_path / "course"
-    shutil.copytree(TOY, folder / "families" / "toy",
-                    ignore=shutil.ignore_patterns("submissions", "*.yaml"))
-    shutil.copy(TOY / "toy.yaml", folder / "toy.yaml")
+    """A course folder holding docs/families.md's worked family, spec and submissions;
+    forgotten afterwards."""
+    folder = write_doc_course(tmp_path / "course")
     try:
         yield folder
     finally:
@@ -360,7 +361,33 @@ def course(tmp_path):
         unregister_family("toy")
 
 
-def test_a_toy_family_from_a_course_folder_works_through_every_command(tmp_path, course):
+@pytest.fixture
+def toy(course):
+    register_family("toy", str(course / "families" / "toy"))
+    return load_exercise(course / "toy.yaml")
+
+
+def test_the_documented_family_imports_the_grader_in_one_line():
+    source = doc_files()["families/toy/__init__.py"]
+    assert [target for target, _ in grader_imports(source)] == [PUBLIC]
+
+
+def test_the_documented_family_is_checked_stubbed_and_graded_in_the_sandbox(toy, course):
+    assert toy.family == "toy" and family_of(toy).name == "toy"
+    stub = render_stub(toy)
+    assert "def vocabulary(corpus: list[str], size: int) -> list[str]:" in stub
+    assert ">>> vocabulary(corpus, 2)\n    ['a', 'b']" in stub
+    correct = grade_submission(course / "submissions" / "correct.py", toy, seed_secret="toy")
+    assert correct.score == correct.max_score == 10 and not correct.errors
+    assert correct.sandbox_layers, "graded in the sandbox"
+    wrong = grade_submission(course / "submissions" / "wrong.py", toy, seed_secret="toy")
+    failed = [check for m in wrong.milestones for check in m.checks if not check.passed]
+    assert wrong.score < wrong.max_score and failed
+    visible = [check for check in failed if check.visibility == "visible"]
+    assert visible and all([d.id for d in c.diagnoses] == ["toy-ties-first-seen"] for c in visible)
+
+
+def test_the_documented_family_works_through_every_command(tmp_path, course):
     runner = CliRunner()
     here = ["--exercises-dir", str(course)]
 
@@ -372,7 +399,7 @@ def test_a_toy_family_from_a_course_folder_works_through_every_command(tmp_path,
     stub = runner.invoke(main, ["stub", "toy", *here])
     assert stub.exit_code == 0 and "def vocabulary(" in stub.output
 
-    submitted = runner.invoke(main, ["submit", str(TOY / "submissions" / "wrong.py"), *here,
+    submitted = runner.invoke(main, ["submit", str(course / "submissions" / "wrong.py"), *here,
                                      "--format", "json", "--seed-secret", "s"])
     assert submitted.exit_code == 0, submitted.output
     report = json.loads(submitted.output)
@@ -386,7 +413,7 @@ def test_a_toy_family_from_a_course_folder_works_through_every_command(tmp_path,
     folder = tmp_path / "class"
     for student, submission in (("ada", "correct"), ("bob", "wrong")):
         (folder / student).mkdir(parents=True)
-        shutil.copy(TOY / "submissions" / f"{submission}.py", folder / student / "student.py")
+        shutil.copy(course / "submissions" / f"{submission}.py", folder / student / "student.py")
     batched = runner.invoke(main, ["batch", str(folder), "-o", str(tmp_path / "out"),
                                    "--exercise", "toy", *here, "--seed-secret", "s", "--jobs", "1"])
     assert batched.exit_code == 0, batched.output
@@ -394,22 +421,78 @@ def test_a_toy_family_from_a_course_folder_works_through_every_command(tmp_path,
     assert "ada" in grades and "bob" in grades
 
 
-def test_a_bundle_ships_a_course_family(tmp_path, course):
+def test_a_bundle_ships_the_documented_family_and_grades_with_it(tmp_path, course):
     exercise = load_exercise(course / "toy.yaml")
     bundle = tmp_path / "bundle"
     write_grading_files(bundle, exercise, sandbox="best-effort")
     assert (bundle / "families" / "toy" / "__init__.py").is_file()
     unregister_family("toy")
+    use_exercise_dirs([])
     shipped = load_exercise(bundle / "toy.yaml")  # as the entry point loads it on the host
     assert family_of(shipped).name == "toy"
+    graded = grade_submission(course / "submissions" / "wrong.py", shipped, seed_secret="s")
+    assert 0 < graded.score < graded.max_score
 
 
-def test_an_installed_package_registers_a_family_through_its_entry_point(monkeypatch):
-    from grader.spec import family as registry
+def test_an_installed_package_registers_a_family_through_its_entry_point(monkeypatch, course):
+    from grader.spec import registry
 
-    monkeypatch.setattr(registry, "_ENTRY_POINTS", [{"toy": "tests.families.toy"}])
+    monkeypatch.syspath_prepend(str(course / "families"))
+    monkeypatch.setattr(registry, "_ENTRY_POINTS", [{"toy": "toy"}])
     monkeypatch.setattr(registry, "_REGISTERED", [])
     try:
         assert "toy" in family_names() and family_named("toy").role_names == ("word_vocabulary",)
     finally:
         registry._REGISTERED.clear()
+        sys.modules.pop("toy", None)
+
+
+# --------------------------------------------------------------------------- an incomplete family
+
+
+def broken_course(course: Path, old: str, new: str) -> Path:
+    init = course / "families" / "toy" / "__init__.py"
+    text = init.read_text(encoding="utf-8")
+    assert old in text
+    init.write_text(text.replace(old, new), encoding="utf-8")
+    return course
+
+
+@pytest.mark.parametrize("old, new, field, fix", [
+    ("case_items=case_items, stub_examples=examples,", "stub_examples=examples,",
+     "Role.case_items: missing", "case_items(calls, case, label)"),
+    ("case_items=case_items, stub_examples=examples,",
+     "case_items=lambda calls: [], stub_examples=examples,",
+     "Role 'word_vocabulary'.case_items", "case_items(calls, case, label)"),
+    ('checks=frozenset({"cases"}),', 'checks=frozenset({"cases", "differential"}),',
+     "Role 'word_vocabulary'.generated", "give it a Generated record"),
+    ("    conventions=stub_text,\n", "    conventions=lambda: None,\n",
+     "Family.conventions", "conventions(exercise) -> StubText"),
+], ids=["missing-hook", "wrong-signature", "no-generated-inputs", "wrong-family-hook"])
+def test_an_incomplete_course_family_is_a_spec_problem_never_a_grader_fault(course, old, new, field, fix):
+    broken_course(course, old, new)
+    runner = CliRunner()
+    here = ["--exercises-dir", str(course)]
+    for command in (["check", "toy"], ["list", "--families"], ["stub", "toy"],
+                    ["submit", str(course / "submissions" / "correct.py"), "--seed-secret", "s"],
+                    ["audit", "toy"]):
+        result = runner.invoke(main, [*command, *here])
+        output = result.output + (result.stderr if result.stderr_bytes is not None else "")
+        assert result.exit_code == 2, (command, result.exit_code, output)
+        assert "family 'toy'" in output and field in output and fix in output, (command, output)
+        assert "Traceback" not in output and "internal error" not in output, output
+        use_exercise_dirs([])
+        unregister_family("toy")
+
+
+def test_the_record_check_finds_each_gap():
+    from grader.spec.family_check import problems
+
+    good = family_named("bpe")
+    assert problems(good) == []
+    role = good.roles[0]
+    gaps = problems(replace(good, roles=(replace(role, shape=None), *good.roles[1:]),
+                            conventions=lambda a, b: None, mistakes=None))
+    assert any(gap.startswith(f"Role {role.name!r}.shape: expected a function") for gap in gaps)
+    assert any(gap.startswith("Family.conventions: its signature") for gap in gaps)
+    assert any(gap.startswith("Family.mistakes: a family with roles needs") for gap in gaps)

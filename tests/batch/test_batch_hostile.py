@@ -48,7 +48,7 @@ def test_three_hostile_students_in_a_class_of_ten_lose_nobody_a_row(tmp_path: Pa
     from grader.families.hand.audit import sheet_text
     from grader.families.hand.expected import expected_answers
     from grader.families.hand.mistakes import diagnostic_variant
-    from grader.families.hand.variants import DEFAULT_SECRET
+    from grader.grading.student_ids import DEFAULT_SECRET
     from grader.spec import load_exercise
 
     hand = load_exercise("hand-bpe")

@@ -20,7 +20,7 @@ from grader.families.bpe.generated import reference_merges
 from grader.grading.search import generated_examples
 from grader.grading.secrets import inputs_seed
 from grader.spec import load_exercise
-from grader.spec.family import family_of
+from grader.spec.registry import family_of
 from grader.families.bpe.expected import case_encodings, reference_pairs
 from reference import encode as reference_encode
 

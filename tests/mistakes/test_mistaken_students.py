@@ -33,7 +33,7 @@ from grader.families.bpe.expected import to_merge_form
 from grader.families.bpe.real_code import NoPairLeft
 from grader.families.bpe.students import STUDENT_MISTAKES
 from grader.spec import load_exercise
-from grader.spec.family import depends_on, family_of
+from grader.spec.registry import depends_on, family_of
 from grader.spec.loading import exercise_ids
 from grader.families.byte_level.mistakes import REFERENCES as BYTE_REFERENCES
 from grader.families.byte_level.mistakes import canonical as byte_canonical

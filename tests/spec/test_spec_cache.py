@@ -9,11 +9,11 @@ from pathlib import Path
 import pytest
 
 from grader.spec import SpecError, disk_cache, load_exercise, loading, spec_cache
-from grader.spec.family import register_family, unregister_family
+from grader.spec.registry import register_family, unregister_family
+from tests.support.doc_family import write_doc_course
 
 ROOT = Path(__file__).resolve().parents[2]
 SHIPPED = ROOT / "exercises" / "bpe-train-encode.yaml"
-TOY = ROOT / "tests" / "families" / "toy" / "toy.yaml"
 
 
 @pytest.fixture
@@ -77,10 +77,11 @@ def test_a_spec_with_a_problem_is_never_kept(monkeypatch, cache, tmp_path):
     assert not list(cache.rglob("*.pickle"))
 
 
-def test_a_course_familys_spec_is_not_kept(cache):
-    register_family("toy", "tests.families.toy")
+def test_a_course_familys_spec_is_not_kept(cache, tmp_path):
+    course = write_doc_course(tmp_path / "course")
+    register_family("toy", str(course / "families" / "toy"))
     try:
-        assert load_exercise(TOY).family == "toy"
+        assert load_exercise(course / "toy.yaml").family == "toy"
     finally:
         unregister_family("toy")
     assert not list(cache.rglob("*.pickle"))
@@ -90,7 +91,7 @@ def test_registering_a_family_changes_which_kept_specs_apply(cache, tmp_path):
     path = copied_spec(tmp_path)
     text = path.read_text(encoding="utf-8")
     before = spec_cache.file_for(path, "x", text)
-    register_family("toy", "tests.families.toy")
+    register_family("toy", str(write_doc_course(tmp_path / "course") / "families" / "toy"))
     try:
         assert spec_cache.file_for(path, "x", text) != before
     finally:

@@ -15,7 +15,8 @@ from pathlib import Path
 import pytest
 
 from grader.spec.loading import exercise_ids
-from grader.spec import family_of, load_exercise
+from grader.spec import load_exercise
+from grader.spec.registry import family_of
 from grader.spec.stubs import StubExists, render_stub, write_stub
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from grader.spec import Exercise
-from grader.spec.family import family_of
+from grader.spec.registry import family_of
 
 
 def write_do_nothing(exercise: Exercise, directory: Path, kind: str) -> Path:

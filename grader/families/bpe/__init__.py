@@ -16,9 +16,7 @@ and the student-style submissions that make them (``students``, ``real_students`
 from grader.families.bpe import book, efficiency
 from grader.families.bpe.roles import ROLES
 from grader.families.bpe.spec import BpeExercise
-from grader.grading.lazy_module import deferred
-from grader.spec.mistake_book import Students
-from grader.spec import Family
+from grader.families.api import Family, Students, deferred
 
 HERE = __name__
 

@@ -23,10 +23,7 @@ from grader.families.bpe.merging import merge_pair
 from grader.families.bpe.real_code import NoPairLeft, crash_looks_like_no_pair_left
 from grader.families.bpe.signals import train_signals
 from grader.families.bpe.tradeoff import canonical_rows, shape as tradeoff_shape, trivial_rows
-from grader.spec.hooks import ShapeError
-from grader.spec.mistake_book import NOT_COMPARABLE, MistakeBook
-from grader.spec.mistake_book import Observation
-from grader.spec import Exercise
+from grader.families.api import Exercise, MistakeBook, NOT_COMPARABLE, Observation, ShapeError
 from reference import encode, train_bpe
 from reference.plain import count_pairs
 from reference.sequence_lengths import sequence_lengths

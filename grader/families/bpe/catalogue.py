@@ -71,7 +71,7 @@ from grader.families.bpe.wrong_bpe import (
     train_unweighted,
     train_without_marker,
 )
-from grader.spec.mistake_book import Mistake
+from grader.families.api import Mistake
 from reference.plain import train_bpe
 from reference.tie_breaks import CONCATENATED, DESCRIPTIONS, FIRST_SEEN, LEXICOGRAPHIC
 from reference.tie_breaks import REVERSE_LEXICOGRAPHIC, TIE_BREAKS

@@ -37,7 +37,7 @@ from grader.families.bpe.wrong_bpe import (
     merge_first_occurrence,
     merge_right_to_left,
 )
-from grader.spec.mistake_book import Mistake
+from grader.families.api import Mistake
 from reference.corpus import END_OF_WORD, word_counts
 from reference.plain import count_pairs, initial_segmentation, merge_symbols
 from reference.sequence_lengths import sequence_lengths

@@ -24,10 +24,7 @@ from grader.families.bpe.feedback import (
 )
 from grader.families.bpe.follow_through import own_lengths
 from grader.families.bpe.generated import reference_merges
-from grader.grading.feedback import json_pairs
-from grader.spec.hooks import Failure, Generated, Shown
-from grader.grading.student_calls import StudentCalls
-from grader.spec import Exercise
+from grader.families.api import Calls, Exercise, Failure, Generated, Shown, json_pairs
 from reference import encode as reference_encode
 from reference.sequence_lengths import sequence_lengths as reference_lengths
 
@@ -39,10 +36,10 @@ _TEXT_KEY = {ENCODE: "word", LENGTHS: "sentence"}
 
 
 def judge_against(role: str, reference: Callable[[Exercise, Any, int], Any]) -> Callable[
-        [StudentCalls], Callable[[tuple[Any, int]], Optional[Failure]]]:
+        [Calls], Callable[[tuple[Any, int]], Optional[Failure]]]:
     """The judge of a role trained on ``(corpus, num_merges)``: its answer against
     ``reference(exercise, corpus, num_merges)`` (WordPiece's roles use it too)."""
-    def for_calls(calls: StudentCalls) -> Callable[[tuple[Any, int]], Optional[Failure]]:
+    def for_calls(calls: Calls) -> Callable[[tuple[Any, int]], Optional[Failure]]:
         def judge(example: tuple[Any, int]) -> Optional[Failure]:
             corpus, num_merges = example
             expected = reference(calls.exercise, corpus, num_merges)
@@ -56,7 +53,7 @@ def judge_against(role: str, reference: Callable[[Exercise, Any, int], Any]) -> 
     return for_calls
 
 
-def corpus_call_text(calls: StudentCalls, example: Any, role: str) -> str:
+def corpus_call_text(calls: Calls, example: Any, role: str) -> str:
     corpus, num_merges = example
     return f"{calls.function_name(role)}({corpus!r}, {num_merges})"
 
@@ -71,7 +68,7 @@ def corpus_observed(exercise: Exercise, example: Any) -> dict[str, Any]:
     return {"corpus": corpus, "num_merges": num_merges}
 
 
-def train_shown(calls: StudentCalls, failure: Failure) -> Shown:
+def train_shown(calls: Calls, failure: Failure) -> Shown:
     expected = json_pairs(failure.expected)
     if not failure.answer.ok:
         return Shown(expected)
@@ -89,7 +86,7 @@ def train_real_work(exercise: Exercise, example: Any) -> bool:
 # --------------------------------------------------------------------------- encode, lengths
 
 
-def encode_judge(calls: StudentCalls) -> Callable[[tuple[Any, int, str]], Optional[Failure]]:
+def encode_judge(calls: Calls) -> Callable[[tuple[Any, int, str]], Optional[Failure]]:
     def judge(example: tuple[Any, int, str]) -> Optional[Failure]:
         corpus, num_merges, word = example
         merges = reference_merges(calls.exercise, corpus, num_merges)
@@ -102,7 +99,7 @@ def encode_judge(calls: StudentCalls) -> Callable[[tuple[Any, int, str]], Option
     return judge
 
 
-def lengths_judge(calls: StudentCalls) -> Callable[[tuple[Any, int, str]], Optional[Failure]]:
+def lengths_judge(calls: Calls) -> Callable[[tuple[Any, int, str]], Optional[Failure]]:
     def judge(example: tuple[Any, int, str]) -> Optional[Failure]:
         corpus, num_merges, sentence = example
         merges = reference_merges(calls.exercise, corpus, num_merges)
@@ -120,14 +117,14 @@ def lengths_judge(calls: StudentCalls) -> Callable[[tuple[Any, int, str]], Optio
     return judge
 
 
-def text_call_text(calls: StudentCalls, example: Any, role: str) -> str:
+def text_call_text(calls: Calls, example: Any, role: str) -> str:
     corpus, num_merges, text = example
     merges = reference_merges(calls.exercise, corpus, num_merges)
     return (f"{calls.function_name(role)}({text!r}, {merges_text(calls.exercise, merges)}), the "
             f"merges learned from {corpus!r} with num_merges={num_merges}")
 
 
-def text_given(calls: StudentCalls, example: Any, role: str) -> dict[str, Any]:
+def text_given(calls: Calls, example: Any, role: str) -> dict[str, Any]:
     corpus, num_merges, text = example
     merges = reference_merges(calls.exercise, corpus, num_merges)
     return {"corpus": json_corpus(corpus), "num_merges": num_merges, _TEXT_KEY[role]: text,
@@ -139,7 +136,7 @@ def text_observed(exercise: Exercise, example: Any, role: str) -> dict[str, Any]
     return {_TEXT_KEY[role]: text, "merges": reference_merges(exercise, corpus, num_merges)}
 
 
-def value_shown(calls: StudentCalls, failure: Failure) -> Shown:
+def value_shown(calls: Calls, failure: Failure) -> Shown:
     if not failure.answer.ok:
         return Shown(failure.expected)
     return Shown(failure.expected, failure.answer.value,
@@ -171,8 +168,8 @@ def _common(role: str) -> dict[str, Any]:
             "targeted": lambda exercise: inputs.targeted_examples(exercise, role)}
 
 
-def corpus_record(role: str, judge: Callable[[StudentCalls], Any],
-                  shown: Callable[[StudentCalls, Failure], Shown],
+def corpus_record(role: str, judge: Callable[[Calls], Any],
+                  shown: Callable[[Calls, Failure], Shown],
                   real_work: Callable[[Exercise, Any], bool]) -> Generated:
     """The record of a role trained on ``(corpus, num_merges)`` (WordPiece's too)."""
     return Generated(
@@ -188,7 +185,7 @@ TRAIN_INPUTS = corpus_record(TRAIN, judge_against(TRAIN, reference_merges), trai
                              train_real_work)
 
 
-def _text_record(role: str, strategy: Callable[[Exercise], Any], judge: Callable[[StudentCalls], Any],
+def _text_record(role: str, strategy: Callable[[Exercise], Any], judge: Callable[[Calls], Any],
                  real_work: Callable[[Exercise, Any], bool]) -> Generated:
     return Generated(
         strategy=strategy, judge=judge,

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from string import Template
 from typing import Any
 
-from grader.spec import Exercise
+from grader.families.api import Exercise
 
 _BODIES: dict[str, dict[str, str]] = {
     "empty": {

@@ -36,26 +36,30 @@ from grader.families.bpe import zipf_corpus
 from grader.families.bpe.merge_replay import first_departure
 from grader.families.bpe.shapes import merges_shape
 from grader.families.bpe.spec import EfficiencySettings
-from grader.grading import ahead
-from grader.spec.hooks import CheckContext
-from grader.grading.feedback import first_differing_index, graded
-from grader.grading.secrets import corpus_seed
-from grader.spec.hooks import ShapeError
-from grader.grading.student_calls import cap
-from grader.spec.hooks import SandboxLike
-from grader.grading.timing import (
+from grader.families.api import (
+    CheckContext,
+    CheckResult,
+    Exercise,
+    SandboxLike,
+    ShapeError,
     best_time,
     call_failure_message,
+    cap,
     clock_of,
+    collect_prepared,
+    corpus_key,
+    corpus_seed,
+    first_differing_index,
+    graded,
     limits_text,
     measured,
     speed_verdict,
+    start_prepared,
     timing_details,
+    timing_key,
     untimed_milestone_title,
     wall_timeout,
 )
-from grader.result import CheckResult
-from grader.spec import Exercise
 from reference import train_bpe as reference_train_bpe
 
 Pair = tuple[str, str]
@@ -88,16 +92,16 @@ def _timed_run(box: SandboxLike, exercise: Exercise, share: float,
                secret: Optional[str]) -> CheckResult:
     settings = exercise.efficiency
     try:
-        corpus = ahead.collect(ahead.corpus_key(exercise, secret)) or corpus_for(exercise, secret)
+        corpus = collect_prepared(corpus_key(exercise, secret)) or corpus_for(exercise, secret)
     except zipf_corpus.CorpusSettingsError as error:
         return graded(CHECK_ID, TITLE, share, False, message=(
             f"the exercise's efficiency settings cannot be used: {error}; fix the "
             "efficiency: block of the exercise"))
     name = exercise.function(TRAIN).name
-    timing = ahead.timing_key(exercise, secret)
-    beside = ahead.go(timing)  # the helper times the reference while the student's code runs
+    timing = timing_key(exercise, secret)
+    beside = start_prepared(timing)  # the helper times the reference while the student's code runs
     outcome = box.call(name, [corpus, settings.num_merges], timeout=wall_timeout(settings))
-    reference_seconds, expected = (beside and ahead.collect(timing)) or time_reference(corpus, exercise)
+    reference_seconds, expected = (beside and collect_prepared(timing)) or time_reference(corpus, exercise)
     student_seconds = measured(outcome, settings) if outcome.ok else None
     passed, message = judge(box, exercise, outcome, expected, student_seconds, reference_seconds,
                             corpus=corpus)
@@ -229,9 +233,9 @@ def ahead_work(exercise: Exercise, secret: Optional[str], time_reference_too: bo
     """The timed corpus, and the reference's timing on it (which waits for the check's go)."""
     if not timed_corpus_wanted(exercise):
         return
-    yield (ahead.corpus_key(exercise, secret), lambda progress=None: corpus_for(exercise, secret))
+    yield (corpus_key(exercise, secret), lambda progress=None: corpus_for(exercise, secret))
     if time_reference_too:
         # Timed once: right beside the student's run, under the same load, one run compares fairly.
-        yield (ahead.timing_key(exercise, secret), lambda progress=None: time_reference(
-            ahead.collect(ahead.corpus_key(exercise, secret)) or corpus_for(exercise, secret),
+        yield (timing_key(exercise, secret), lambda progress=None: time_reference(
+            collect_prepared(corpus_key(exercise, secret)) or corpus_for(exercise, secret),
             exercise, runs=1))

@@ -18,7 +18,7 @@ from __future__ import annotations
 from typing import Any
 
 from grader.families.bpe import do_nothing
-from grader.spec import Exercise
+from grader.families.api import Exercise
 
 TRAIN, ENCODE, LENGTHS = "train", "encode", "sequence_lengths"
 COUNT, MERGE = "count_pairs", "merge_pair"

@@ -13,7 +13,7 @@ from typing import Any, Optional
 from grader.families.bpe.generated import trained_merges
 from grader.families.bpe.spec import BpeCase as Case
 from grader.families.bpe.spec import EncodeItem, Pair, bare_pair
-from grader.spec import Exercise
+from grader.families.api import Exercise
 from reference import encode
 from reference.plain import Step, train_steps
 from reference.sequence_lengths import sequence_lengths

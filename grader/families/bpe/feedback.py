@@ -12,8 +12,7 @@ from collections.abc import Sequence
 from typing import Any, Optional
 
 from grader.families.bpe.expected import to_merge_form
-from grader.grading.feedback import first_differing_index, json_pair, json_pairs, show
-from grader.spec import Exercise
+from grader.families.api import Exercise, first_differing_index, json_pair, json_pairs, show
 from reference.corpus import word_counts
 from reference.plain import count_pairs, initial_segmentation, merge_words, train_steps
 from reference.tie_breaks import DESCRIPTIONS, order_tied

@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Optional
 
-from grader.grading.student_calls import StudentCalls
+from grader.families.api import Calls
 from reference import encode as reference_encode
 
 ENCODE = "encode"
@@ -30,7 +30,7 @@ class OwnLengths:
     their_tokens: list[str]
     reference_tokens: list[str]
 
-    def passed_note(self, calls: StudentCalls) -> str:
+    def passed_note(self, calls: Calls) -> str:
         encoder = calls.function_name(ENCODE)
         return (
             f"your counts are right for your {encoder}; {encoder} itself differs from the "
@@ -38,7 +38,7 @@ class OwnLengths:
             f"{self.reference_tokens!r}), which {_milestone_of_encode(calls)} charges."
         )
 
-    def failed_note(self, calls: StudentCalls, reference: dict[str, int]) -> str:
+    def failed_note(self, calls: Calls, reference: dict[str, int]) -> str:
         encoder = calls.function_name(ENCODE)
         return (
             f"Expected counts are those of your own {encoder} (the reference's give "
@@ -48,7 +48,7 @@ class OwnLengths:
 
 
 def own_lengths(
-    calls: StudentCalls, sentence: str, merges: list[Pair], reference: dict[str, int]
+    calls: Calls, sentence: str, merges: list[Pair], reference: dict[str, int]
 ) -> Optional[OwnLengths]:
     """The counts right for the student's own encoder, or None when they are the reference's
     (or the encoder cannot be called, or fails on a word)."""
@@ -69,6 +69,6 @@ def own_lengths(
     return OwnLengths({**reference, "bpe": bpe}, *departure)
 
 
-def _milestone_of_encode(calls: StudentCalls) -> str:
+def _milestone_of_encode(calls: Calls) -> str:
     milestones = [m for m in calls.exercise.milestones if m.function == ENCODE]
     return f"the '{milestones[0].title}' milestone" if milestones else "its own check"

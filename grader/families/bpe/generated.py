@@ -19,9 +19,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from grader.grading import shrink
-from grader.grading.search import st
-from grader.spec import Exercise
+from grader.families.api import Exercise, shorter_words, smaller_int, st, structural_reductions
 from reference import train_bpe
 
 Pair = tuple[str, str]
@@ -261,12 +259,12 @@ def reductions(exercise: Exercise, example: tuple) -> list[tuple]:
     merge pick or a text to encode): a smaller corpus, fewer merges, a smaller pick or a
     shorter text, one at a time."""
     corpus, num_merges, *rest = example
-    smaller = [(fewer, num_merges, *rest) for fewer in shrink.structural(corpus)]
-    smaller += [(corpus, fewer, *rest) for fewer in shrink.smaller_int(num_merges, 0)]
+    smaller = [(fewer, num_merges, *rest) for fewer in structural_reductions(corpus)]
+    smaller += [(corpus, fewer, *rest) for fewer in smaller_int(num_merges, 0)]
     if rest and isinstance(rest[0], int):
-        smaller += [(corpus, num_merges, pick) for pick in shrink.smaller_int(rest[0], 0)]
+        smaller += [(corpus, num_merges, pick) for pick in smaller_int(rest[0], 0)]
     elif rest and isinstance(rest[0], str):
-        smaller += [(corpus, num_merges, text) for text in shrink.shorter_words(rest[0])]
+        smaller += [(corpus, num_merges, text) for text in shorter_words(rest[0])]
     return smaller
 
 

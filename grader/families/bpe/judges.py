@@ -28,14 +28,12 @@ from grader.families.bpe.feedback import (
 )
 from grader.families.bpe.follow_through import own_lengths
 from grader.families.bpe.spec import BpeCase as Case
-from grader.spec.hooks import CaseItem, CaseLabel, Verdict
-from grader.grading.naming import observed
-from grader.grading.student_calls import StudentCalls
+from grader.families.api import Calls, CaseItem, CaseLabel, Verdict, observed
 
 TRAIN, ENCODE, LENGTHS = "train", "encode", "sequence_lengths"
 
 
-def train_items(calls: StudentCalls, case: Case, label: CaseLabel) -> list[CaseItem]:
+def train_items(calls: Calls, case: Case, label: CaseLabel) -> list[CaseItem]:
     exercise = calls.exercise
     work = not trivial_answer(exercise, TRAIN, (case.corpus, case.num_merges),
                               reference_pairs(exercise, case))
@@ -43,7 +41,7 @@ def train_items(calls: StudentCalls, case: Case, label: CaseLabel) -> list[CaseI
                      label.visibility, partial(judge_train, calls, case), work)]
 
 
-def encode_items(calls: StudentCalls, case: Case, label: CaseLabel) -> list[CaseItem]:
+def encode_items(calls: Calls, case: Case, label: CaseLabel) -> list[CaseItem]:
     exercise = calls.exercise
     items = []
     for number, (item, expected) in enumerate(case_encodings(exercise, case), 1):
@@ -54,14 +52,14 @@ def encode_items(calls: StudentCalls, case: Case, label: CaseLabel) -> list[Case
     return items
 
 
-def lengths_items(calls: StudentCalls, case: Case, label: CaseLabel) -> list[CaseItem]:
+def lengths_items(calls: Calls, case: Case, label: CaseLabel) -> list[CaseItem]:
     exercise = calls.exercise
     work = not trivial_answer(exercise, LENGTHS, (case.sentence or "",), case_lengths(exercise, case))
     return [CaseItem(label.check_id, label.title(f"sequence lengths of {case.sentence!r}"),
                      label.visibility, partial(judge_lengths, calls, case), work)]
 
 
-def judge_train(calls: StudentCalls, case: Case) -> Verdict:
+def judge_train(calls: Calls, case: Case) -> Verdict:
     exercise = calls.exercise
     expected = reference_pairs(exercise, case)
     answer = calls.call(TRAIN, case.corpus, case.num_merges)
@@ -80,7 +78,7 @@ def judge_train(calls: StudentCalls, case: Case) -> Verdict:
     )
 
 
-def judge_encode(calls: StudentCalls, case: Case, word: str, expected: list[str]) -> Verdict:
+def judge_encode(calls: Calls, case: Case, word: str, expected: list[str]) -> Verdict:
     exercise = calls.exercise
     merges = reference_pairs(exercise, case)
     answer = calls.call(ENCODE, word, merges)
@@ -98,7 +96,7 @@ def judge_encode(calls: StudentCalls, case: Case, word: str, expected: list[str]
     )
 
 
-def judge_lengths(calls: StudentCalls, case: Case) -> Verdict:
+def judge_lengths(calls: Calls, case: Case) -> Verdict:
     exercise = calls.exercise
     sentence = case.sentence or ""
     merges = reference_pairs(exercise, case)

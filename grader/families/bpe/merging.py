@@ -25,17 +25,26 @@ from grader.families.bpe.wrong_bpe import (
     merge_first_occurrence,
     merge_right_to_left,
 )
-from grader.spec.hooks import CaseItem, CaseLabel, Verdict
-from grader.grading.checks.properties import deterministic, failed_call, inputs_unmodified
-from grader.spec.hooks import Property
-from grader.grading.naming import observed
-from grader.grading.search import st
-from grader.spec.hooks import Failure, Generated, Shown
-from grader.grading.shapes import describe
-from grader.spec.hooks import ShapeError
-from grader.grading.student_calls import StudentCalls
-from grader.spec.mistake_book import Mistake, StudentMistake
-from grader.spec import Exercise
+from grader.families.api import (
+    Calls,
+    CaseItem,
+    CaseLabel,
+    Exercise,
+    Failure,
+    Generated,
+    Mistake,
+    Property,
+    ShapeError,
+    Shown,
+    StudentMistake,
+    Verdict,
+    describe,
+    deterministic,
+    failed_call,
+    inputs_unmodified,
+    observed,
+    st,
+)
 from reference.plain import count_pairs, merge_symbols
 
 MERGE = "merge_pair"
@@ -118,7 +127,7 @@ def real_work(exercise: Exercise, pair: Pair, words: Words) -> bool:
 # --------------------------------------------------------------------------- cases
 
 
-def case_items(calls: StudentCalls, case: Case, label: CaseLabel) -> list[CaseItem]:
+def case_items(calls: Calls, case: Case, label: CaseLabel) -> list[CaseItem]:
     """One item per training step of the case: its merge, on the words just before it."""
     items = []
     for step, (words, pair) in enumerate(steps_of(calls.exercise, case.corpus, case.num_merges), 1):
@@ -130,7 +139,7 @@ def case_items(calls: StudentCalls, case: Case, label: CaseLabel) -> list[CaseIt
     return items
 
 
-def judge(calls: StudentCalls, pair: Pair, words: Words) -> Verdict:
+def judge(calls: Calls, pair: Pair, words: Words) -> Verdict:
     expected = merge_pair(pair, words)
     answer = calls.call(MERGE, pair, words)
     seen = observed({"pair": pair, "words": words}, answer)
@@ -176,7 +185,7 @@ def targeted(exercise: Exercise) -> list:
             for pick in (0, 1, 3)]
 
 
-def differential_judge(calls: StudentCalls) -> Any:
+def differential_judge(calls: Calls) -> Any:
     def judge_one(example: Any) -> Optional[Failure]:
         pair, words = pair_of(calls.exercise, example)
         expected = merge_pair(pair, words)
@@ -188,19 +197,19 @@ def differential_judge(calls: StudentCalls) -> Any:
     return judge_one
 
 
-def call_text(calls: StudentCalls, example: Any) -> str:
+def call_text(calls: Calls, example: Any) -> str:
     pair, words = pair_of(calls.exercise, example)
     corpus, num_merges, _ = example
     return (f"{calls.function_name(MERGE)}({pair!r}, {words!r}), the words of {corpus!r} after "
             f"{num_merges} merges")
 
 
-def given(calls: StudentCalls, example: Any) -> dict[str, Any]:
+def given(calls: Calls, example: Any) -> dict[str, Any]:
     pair, words = pair_of(calls.exercise, example)
     return {**corpus_given(example[:2]), "pair": list(pair), "words": show_words(words)}
 
 
-def shown(calls: StudentCalls, failure: Failure) -> Shown:
+def shown(calls: Calls, failure: Failure) -> Shown:
     expected = show_words(failure.expected)
     if not failure.answer.ok:
         return Shown(expected)
@@ -232,7 +241,7 @@ GENERATED = Generated(
 # --------------------------------------------------------------------------- properties
 
 
-def properties(calls: StudentCalls) -> list[Property]:
+def properties(calls: Calls) -> list[Property]:
     def answer_of(example: Any) -> Any:
         return calls.remembered(MERGE, *pair_of(calls.exercise, example))
 

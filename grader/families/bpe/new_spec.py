@@ -18,9 +18,14 @@ from typing import Any, Optional
 import yaml
 
 from grader.families.bpe.prose import prose_problems, tie_cases
-from grader.spec.loading import load_exercise, parse_exercise
-from grader.spec.models import ID_PATTERN, Exercise
-from grader.spec.problems import NewSpecError, SpecError
+from grader.families.api import (
+    Exercise,
+    ID_PATTERN,
+    NewSpecError,
+    SpecError,
+    load_exercise,
+    parse_exercise,
+)
 from reference.tie_breaks import DESCRIPTIONS
 
 DEFAULT_BASE = "bpe-train-encode"

@@ -24,16 +24,25 @@ from grader.families.bpe.wrong_bpe import (
     count_pairs_once_per_word,
     count_pairs_unweighted,
 )
-from grader.spec.hooks import CaseItem, CaseLabel, Verdict
-from grader.grading.checks.properties import deterministic, failed_call, inputs_unmodified
-from grader.spec.hooks import Property
-from grader.grading.naming import observed
-from grader.spec.hooks import Failure, Generated, Shown
-from grader.grading.shapes import describe
-from grader.spec.hooks import ShapeError
-from grader.grading.student_calls import StudentCalls
-from grader.spec.mistake_book import Mistake, StudentMistake
-from grader.spec import Exercise
+from grader.families.api import (
+    Calls,
+    CaseItem,
+    CaseLabel,
+    Exercise,
+    Failure,
+    Generated,
+    Mistake,
+    Property,
+    ShapeError,
+    Shown,
+    StudentMistake,
+    Verdict,
+    describe,
+    deterministic,
+    failed_call,
+    inputs_unmodified,
+    observed,
+)
 from reference.corpus import word_counts
 from reference.plain import count_pairs, initial_segmentation, merge_words, train_steps
 
@@ -131,7 +140,7 @@ def real_work(exercise: Exercise, words: Words) -> bool:
     return not trivial_answer(exercise, COUNT, (words,), count_pairs(words))
 
 
-def case_items(calls: StudentCalls, case: Case, label: CaseLabel) -> list[CaseItem]:
+def case_items(calls: Calls, case: Case, label: CaseLabel) -> list[CaseItem]:
     """One item per training step of the case: the pair counts just before its merge."""
     items = []
     for step, (words, _) in enumerate(steps_of(calls.exercise, case.corpus, case.num_merges), 1):
@@ -142,7 +151,7 @@ def case_items(calls: StudentCalls, case: Case, label: CaseLabel) -> list[CaseIt
     return items
 
 
-def judge(calls: StudentCalls, words: Words) -> Verdict:
+def judge(calls: Calls, words: Words) -> Verdict:
     expected = count_pairs(words)
     answer = calls.call(COUNT, words)
     seen = observed({"words": words}, answer)
@@ -169,7 +178,7 @@ def stub_examples(exercise: Exercise, name: str, case: Case, doctest: Any) -> li
 # --------------------------------------------------------------------------- generated inputs
 
 
-def differential_judge(calls: StudentCalls) -> Any:
+def differential_judge(calls: Calls) -> Any:
     def judge_one(example: tuple[Any, int]) -> Optional[Failure]:
         words = words_after(calls.exercise, *example)
         expected = count_pairs(words)
@@ -181,18 +190,18 @@ def differential_judge(calls: StudentCalls) -> Any:
     return judge_one
 
 
-def call_text(calls: StudentCalls, example: Any) -> str:
+def call_text(calls: Calls, example: Any) -> str:
     corpus, num_merges = example
     words = words_after(calls.exercise, corpus, num_merges)
     return (f"{calls.function_name(COUNT)}({words!r}), the words of {corpus!r} after "
             f"{num_merges} merges")
 
 
-def given(calls: StudentCalls, example: Any) -> dict[str, Any]:
+def given(calls: Calls, example: Any) -> dict[str, Any]:
     return {**corpus_given(example), "words": show_words(words_after(calls.exercise, *example))}
 
 
-def shown(calls: StudentCalls, failure: Failure) -> Shown:
+def shown(calls: Calls, failure: Failure) -> Shown:
     expected = show_counts(failure.expected)
     if not failure.answer.ok:
         return Shown(expected)
@@ -216,7 +225,7 @@ GENERATED = Generated(
 # --------------------------------------------------------------------------- properties
 
 
-def properties(calls: StudentCalls) -> list[Property]:
+def properties(calls: Calls) -> list[Property]:
     def answer_of(example: Any) -> Any:
         return calls.remembered(COUNT, words_after(calls.exercise, *example))
 

@@ -16,17 +16,21 @@ from typing import Any, Optional
 
 from grader.families.bpe.follow_through import own_lengths
 from grader.families.bpe.generated import reference_merges
-from grader.grading.checks.properties import deterministic, failed_call, inputs_unmodified
-from grader.spec.hooks import Property
-from grader.spec.hooks import Failure
-from grader.grading.student_calls import StudentCalls
-from grader.spec.hooks import StudentAnswer
+from grader.families.api import (
+    Calls,
+    Failure,
+    Property,
+    StudentAnswer,
+    deterministic,
+    failed_call,
+    inputs_unmodified,
+)
 
 Pair = tuple[str, str]
 TRAIN, ENCODE, LENGTHS = "train", "encode", "sequence_lengths"
 
 
-def train_properties(calls: StudentCalls) -> list[Property]:
+def train_properties(calls: Calls) -> list[Property]:
     def prefix_stable(example: tuple[Any, int]) -> Optional[Failure]:
         corpus, k = example
         shorter = calls.remembered(TRAIN, corpus, k)
@@ -63,7 +67,7 @@ def train_properties(calls: StudentCalls) -> list[Property]:
     ]
 
 
-def encode_properties(calls: StudentCalls) -> list[Property]:
+def encode_properties(calls: Calls) -> list[Property]:
     exercise = calls.exercise
     marker = exercise.conventions.end_of_word
 
@@ -106,7 +110,7 @@ def encode_properties(calls: StudentCalls) -> list[Property]:
     ]
 
 
-def lengths_properties(calls: StudentCalls) -> list[Property]:
+def lengths_properties(calls: Calls) -> list[Property]:
     exercise = calls.exercise
 
     def lengths_of(example: tuple[Any, int, str]) -> tuple[list[Pair], StudentAnswer]:

@@ -17,8 +17,7 @@ import re
 from collections.abc import Iterator
 from typing import Any, Optional, Union
 
-from grader.spec.models import Exercise
-from grader.spec.problems import Loc
+from grader.families.api import Exercise, Loc
 from reference import TIE_BREAKS, train_bpe
 from reference.plain import Step, train_steps
 from reference.tie_breaks import DESCRIPTIONS, order_tied

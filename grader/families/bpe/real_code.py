@@ -14,7 +14,7 @@ tell "this mistake crashes here" from "this mistake does not apply here".
 from __future__ import annotations
 
 from grader.families.bpe.witnesses import LESSON_WORD_COUNTS, encode_input, train_input
-from grader.spec.mistake_book import Mistake
+from grader.families.api import Mistake
 from reference.corpus import END_OF_WORD, segment
 from reference.encoding import encode
 from reference.plain import train_bpe

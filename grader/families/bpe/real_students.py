@@ -11,7 +11,7 @@ audit grades them with the single mistakes, and naming must find both.
 from __future__ import annotations
 
 from grader.families.bpe.real_code import PUNCTUATION
-from grader.spec.mistake_book import StudentMistake
+from grader.families.api import StudentMistake
 
 TRAIN_NO_PAIR_CHECK = '''
 def $train_name(corpus, num_merges):

@@ -27,7 +27,7 @@ from grader.families.bpe import (
 from grader.families.bpe.evidence import NO_WORK
 from grader.families.bpe.expected import to_merge_form
 from grader.families.bpe.spec import ROLES as NAMES
-from grader.spec import Exercise, Role
+from grader.families.api import Exercise, Role
 
 COUNT, MERGE, TRAIN, ENCODE, LENGTHS, TRADEOFF = NAMES
 CODE_CHECKS = frozenset({"cases", "differential", "properties"})

@@ -13,9 +13,7 @@ from typing import Any, Optional
 
 import yaml
 
-from grader.spec.messages import describe, quote_hint
-from grader.spec.models import Exercise
-from grader.spec.problems import Loc
+from grader.families.api import Exercise, Loc, describe_spec_value, quote_hint
 
 TRAIN = "train"
 
@@ -44,17 +42,17 @@ def corpus_problems(loc: Loc, corpus: Any, form: str) -> Iterator[tuple[Loc, str
         if not isinstance(corpus, list):
             yield loc, (
                 f"corpus_form is texts, so the corpus must be a list of strings, got "
-                f"{describe(corpus)}"
+                f"{describe_spec_value(corpus)}"
             )
             return
         for index, text in enumerate(corpus):
             if not isinstance(text, str):
-                yield loc + (index,), f"must be a string, got {describe(text)}{quote_hint('string_type', text)}"
+                yield loc + (index,), f"must be a string, got {describe_spec_value(text)}{quote_hint('string_type', text)}"
         return
     if not isinstance(corpus, dict):
         yield loc, (
             f"corpus_form is word-counts, so the corpus must be a mapping word: count, got "
-            f"{describe(corpus)}"
+            f"{describe_spec_value(corpus)}"
         )
         return
     for word, count in corpus.items():
@@ -65,13 +63,13 @@ def corpus_problems(loc: Loc, corpus: Any, form: str) -> Iterator[tuple[Loc, str
         elif not word or any(ch.isspace() for ch in word):
             yield loc + (word,), f"word {word!r} must be non-empty and contain no whitespace"
         if isinstance(count, bool) or not isinstance(count, int) or count <= 0:
-            yield loc + (word,), f"count must be a positive integer, got {describe(count)}"
+            yield loc + (word,), f"count must be a positive integer, got {describe_spec_value(count)}"
 
 
 def merges_problems(loc: Loc, merges: Any, form: str) -> Iterator[tuple[Loc, str]]:
     example = "[e, s]" if form == "pairs" else "[[e, s], es]"
     if not isinstance(merges, list):
-        yield loc, f"must be a list of merges like {example}, got {describe(merges)}"
+        yield loc, f"must be a list of merges like {example}, got {describe_spec_value(merges)}"
         return
     for index, item in enumerate(merges):
         problem = _merge_item_problem(item, form)

@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from grader.families.bpe.merge_replay import first_departure
-from grader.spec.mistake_book import Observation
+from grader.families.api import Observation
 from reference.corpus import segment, word_counts
 from reference.plain import initial_segmentation, merge_words
 

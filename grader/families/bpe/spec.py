@@ -11,9 +11,18 @@ from __future__ import annotations
 
 from typing import Annotated, Any, ClassVar, Literal, Optional
 
-from grader.spec.records import ConfigDict, Field, WithJsonSchema
+from grader.families.api import (
+    Case,
+    ConfigDict,
+    Exercise,
+    Field,
+    FunctionSpec,
+    SpecModel,
+    WithJsonSchema,
+    functions_field,
+    milestone_model,
+)
 
-from grader.spec.models import Case, Exercise, FunctionSpec, SpecModel, functions_field, milestone_model
 from reference import TIE_BREAKS
 
 Pair = tuple[str, str]

@@ -12,8 +12,7 @@ from __future__ import annotations
 from grader.families.bpe.expected import case_encodings, case_lengths, expected_merges
 from grader.families.bpe.prose import prose_problems, tie_paragraph
 from grader.families.bpe.spec import BpeCase as Case
-from grader.spec import Exercise
-from grader.spec.hooks import Doctest, StubText
+from grader.families.api import Doctest, Exercise, StubText
 from reference.tie_breaks import DESCRIPTIONS
 
 

@@ -24,8 +24,7 @@ from grader.families.bpe.merging import RIGHT_TO_LEFT as MERGE_RIGHT_TO_LEFT
 from grader.families.bpe.merging import STRING_REPLACE as MERGE_BY_STRING_REPLACE
 from grader.families.bpe.pair_counts import ONCE_PER_WORD as PAIRS_ONCE_PER_WORD
 from grader.families.bpe.real_students import COMBINED, combined, real_code_students
-from grader.spec.mistake_book import StudentMistake
-from grader.spec import Exercise
+from grader.families.api import Exercise, StudentMistake
 from reference.tie_breaks import CONCATENATED, FIRST_SEEN, LEXICOGRAPHIC, REVERSE_LEXICOGRAPHIC
 
 # --------------------------------------------------------------------------- correct parts

@@ -17,10 +17,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Optional
 
-from grader.grading.shapes import describe
-from grader.spec.hooks import ShapeError
-from grader.grading.student_calls import StudentCalls
-from grader.spec import Exercise
+from grader.families.api import Calls, Exercise, ShapeError, describe
 from reference import encode as reference_encode
 from reference import train_bpe
 from reference.vocab_tradeoff import (
@@ -150,12 +147,12 @@ class OwnRows:
     expected: list[Row]
     departure: str
 
-    def passed_note(self, calls: StudentCalls) -> str:
+    def passed_note(self, calls: Calls) -> str:
         return (f"your rows are right for your own {calls.function_name(TRAIN)} and "
                 f"{calls.function_name(ENCODE)}; {self.departure}, which their own milestones "
                 "charge.")
 
-    def failed_note(self, calls: StudentCalls, reference: list[Row]) -> str:
+    def failed_note(self, calls: Calls, reference: list[Row]) -> str:
         return (f"Expected rows are those of your own {calls.function_name(TRAIN)} and "
                 f"{calls.function_name(ENCODE)} ({self.departure}; the reference's rows are "
                 f"{reference!r}).")
@@ -165,7 +162,7 @@ class _NoAnswer(Exception):
     """The student's trainer or encoder gave no usable answer: no follow-through."""
 
 
-def own_rows(calls: StudentCalls, documents: Any, sizes: Any, d_model: int,
+def own_rows(calls: Calls, documents: Any, sizes: Any, d_model: int,
              reference: list[Row]) -> Optional[OwnRows]:
     """The rows the student's own ``train`` and ``encode`` give, or None when they are the
     reference's (or either function is missing or fails on these inputs)."""
@@ -214,7 +211,7 @@ def own_rows(calls: StudentCalls, documents: Any, sizes: Any, d_model: int,
     return OwnRows(rows, departure)
 
 
-def own_failure(calls: StudentCalls, documents: Any, sizes: Any) -> Optional[str]:
+def own_failure(calls: Calls, documents: Any, sizes: Any) -> Optional[str]:
     """Why the student's own ``train`` or ``encode`` fails on what these rows need (the call
     and its failure), or None when both answer."""
     exercise = calls.exercise
@@ -236,7 +233,7 @@ def own_failure(calls: StudentCalls, documents: Any, sizes: Any) -> Optional[str
     return None
 
 
-def _answer(calls: StudentCalls, role: str, *args: Any) -> Any:
+def _answer(calls: Calls, role: str, *args: Any) -> Any:
     answer = calls.remembered(role, *args)
     return answer.value if answer.ok else None
 
@@ -248,7 +245,7 @@ def reference_merges_of(exercise: Exercise, corpus: Any, asked: list[int]) -> li
                       end_of_word=conventions.end_of_word) for count in asked]
 
 
-def _training_departure(calls: StudentCalls, asked: list[int], trained: list,
+def _training_departure(calls: Calls, asked: list[int], trained: list,
                         right: list[list[Pair]]) -> str:
     for count, theirs, ours in zip(asked, trained, right):
         if list(theirs) != list(ours):

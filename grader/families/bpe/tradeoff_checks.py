@@ -31,15 +31,23 @@ from grader.families.bpe.tradeoff import (
     rows_match,
     trivial_rows,
 )
-from grader.spec.hooks import CaseItem, CaseLabel, Verdict
-from grader.grading.checks.properties import deterministic, failed_call, inputs_unmodified
-from grader.spec.hooks import Property
-from grader.grading.naming import observed
-from grader.grading.search import st
-from grader.spec.hooks import Failure, Generated, Shown
-from grader.grading.student_calls import StudentCalls
-from grader.spec.hooks import StudentAnswer
-from grader.spec import Exercise
+from grader.families.api import (
+    Calls,
+    CaseItem,
+    CaseLabel,
+    Exercise,
+    Failure,
+    Generated,
+    Property,
+    Shown,
+    StudentAnswer,
+    Verdict,
+    deterministic,
+    failed_call,
+    inputs_unmodified,
+    observed,
+    st,
+)
 from reference.vocab_tradeoff import base_vocabulary_size
 
 MAX_DOCUMENTS = 4
@@ -58,7 +66,7 @@ def serves(case: Any) -> bool:
     return getattr(case, "tradeoff", None) is not None
 
 
-def case_items(calls: StudentCalls, case: Any, label: CaseLabel) -> list[CaseItem]:
+def case_items(calls: Calls, case: Any, label: CaseLabel) -> list[CaseItem]:
     tradeoff = case.tradeoff
     example = (list(tradeoff.documents), list(tradeoff.sizes), tradeoff.d_model)
     title = f"trade-off of sizes {tradeoff.sizes} with d_model {tradeoff.d_model}"
@@ -66,7 +74,7 @@ def case_items(calls: StudentCalls, case: Any, label: CaseLabel) -> list[CaseIte
                      partial(judge_case, calls, example), real_work(calls.exercise, example))]
 
 
-def judge_case(calls: StudentCalls, example: Example) -> Verdict:
+def judge_case(calls: Calls, example: Example) -> Verdict:
     documents, sizes, d_model = example
     reference = reference_rows(calls.exercise, documents, sizes, d_model)
     answer = calls.call(TRADEOFF, documents, sizes, d_model)
@@ -151,7 +159,7 @@ def targeted(exercise: Exercise) -> list[Example]:
             ([long_doc, "", short_doc], [base + 6, base - 1, base + 3], 4)]
 
 
-def differential_judge(calls: StudentCalls) -> Any:
+def differential_judge(calls: Calls) -> Any:
     def judge(example: Example) -> Optional[Failure]:
         documents, sizes, d_model = example
         expected = reference_rows(calls.exercise, documents, sizes, d_model)
@@ -169,12 +177,12 @@ def differential_judge(calls: StudentCalls) -> Any:
     return judge
 
 
-def call_text(calls: StudentCalls, example: Example) -> str:
+def call_text(calls: Calls, example: Example) -> str:
     documents, sizes, d_model = example
     return f"{calls.function_name(TRADEOFF)}({documents!r}, {sizes!r}, {d_model})"
 
 
-def shown(calls: StudentCalls, failure: Failure) -> Shown:
+def shown(calls: Calls, failure: Failure) -> Shown:
     if not failure.answer.ok:
         return Shown(failure.expected)
     return Shown(failure.expected, failure.answer.value,
@@ -192,7 +200,7 @@ GENERATED = Generated(
 # --------------------------------------------------------------------------- properties
 
 
-def properties(calls: StudentCalls) -> list[Property]:
+def properties(calls: Calls) -> list[Property]:
     exercise = calls.exercise
 
     def answer_of(example: Example) -> StudentAnswer:

@@ -12,8 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from grader.spec.mistake_book import Mistake, StudentMistake
-from grader.spec import Exercise
+from grader.families.api import Exercise, Mistake, StudentMistake
 from reference import encode, train_bpe
 from reference.corpus import END_OF_WORD
 from reference.tie_breaks import FIRST_SEEN

@@ -20,9 +20,7 @@ from grader.families.bpe.expected import (
 from grader.families.bpe.prose import corpus_yaml, tie_cases, undistinguished_rules
 from grader.families.bpe.spec import BpeCase as Case
 from grader.families.bpe.tradeoff import verify_case as verify_tradeoff
-from grader.spec import Exercise, Pair, Problem
-from grader.spec.hooks import Verification
-from grader.spec.problems import in_file_order
+from grader.families.api import Exercise, Pair, Problem, Verification, in_file_order
 from reference import TIE_BREAKS
 from reference.plain import Step
 from reference.tie_breaks import DESCRIPTIONS

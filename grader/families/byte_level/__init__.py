@@ -14,9 +14,7 @@ the secret (``efficiency``, ``stories``, ``honest_run``), the streaming mileston
 from grader.families.byte_level import mistakes
 from grader.families.byte_level.roles import ROLES
 from grader.families.byte_level.spec import ByteExercise
-from grader.grading.lazy_module import deferred
-from grader.spec.mistake_book import Students
-from grader.spec import Family
+from grader.families.api import Family, Students, deferred
 
 HERE = __name__
 

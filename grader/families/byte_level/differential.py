@@ -18,9 +18,7 @@ from typing import Any, Optional
 from grader.families.byte_level import generated as inputs
 from grader.families.byte_level.do_nothing import trivial_answer
 from grader.families.byte_level.judges import INVALID_WHY, merges_problem, show_bytes, vocab_problem
-from grader.spec.hooks import Failure, Generated, Shown
-from grader.grading.student_calls import StudentCalls
-from grader.spec import Exercise
+from grader.families.api import Calls, Exercise, Failure, Generated, Shown
 from reference.byte_level import decode_byte_bpe
 
 TRAIN, ENCODE, DECODE = "train_byte_bpe", "encode_byte_bpe", "decode_byte_bpe"
@@ -34,7 +32,7 @@ def _short(text: str) -> str:
 # --------------------------------------------------------------------------- training
 
 
-def train_judge(calls: StudentCalls) -> Callable[[Any], Optional[Failure]]:
+def train_judge(calls: Calls) -> Callable[[Any], Optional[Failure]]:
     def judge(example: inputs.Train) -> Optional[Failure]:
         vocab, merges = inputs.reference_training(*example)
         answer = calls.remembered(TRAIN, *inputs.train_args(example))
@@ -51,12 +49,12 @@ def training_problem(value: Any, vocab: dict, merges: list) -> Optional[str]:
     return merges_problem(merges, got_merges) or vocab_problem(vocab, got_vocab)
 
 
-def train_call_text(calls: StudentCalls, example: Any) -> str:
+def train_call_text(calls: Calls, example: Any) -> str:
     text, size, specials = inputs.train_args(example)
     return f"{calls.function_name(TRAIN)}({_short(text)!r}, {size}, {specials!r})"
 
 
-def train_given(calls: StudentCalls, example: Any) -> dict[str, Any]:
+def train_given(calls: Calls, example: Any) -> dict[str, Any]:
     text, size, specials = inputs.train_args(example)
     return {"text": _short(text), "vocab_size": size, "special_tokens": specials}
 
@@ -66,7 +64,7 @@ def train_observed(exercise: Exercise, example: Any) -> dict[str, Any]:
     return {"text": text, "vocab_size": size, "special_tokens": specials}
 
 
-def train_shown(calls: StudentCalls, failure: Failure) -> Shown:
+def train_shown(calls: Calls, failure: Failure) -> Shown:
     vocab, merges = failure.expected
     expected = show_bytes(merges)
     if not failure.answer.ok:
@@ -88,7 +86,7 @@ def _trained(example: Any) -> tuple[dict, list]:
     return inputs.reference_training(*example[:3])
 
 
-def encode_judge(calls: StudentCalls) -> Callable[[Any], Optional[Failure]]:
+def encode_judge(calls: Calls) -> Callable[[Any], Optional[Failure]]:
     def judge(example: Any) -> Optional[Failure]:
         vocab, merges = _trained(example)
         expected = inputs.reference_ids(example)
@@ -106,12 +104,12 @@ def _merges_text(example: Any) -> str:
             f"{256 + len(specials) + num_merges} tokens")
 
 
-def encode_call_text(calls: StudentCalls, example: Any) -> str:
+def encode_call_text(calls: Calls, example: Any) -> str:
     return (f"{calls.function_name(ENCODE)}({_short(example[3])!r}, vocab, merges, "
             f"{list(example[1])!r}) with {_merges_text(example)}")
 
 
-def encode_given(calls: StudentCalls, example: Any) -> dict[str, Any]:
+def encode_given(calls: Calls, example: Any) -> dict[str, Any]:
     text, specials, num_merges, encoded = example[:4]
     _, merges = _trained(example)
     return {"text": _short(encoded), "special_tokens": list(specials),
@@ -124,7 +122,7 @@ def encode_observed(exercise: Exercise, example: Any) -> dict[str, Any]:
             "special_tokens": list(example[1])}
 
 
-def ids_shown(calls: StudentCalls, failure: Failure) -> Shown:
+def ids_shown(calls: Calls, failure: Failure) -> Shown:
     vocab, _ = _trained(failure.example)
     expected = failure.expected
     if not failure.answer.ok:
@@ -141,7 +139,7 @@ def encode_real_work(exercise: Exercise, example: Any) -> bool:
                               inputs.reference_ids(example))
 
 
-def decode_judge(calls: StudentCalls) -> Callable[[Any], Optional[Failure]]:
+def decode_judge(calls: Calls) -> Callable[[Any], Optional[Failure]]:
     def judge(example: Any) -> Optional[Failure]:
         vocab, _ = _trained(example)
         ids = inputs.ids_to_decode(example)
@@ -164,13 +162,13 @@ def _valid_utf8(ids: list[int], vocab: dict) -> bool:
     return True
 
 
-def decode_call_text(calls: StudentCalls, example: Any) -> str:
+def decode_call_text(calls: Calls, example: Any) -> str:
     cut = " (the last token cut short)" if example[4] else ""
     return (f"{calls.function_name(DECODE)}({inputs.ids_to_decode(example)!r}, vocab), the ids "
             f"of {_short(example[3])!r}{cut} with {_merges_text(example)}")
 
 
-def decode_given(calls: StudentCalls, example: Any) -> dict[str, Any]:
+def decode_given(calls: Calls, example: Any) -> dict[str, Any]:
     vocab, _ = _trained(example)
     ids = inputs.ids_to_decode(example)
     return {"ids": ids, "tokens": show_bytes([vocab[i] for i in ids])}
@@ -181,7 +179,7 @@ def decode_observed(exercise: Exercise, example: Any) -> dict[str, Any]:
     return {"ids": inputs.ids_to_decode(example), "vocab": vocab}
 
 
-def text_shown(calls: StudentCalls, failure: Failure) -> Shown:
+def text_shown(calls: Calls, failure: Failure) -> Shown:
     if not failure.answer.ok:
         return Shown(failure.expected)
     return Shown(failure.expected, failure.answer.value,

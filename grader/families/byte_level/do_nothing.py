@@ -16,7 +16,7 @@ from __future__ import annotations
 from typing import Any
 
 from grader.families.bpe.do_nothing import DoNothing
-from grader.spec import Exercise
+from grader.families.api import Exercise
 
 TRAIN, ENCODE, DECODE = "train_byte_bpe", "encode_byte_bpe", "decode_byte_bpe"
 ITERABLE = "encode_iterable_byte_bpe"

@@ -30,26 +30,27 @@ from typing import Any, Optional
 from grader.families.byte_level import stories
 from grader.families.byte_level.honest_run import departure, departure_text, vocab_problem
 from grader.families.byte_level.shapes import byte_training
-from grader.spec.hooks import CheckContext
-from grader.grading.feedback import first_differing_index, graded
-from grader.grading.secrets import corpus_seed
-from grader.spec.hooks import ShapeError
-from grader.grading.timing import (
+from grader.families.api import (
+    CheckContext,
+    CheckResult,
     Clocks,
+    Exercise,
+    ShapeError,
     best_clocks,
     call_clocks,
     call_failure_message,
     clock_of,
     clocked_details,
+    corpus_seed,
+    data_dir,
+    first_differing_index,
+    graded,
     limits_text,
     over_ratio,
     speed_verdict,
     untimed_milestone_title,
     wall_timeout,
 )
-from grader.package_data import data_dir
-from grader.result import CheckResult
-from grader.spec import Exercise
 from reference.byte_level import train_byte_bpe
 
 CHECK_ID = "efficiency"

@@ -15,7 +15,7 @@ from string import Template
 from typing import Optional
 
 from grader.families.byte_level import students
-from grader.spec import Exercise
+from grader.families.api import Exercise
 
 PROGRAM = r'''"""Byte-level BPE in CS336's conventions: a correct solution, fast as CS336 asks.
 

@@ -24,9 +24,7 @@ import re
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from grader.grading import shrink
-from grader.grading.search import st
-from grader.spec import Exercise
+from grader.families.api import Exercise, fewer_items, smaller_int, st
 from reference.byte_level import BytePair, ByteLevelEncoder, Vocab, train_byte_bpe
 
 Train = tuple[str, tuple[str, ...], int]
@@ -282,7 +280,7 @@ def shorter_text(text: str, specials: tuple[str, ...]) -> Iterator[str]:
     """``text`` with words or special tokens gone, then with one character of a word gone
     (a special token is never cut into)."""
     units = _units(text, specials)
-    for fewer in shrink.fewer_items(units):
+    for fewer in fewer_items(units):
         yield "".join(fewer)
     for index, unit in enumerate(units):
         if unit not in specials and len(unit) > 1:
@@ -296,7 +294,7 @@ def reductions(exercise: Exercise, example: tuple) -> list[tuple]:
     short or not, as they were)."""
     text, specials, num_merges, *rest = example
     smaller = [(shorter, specials, num_merges, *rest) for shorter in shorter_text(text, specials)]
-    smaller += [(text, specials, fewer, *rest) for fewer in shrink.smaller_int(num_merges, 0)]
+    smaller += [(text, specials, fewer, *rest) for fewer in smaller_int(num_merges, 0)]
     if rest:
         encoded, *cut = rest
         smaller += [(text, specials, num_merges, shorter, *cut)

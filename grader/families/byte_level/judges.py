@@ -19,26 +19,31 @@ from typing import Any, Optional
 from grader.families.byte_level.do_nothing import trivial_answer
 from grader.families.byte_level.expected import case_text, expected_ids, reference_byte_bpe, vocab_size
 from grader.families.byte_level.spec import ByteCase as Case
-from grader.spec.hooks import CaseItem, CaseLabel, Verdict
-from grader.grading.feedback import first_differing_index, literal
-from grader.grading.student_calls import StudentCalls
-from grader.grading.naming import observed
-from grader.spec.hooks import StudentAnswer
-from grader.spec.mistake_book import Observation
+from grader.families.api import (
+    Calls,
+    CaseItem,
+    CaseLabel,
+    Observation,
+    StudentAnswer,
+    Verdict,
+    first_differing_index,
+    literal,
+    observed,
+)
 from reference.byte_level import decode_byte_bpe
 
 TEXT_SHOWN = 120
 TRAIN, ENCODE, DECODE = "train_byte_bpe", "encode_byte_bpe", "decode_byte_bpe"
 
 
-def train_items(calls: StudentCalls, case: Case, label: CaseLabel) -> list[CaseItem]:
+def train_items(calls: Calls, case: Case, label: CaseLabel) -> list[CaseItem]:
     inputs = (case_text(case), vocab_size(case), list(case.special_tokens))
     work = not trivial_answer(calls.exercise, TRAIN, inputs, reference_byte_bpe(case))
     return [CaseItem(label.check_id, label.title(f"train to {vocab_size(case)} tokens"),
                      label.visibility, partial(_judge_train, calls, case), real_work=work)]
 
 
-def encode_items(calls: StudentCalls, case: Case, label: CaseLabel) -> list[CaseItem]:
+def encode_items(calls: Calls, case: Case, label: CaseLabel) -> list[CaseItem]:
     vocab, merges = reference_byte_bpe(case)
     specials = list(case.special_tokens)
 
@@ -49,7 +54,7 @@ def encode_items(calls: StudentCalls, case: Case, label: CaseLabel) -> list[Case
     return _text_items(calls, case, label, _judge_encode, "encode", work)
 
 
-def decode_items(calls: StudentCalls, case: Case, label: CaseLabel) -> list[CaseItem]:
+def decode_items(calls: Calls, case: Case, label: CaseLabel) -> list[CaseItem]:
     """A round trip per text, and one decoding of ids that are not valid UTF-8: the first
     text's ids with a lone continuation byte after them, which decodes to U+FFFD."""
     vocab, _ = reference_byte_bpe(case)
@@ -69,7 +74,7 @@ def decode_items(calls: StudentCalls, case: Case, label: CaseLabel) -> list[Case
     return items
 
 
-def _text_items(calls: StudentCalls, case: Case, label: CaseLabel, judge: Any,
+def _text_items(calls: Calls, case: Case, label: CaseLabel, judge: Any,
                 verb: str, work: Callable[[str], bool]) -> list[CaseItem]:
     """One item per text of the case; ``work(text)``: whether its right answer is evidence
     of work (not what a do-nothing function returns)."""
@@ -106,7 +111,7 @@ def _given(case: Case) -> dict[str, Any]:
             "vocab_size": vocab_size(case), "special_tokens": list(case.special_tokens)}
 
 
-def _judge_train(calls: StudentCalls, case: Case) -> Verdict:
+def _judge_train(calls: Calls, case: Case) -> Verdict:
     vocab, merges = reference_byte_bpe(case)
     answer = calls.call(TRAIN, case_text(case), vocab_size(case), list(case.special_tokens))
     details: dict[str, Any] = {"kind": "byte-training", "input": _given(case),
@@ -160,7 +165,7 @@ def vocab_problem(expected: dict, actual: dict) -> Optional[str]:
     return None
 
 
-def _judge_encode(calls: StudentCalls, case: Case, text: str) -> Verdict:
+def _judge_encode(calls: Calls, case: Case, text: str) -> Verdict:
     vocab, merges = reference_byte_bpe(case)
     expected = expected_ids(case, text)
     answer = calls.call(ENCODE, text, vocab, merges, list(case.special_tokens))
@@ -194,7 +199,7 @@ INVALID_WHY = ("bytes that are not valid UTF-8 (here a lone b'\\x80') must decod
                "errors='replace'.")
 
 
-def _judge_invalid_decode(calls: StudentCalls, case: Case, text: str) -> Verdict:
+def _judge_invalid_decode(calls: Calls, case: Case, text: str) -> Verdict:
     vocab, _ = reference_byte_bpe(case)
     ids = invalid_ids(case, text)
     expected = decode_byte_bpe(ids, vocab)
@@ -203,7 +208,7 @@ def _judge_invalid_decode(calls: StudentCalls, case: Case, text: str) -> Verdict
         lambda got: f"decoding gave {_short(got)!r}, expected {_short(expected)!r}: {INVALID_WHY}")
 
 
-def _judge_decode(calls: StudentCalls, case: Case, text: str) -> Verdict:
+def _judge_decode(calls: Calls, case: Case, text: str) -> Verdict:
     vocab, _ = reference_byte_bpe(case)
     return _decode_verdict(
         calls, expected_ids(case, text), vocab, text, lambda failure: failure,
@@ -211,7 +216,7 @@ def _judge_decode(calls: StudentCalls, case: Case, text: str) -> Verdict:
                      "trip must give the text back exactly."))
 
 
-def _decode_verdict(calls: StudentCalls, ids: list[int], vocab: dict, expected: str,
+def _decode_verdict(calls: Calls, ids: list[int], vocab: dict, expected: str,
                     failed: Callable[[str], str], wrong: Callable[[str], str]) -> Verdict:
     """The student's decoding of ``ids`` against ``expected``; ``failed`` words a call that
     gave no text, ``wrong`` a text that differs."""

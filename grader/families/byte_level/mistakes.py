@@ -26,7 +26,7 @@ from typing import Any
 from grader.families.bpe.real_code import NoPairLeft, crash_looks_like_no_pair_left
 from grader.families.byte_level.do_nothing import BYTE_LEVEL, trivial_answer
 from grader.families.byte_level.real_code import REAL_CODE_MISTAKES
-from grader.spec.mistake_book import NOT_COMPARABLE, Mistake, MistakeBook
+from grader.families.api import Mistake, MistakeBook, NOT_COMPARABLE
 from reference.byte_level import (
     _PRETOKENIZER,
     _initial_vocab,

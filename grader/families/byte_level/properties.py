@@ -20,17 +20,21 @@ from typing import Any, Optional
 
 from grader.families.byte_level import generated as inputs
 from grader.families.byte_level.honest_run import departure, departure_text, pairs_left, vocab_problem
-from grader.grading.checks.properties import deterministic, failed_call, inputs_unmodified
-from grader.spec.hooks import Property
-from grader.spec.hooks import Failure
-from grader.grading.student_calls import StudentCalls
-from grader.spec.hooks import StudentAnswer
+from grader.families.api import (
+    Calls,
+    Failure,
+    Property,
+    StudentAnswer,
+    deterministic,
+    failed_call,
+    inputs_unmodified,
+)
 from reference.byte_level import encode_byte_bpe, pretokenize
 
 TRAIN, ENCODE, DECODE = "train_byte_bpe", "encode_byte_bpe", "decode_byte_bpe"
 
 
-def train_properties(calls: StudentCalls) -> list[Property]:
+def train_properties(calls: Calls) -> list[Property]:
     name = calls.function_name(TRAIN)
 
     def trained(example: Any) -> StudentAnswer:
@@ -126,7 +130,7 @@ def _encode_inputs(example: Any, text: str) -> dict[str, Any]:
     return {"text": text, "vocab": vocab, "merges": merges, "special_tokens": list(example[1])}
 
 
-def encode_properties(calls: StudentCalls) -> list[Property]:
+def encode_properties(calls: Calls) -> list[Property]:
     def encoded(example: Any, text: Optional[str] = None) -> StudentAnswer:
         vocab, merges = inputs.reference_training(*example[:3])
         return calls.remembered(ENCODE, example[3] if text is None else text, vocab, merges,
@@ -193,7 +197,7 @@ def encode_properties(calls: StudentCalls) -> list[Property]:
     ]
 
 
-def decode_properties(calls: StudentCalls) -> list[Property]:
+def decode_properties(calls: Calls) -> list[Property]:
     def decoded(example: Any) -> StudentAnswer:
         vocab, _ = inputs.reference_training(*example[:3])
         return calls.remembered(DECODE, inputs.reference_ids(example), vocab)

@@ -31,7 +31,7 @@ from collections import Counter
 from typing import Any
 
 from grader.families.bpe.real_code import NoPairLeft
-from grader.spec.mistake_book import Mistake
+from grader.families.api import Mistake
 from reference.byte_level import _PRETOKENIZER, _initial_vocab, _merge_word, pretokenize, train_byte_bpe
 
 EOT = "<|endoftext|>"

@@ -9,7 +9,7 @@ pre-tokens) and ``definitions`` (functions the part needs, defined beside
 
 from __future__ import annotations
 
-from grader.spec.mistake_book import StudentMistake
+from grader.families.api import StudentMistake
 
 TRAIN = "train_byte_bpe"
 

@@ -13,7 +13,7 @@ from grader.families.byte_level import (
     stub,
 )
 from grader.families.byte_level.spec import ROLES as NAMES
-from grader.spec import Exercise, Role
+from grader.families.api import Exercise, Role
 
 TRAIN, ENCODE, DECODE, ITERABLE = NAMES
 

@@ -6,9 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from grader.families.bpe import rules as bpe_rules
-from grader.package_data import data_dir
-from grader.spec.models import Exercise
-from grader.spec.problems import Loc
+from grader.families.api import Exercise, Loc, data_dir
 
 TRAIN = "train_byte_bpe"
 

@@ -8,8 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from grader.grading.shapes import MAX_SHOWN, describe
-from grader.spec.hooks import ShapeError
+from grader.families.api import MAX_SHOWN, ShapeError, describe
 
 
 class StrTokensError(ShapeError):

@@ -12,10 +12,16 @@ from __future__ import annotations
 
 from typing import ClassVar, Literal, Optional
 
-from grader.spec.records import ConfigDict, Field
+from grader.families.api import (
+    ConfigDict,
+    Field,
+    FunctionSpec,
+    SpecModel,
+    functions_field,
+    milestone_model,
+)
 
 from grader.families.bpe.spec import BpeCase, BpeExercise, Clock, EfficiencySettings
-from grader.spec.models import FunctionSpec, SpecModel, functions_field, milestone_model
 
 ROLES = ("train_byte_bpe", "encode_byte_bpe", "decode_byte_bpe", "encode_iterable_byte_bpe")
 

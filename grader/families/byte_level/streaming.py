@@ -28,11 +28,7 @@ from grader.families.byte_level.do_nothing import trivial_answer
 from grader.families.byte_level.expected import expected_ids, reference_byte_bpe
 from grader.families.byte_level.shapes import token_ids
 from grader.families.byte_level.spec import ByteCase as Case
-from grader.spec.hooks import CaseItem, CaseLabel, Verdict
-from grader.grading.shapes import describe
-from grader.spec.hooks import ShapeError
-from grader.grading.student_calls import StudentCalls
-from grader.sandbox import Sandbox
+from grader.families.api import Calls, CaseItem, CaseLabel, Sandbox, ShapeError, Verdict, describe
 
 ITERABLE = "encode_iterable_byte_bpe"
 DRIVER_NAME = "__grade_encode_iterable__"
@@ -68,7 +64,7 @@ def lines_of(text: str) -> list[str]:
     return text.splitlines(keepends=True) or [text]
 
 
-def streamed(calls: StudentCalls, lines: list[str], repeat: int, vocab: dict, merges: list,
+def streamed(calls: Calls, lines: list[str], repeat: int, vocab: dict, merges: list,
              special_tokens: list[str], first_only: bool) -> tuple[dict | None, str]:
     """The driver's report on the student's ``encode_iterable`` over ``lines`` repeated
     ``repeat`` times, or None and why there is none."""
@@ -90,7 +86,7 @@ def streamed(calls: StudentCalls, lines: list[str], repeat: int, vocab: dict, me
     return report, ""
 
 
-def _open_driver(calls: StudentCalls, submission: Path, stack: ExitStack) -> tuple[Sandbox, Any]:
+def _open_driver(calls: Calls, submission: Path, stack: ExitStack) -> tuple[Sandbox, Any]:
     """The student's file with the driver appended, in a sandbox of its own that every item
     of the grading calls (each call in a fresh child, as in the student's own sandbox)."""
     folder = stack.enter_context(tempfile.TemporaryDirectory(prefix="grade-stream-"))
@@ -109,7 +105,7 @@ def _short(text: str) -> str:
     return repr(shown)
 
 
-def iterable_items(calls: StudentCalls, case: Case, label: CaseLabel) -> list[CaseItem]:
+def iterable_items(calls: Calls, case: Case, label: CaseLabel) -> list[CaseItem]:
     vocab, merges = reference_byte_bpe(case)
     specials = list(case.special_tokens)
 
@@ -136,7 +132,7 @@ def iterable_items(calls: StudentCalls, case: Case, label: CaseLabel) -> list[Ca
     return items
 
 
-def _judge_ids(calls: StudentCalls, case: Case, text: str) -> Verdict:
+def _judge_ids(calls: Calls, case: Case, text: str) -> Verdict:
     vocab, merges = reference_byte_bpe(case)
     lines = lines_of(text)
     expected = expected_ids(case, text)
@@ -158,7 +154,7 @@ def _judge_ids(calls: StudentCalls, case: Case, text: str) -> Verdict:
                            "encode(''.join(lines))."), details)
 
 
-def _judge_lazy(calls: StudentCalls, case: Case, text: str) -> Verdict:
+def _judge_lazy(calls: Calls, case: Case, text: str) -> Verdict:
     vocab, merges = reference_byte_bpe(case)
     line = text if text.endswith("\n") else text + "\n"
     repeat = max(2, STREAM_CHARACTERS // len(line))

@@ -12,8 +12,7 @@ import textwrap
 from grader.families.bpe import stub as bpe_stub
 from grader.families.byte_level.expected import case_text, expected_ids, reference_byte_bpe, vocab_size
 from grader.families.byte_level.spec import ByteCase as Case
-from grader.spec import Exercise
-from grader.spec.hooks import Doctest, StubText
+from grader.families.api import Doctest, Exercise, StubText
 from reference.byte_level import pretokenize
 
 TRAIN, ENCODE, ITERABLE = "train_byte_bpe", "encode_byte_bpe", "encode_iterable_byte_bpe"

@@ -15,8 +15,7 @@ from string import Template
 from typing import Optional
 
 from grader.families.byte_level.real_students import REAL_CODE_STUDENTS
-from grader.spec.mistake_book import StudentMistake
-from grader.spec import Exercise
+from grader.families.api import Exercise, StudentMistake
 
 PROGRAM = r'''
 import re

@@ -17,10 +17,14 @@ from grader.families.concept.sheet import render_sheet
 from grader.families.concept.spec import ConceptExercise
 from grader.families.concept.submission import SHEET_FILE
 from grader.families.concept.variants import draw_sheet
-from grader.families.hand.variants import course_secret
-from grader.spec import Exercise, Family
-from grader.spec.hooks import Verification
-from grader.spec.stubs import StubNeedsStudent
+from grader.families.api import (
+    CheckKind,
+    Exercise,
+    Family,
+    StubNeedsStudent,
+    Verification,
+    course_secret,
+)
 
 
 def answer_sheet(exercise: Exercise, student: Optional[str], secret: Optional[str]) -> str:
@@ -41,12 +45,12 @@ FAMILY = Family(
     summary="concept checks: choice, rule-out, match, short-answer and table items, in a YAML file",
     roles=(),
     exercise=ConceptExercise,
-    builds_on=("hand",),
+    builds_on=(),
     kind="concept",
     spec_problems=rules.spec_problems,
     verify=verify,
     stub=answer_sheet,
     submission=SHEET_FILE,
-    check_kinds={judges.CHECK_ID: judges},
+    check_kinds={judges.CHECK_ID: CheckKind(judges.TITLE, judges.run)},
     audit=audit.run_concept_audit,
 )

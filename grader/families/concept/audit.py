@@ -19,12 +19,18 @@ from grader.families.concept.mistakes import catalogue
 from grader.families.concept.sheet import render_sheet
 from grader.families.concept.spec import ConceptExercise
 from grader.families.concept.variants import draw_sheet
-from grader.families.hand.audit import (AUDIT_STUDENTS, chosen_mistakes, judge_answers_mistake,
-                                        reference_audit)
-from grader.families.hand.variants import course_secret
-from grader.grading.audit import AuditReport, MistakeAudit, points_earned
-from grader.grading.engine import grade_submission
-from grader.result import GradeReport
+from grader.families.api import (
+    AUDIT_STUDENTS,
+    AuditReport,
+    GradeReport,
+    MistakeAudit,
+    chosen_mistakes,
+    course_secret,
+    grade_submission,
+    judge_answers_mistake,
+    points_earned,
+    reference_audit,
+)
 
 ROLE = "answers"
 ADVICE = "an item whose options or known answers show it"

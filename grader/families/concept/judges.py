@@ -17,10 +17,14 @@ from grader.families.concept.answers import normal_text, read_label, read_letter
 from grader.families.concept.spec import (ChoiceItem, ConceptExercise, ItemBase, MatchItem,
                                           Option, RuleOutItem, ShortItem, TableItem)
 from grader.families.concept.variants import Sheet, descriptions
-from grader.spec.hooks import CheckContext
-from grader.grading.feedback import graded
-from grader.grading.scoring import check_points, split_evenly
-from grader.result import CheckResult, Diagnosis
+from grader.families.api import (
+    CheckContext,
+    CheckResult,
+    Diagnosis,
+    check_points,
+    graded,
+    split_evenly,
+)
 
 CHECK_ID = "answers"
 TITLE = "Answers"

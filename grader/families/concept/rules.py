@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from grader.families.concept.answers import normal_text
 from grader.families.concept.spec import (ChoiceItem, ConceptExercise, MatchItem, RuleOutItem,
                                           TableItem)
-from grader.spec.problems import Loc
+from grader.families.api import Loc
 
 
 def spec_problems(exercise: ConceptExercise) -> Iterator[tuple[Loc, str]]:

@@ -13,8 +13,7 @@ from pathlib import Path
 
 from grader.families.concept.spec import ChoiceItem, ConceptExercise, RuleOutItem
 from grader.families.concept.variants import Sheet
-from grader.families.hand.sheet import quoted
-from grader.package_data import jinja_environment
+from grader.families.api import jinja_environment, yaml_quoted
 
 TEMPLATE = "sheet.yaml.j2"
 WIDTH = 88
@@ -38,7 +37,7 @@ def cell(value: object) -> str:
 def render_sheet(exercise: ConceptExercise, sheet: Sheet) -> str:
     """The answers file of the student whose order is ``sheet``."""
     environment = jinja_environment(trim_blocks=True, folder=Path(__file__).resolve().parent)
-    environment.filters.update(quoted=quoted, wrapped=wrapped, cell=cell)
+    environment.filters.update(quoted=yaml_quoted, wrapped=wrapped, cell=cell)
     asked = [item_id for milestone in exercise.milestones for item_id in milestone.items]
     items = [exercise.item(item_id) for item_id in asked]
     option_text = {item.id: {option.id: option.text for option in item.options}

@@ -13,9 +13,8 @@ from __future__ import annotations
 
 from typing import Annotated, Literal, Optional, Union
 
-from grader.spec.records import ConfigDict, Field
+from grader.families.api import ConfigDict, Exercise, Field, Identifier, Milestone, SpecModel
 
-from grader.spec.models import Exercise, Identifier, Milestone, SpecModel
 
 
 class Option(SpecModel):

@@ -3,7 +3,7 @@
 A student's sheet shows every choice and rule-out item's options under letters in an order of
 their own, and every match item's descriptions numbered in an order of their own, drawn by a
 generator seeded with HMAC-SHA256(course secret, exercise, item and student id) — the same
-seeding as the hand exercises' corpora (:func:`grader.families.hand.variants.variant_seed`).
+seeding as the hand exercises' corpora (``grader.families.api.variant_seed``).
 A classmate's letters are therefore no answer to anyone else's sheet, and without the secret
 nobody can compute another student's order. Orders are drawn again (still deterministically)
 while the right option would sit under the letter it has in the lesson, so the deck's own
@@ -16,8 +16,8 @@ import random
 import string
 from dataclasses import dataclass
 
+from grader.families.api import check_student, variant_seed
 from grader.families.concept.spec import ChoiceItem, ConceptExercise, MatchItem, RuleOutItem
-from grader.families.hand.variants import check_student, variant_seed
 
 MAX_REDRAWS = 8
 

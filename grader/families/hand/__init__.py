@@ -18,10 +18,14 @@ from grader.families.hand.mistakes import diagnostic_variant
 from grader.families.hand.sheet import render_answer_sheet
 from grader.families.hand.spec import HandExercise
 from grader.families.hand.submission import ANSWERS_FILE
-from grader.families.hand.variants import course_secret
-from grader.spec import Exercise, Family
-from grader.spec.hooks import Verification
-from grader.spec.stubs import StubNeedsStudent
+from grader.families.api import (
+    CheckKind,
+    Exercise,
+    Family,
+    StubNeedsStudent,
+    Verification,
+    course_secret,
+)
 
 
 def answer_sheet(exercise: Exercise, student: Optional[str], secret: Optional[str]) -> str:
@@ -48,6 +52,6 @@ FAMILY = Family(
     verify=verify,
     stub=answer_sheet,
     submission=ANSWERS_FILE,
-    check_kinds={judges.CHECK_ID: judges},
+    check_kinds={judges.CHECK_ID: CheckKind(judges.TITLE, judges.run)},
     audit=audit.run_answers_audit,
 )

@@ -20,14 +20,20 @@ import yaml
 
 from grader.families.hand.expected import expected_answers
 from grader.families.hand.judges import FILE_KEYS, answer_passes, own_run
-from grader.grading.audit import AuditReport, MistakeAudit, ReferenceAudit, UnknownMistake
-from grader.grading.engine import grade_submission
+from grader.families.api import (
+    AUDIT_STUDENTS,
+    AuditReport,
+    Exercise,
+    GradeReport,
+    MistakeAudit,
+    chosen_mistakes,
+    course_secret,
+    grade_submission,
+    judge_answers_mistake,
+    reference_audit,
+)
 from grader.families.hand.mistakes import applicable, diagnostic_variant, same_answer
-from grader.result import GradeReport
-from grader.families.hand.variants import course_secret
-from grader.spec import Exercise
 
-AUDIT_STUDENTS = tuple(f"audit-{number}" for number in range(1, 9))
 ROLE = "answers"
 """What the audit's lines say a hand mistake is of (the file, not a function)."""
 ADVICE = "a variant setting (word_pool, max_count, num_merges) that shows it"
@@ -38,18 +44,6 @@ def sheet_text(exercise: Exercise, student: str, answers: dict[str, Any]) -> str
     data: dict[str, Any] = {"student": student}
     data.update({FILE_KEYS[question]: answer for question, answer in answers.items()})
     return f"# exercise: {exercise.id}\n" + yaml.safe_dump(data, allow_unicode=True, sort_keys=False)
-
-
-def chosen_mistakes(exercise: Exercise, mistakes: list, mistake_ids: Optional[list[str]]) -> list:
-    """``mistakes`` (records with an ``id``), only those of ``mistake_ids`` when given;
-    :class:`UnknownMistake` for an id that is not among them."""
-    if mistake_ids is None:
-        return mistakes
-    unknown = sorted(set(mistake_ids) - {m.id for m in mistakes})
-    if unknown:
-        raise UnknownMistake(f"no applicable mistake {', '.join(unknown)} for {exercise.id}; "
-                             f"known: {', '.join(m.id for m in mistakes)}")
-    return [m for m in mistakes if m.id in mistake_ids]
 
 
 def run_answers_audit(exercise: Exercise, *, mistake_ids: Optional[list[str]] = None,
@@ -95,34 +89,3 @@ def _grade(exercise: Exercise, directory: Path, student: str, name: str, answers
     return grade_submission(path, exercise, seed_secret=secret, helper=False)
 
 
-def judge_answers_mistake(audit: MistakeAudit, missed: set[str], unexpected: dict[str, list[str]],
-                          affected: set[str], report: GradeReport) -> None:
-    """Record in ``audit`` how ``report`` (a file making the mistake) fared: each ``affected``
-    milestone must fail (else it joins ``missed``), any other failing one is ``unexpected``,
-    and a failing check whose diagnosis names the mistake marks it named."""
-    for milestone in report.milestones:
-        failing = [check for check in milestone.checks if not check.passed]
-        if milestone.id in affected:
-            if milestone.id not in audit.affected:
-                audit.affected.append(milestone.id)
-            if not failing:
-                missed.add(milestone.id)
-                continue
-            audit.catching_checks.setdefault(milestone.id, sorted({c.id for c in failing}))
-            if any(d.id == audit.id for check in failing for d in check.diagnoses):
-                if milestone.id not in audit.named_in:
-                    audit.named_in.append(milestone.id)
-        elif failing and milestone.id not in unexpected.setdefault(audit.id, []):
-            unexpected[audit.id].append(milestone.id)
-    if not unexpected.get(audit.id):
-        unexpected.pop(audit.id, None)
-
-
-def reference_audit(reports: list[GradeReport]) -> ReferenceAudit:
-    return ReferenceAudit(
-        score=sum(r.score for r in reports) / len(reports),
-        max_score=reports[0].max_score,
-        failed_checks=[f"{m.id}/{c.id}: {c.message}" for r in reports for m in r.milestones
-                       for c in m.checks if not c.passed],
-        errors=[error for r in reports for error in r.errors],
-    )

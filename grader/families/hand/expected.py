@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from grader.spec.models import Exercise
+from grader.families.api import Exercise
 from grader.families.hand.variants import Variant
 from reference import encode
 from reference.corpus import segment

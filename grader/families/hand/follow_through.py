@@ -13,7 +13,7 @@ from dataclasses import replace
 from typing import Optional
 
 from grader.families.hand.variants import Variant, decided_tie
-from grader.spec.models import Exercise
+from grader.families.api import Exercise
 from reference.corpus import word_counts
 from reference.plain import Step, count_pairs, initial_segmentation, merge_words
 from reference.tie_breaks import best_pair, order_tied

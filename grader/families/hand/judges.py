@@ -18,11 +18,14 @@ from grader.families.hand.follow_through import run_from
 from grader.families.hand.mistakes import name_answer_mistakes
 from grader.families.hand.pairs import read_pair
 from grader.families.hand.variants import Variant
-from grader.spec.hooks import CheckContext
-from grader.grading.feedback import graded
-from grader.grading.scoring import check_points, split_evenly
-from grader.result import CheckResult
-from grader.spec import Exercise
+from grader.families.api import (
+    CheckContext,
+    CheckResult,
+    Exercise,
+    check_points,
+    graded,
+    split_evenly,
+)
 from reference.trace import render_encoding, render_training
 
 SHOWN = 6

@@ -19,8 +19,7 @@ from dataclasses import dataclass
 from typing import Any, Optional
 
 from grader.families.bpe.wrong_bpe import encode_left_to_right, encode_longest_match
-from grader.result import Diagnosis
-from grader.spec import Exercise
+from grader.families.api import Diagnosis, Exercise
 from grader.families.hand.expected import base_symbols, pair_text
 from grader.families.hand.variants import Variant, WordChooser, draw_variant, first_tie
 from reference import Encoder, encode

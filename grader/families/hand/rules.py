@@ -10,8 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from grader.families.hand.variants import VariantError, draw_variant
-from grader.spec.models import Exercise
-from grader.spec.problems import Loc
+from grader.families.api import Exercise, Loc
 
 
 def spec_problems(exercise: Exercise) -> Iterator[tuple[Loc, str]]:

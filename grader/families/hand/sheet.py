@@ -8,26 +8,19 @@ student id the grader recomputes the variant from. Nothing in it reveals an answ
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
-from grader.package_data import jinja_environment
-from grader.spec.models import Exercise
+from grader.families.api import Exercise, jinja_environment, yaml_quoted
 from grader.families.hand.variants import Variant
 from reference.tie_breaks import DESCRIPTIONS
 
 TEMPLATE = "answers.yaml.j2"
 
 
-def quoted(text: str) -> str:
-    """``text`` as a double-quoted YAML scalar (JSON strings are valid YAML)."""
-    return json.dumps(text, ensure_ascii=False)
-
-
 def render_answer_sheet(exercise: Exercise, variant: Variant) -> str:
     """The answers file of the student whose variant is ``variant``."""
     environment = jinja_environment(trim_blocks=True, folder=Path(__file__).resolve().parent)
-    environment.filters["quoted"] = quoted
+    environment.filters["quoted"] = yaml_quoted
     conventions = exercise.conventions
     return environment.get_template(TEMPLATE).render(
         exercise=exercise,

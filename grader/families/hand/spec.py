@@ -10,10 +10,9 @@ from __future__ import annotations
 
 from typing import Literal, Optional
 
-from grader.spec.records import ConfigDict, Field
+from grader.families.api import ConfigDict, Exercise, Field, Milestone, SpecModel
 
 from grader.families.bpe.spec import Conventions
-from grader.spec.models import Exercise, Milestone, SpecModel
 
 QUESTIONS = ("first-merge", "pair-counts", "vocabulary", "tokens", "tie")
 

@@ -14,62 +14,18 @@ else :data:`DEFAULT_SECRET`, a documented value fit only for practice: a course 
 
 from __future__ import annotations
 
-import hashlib
-import hmac
 import random
-import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Optional
 
-from grader.grading.secrets import environment_secret
-from grader.spec.models import Exercise
+from grader.families.api import Exercise, VariantError, check_student, variant_seed
 from reference import encode
 from reference.corpus import segment
 from reference.plain import Step, train_steps
 from reference.tie_breaks import TIE_BREAKS, best_pair
 
-DEFAULT_SECRET = "local-practice"
-STUDENT_PATTERN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._@+-]{0,63}$")
 MAX_DRAWS = 5000
-
-
-class VariantError(ValueError):
-    """No variant can be drawn: a bad student id, or settings that cannot meet the rules."""
-
-
-def course_secret(given: Optional[str] = None) -> str:
-    """The secret to seed variants with: ``given``, else the environment's (its variable or
-    the file it names, as a bundle's entry point sets it), else the shared practice one.
-    Raises ``SeedSecretError`` for a secret file that cannot be read."""
-    return given or environment_secret() or DEFAULT_SECRET
-
-
-def check_student(student: object, draws: str = "your corpus") -> str:
-    """``student`` if it is a valid id, else :class:`VariantError` saying how to write one;
-    ``draws`` is what the grader recomputes from it."""
-    if student is None:
-        raise VariantError(
-            "the file has no student id: add the line student: \"YOUR_ID\" (the id your course "
-            f"gave you; the grader recomputes {draws} from it)"
-        )
-    if isinstance(student, int):
-        raise VariantError(
-            f"the student id is written as the number {str(student)[:70]}: put it in quotes, "
-            f"student: \"YOUR_ID\", so that it is read as written (a number loses leading zeros)"
-        )
-    if not isinstance(student, str) or not STUDENT_PATTERN.match(student):
-        raise VariantError(
-            f"student id {str(student)[:70]!r} must be 1-64 letters, digits or ._@+- "
-            "starting with a letter or digit"
-        )
-    return student
-
-
-def variant_seed(exercise_id: str, student: str, secret: str) -> int:
-    message = f"{exercise_id}\0{student}".encode("utf-8")
-    digest = hmac.new(secret.encode("utf-8"), message, hashlib.sha256).digest()
-    return int.from_bytes(digest, "big")
 
 
 @dataclass(frozen=True)

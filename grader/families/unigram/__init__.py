@@ -15,9 +15,7 @@ properties (``properties``), do-nothing submissions (``do_nothing``), the mistak
 from grader.families.unigram import mistakes
 from grader.families.unigram.roles import ROLES
 from grader.families.unigram.spec import UnigramExercise
-from grader.grading.lazy_module import deferred
-from grader.spec.mistake_book import Students
-from grader.spec import Family
+from grader.families.api import Family, Students, deferred
 
 HERE = __name__
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from grader.grading.search import st
+from grader.families.api import st
 from reference.unigram import SPACE
 
 HALF_STEPS = 20  # log-probabilities -0.5, -1.0, ..., -10.0

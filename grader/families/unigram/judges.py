@@ -27,10 +27,16 @@ from grader.families.unigram.expected import (
     tolerance,
 )
 from grader.families.unigram.feedback import details, json_inputs, message
-from grader.spec.hooks import CaseItem, CaseLabel, Verdict
-from grader.grading.naming import observed
-from grader.spec.hooks import Failure, Generated, Shown
-from grader.grading.student_calls import StudentCalls
+from grader.families.api import (
+    Calls,
+    CaseItem,
+    CaseLabel,
+    Failure,
+    Generated,
+    Shown,
+    Verdict,
+    observed,
+)
 
 TITLES = {SEGMENT: "Viterbi segmentation", LIKELIHOOD: "log-likelihood",
           EM_STEP: "one EM step", PRUNE: "pruning"}
@@ -54,7 +60,7 @@ def serves(role: str) -> Callable[[Any], bool]:
     return served
 
 
-def judge(calls: StudentCalls, role: str, given: tuple) -> Verdict:
+def judge(calls: Calls, role: str, given: tuple) -> Verdict:
     want = expected(role, given)
     answer = calls.call(role, *given)
     seen = observed(keywords(role, given), answer)
@@ -71,7 +77,7 @@ def real_work(role: str, given: tuple) -> bool:
 
 
 def items(role: str) -> Callable[..., list[CaseItem]]:
-    def case_items(calls: StudentCalls, case: Any, label: CaseLabel) -> list[CaseItem]:
+    def case_items(calls: Calls, case: Any, label: CaseLabel) -> list[CaseItem]:
         given = case_inputs(role, case)
         return [CaseItem(label.check_id, label.title(TITLES[role]), label.visibility,
                          partial(judge, calls, role, given), real_work(role, given))]
@@ -81,8 +87,8 @@ def items(role: str) -> Callable[..., list[CaseItem]]:
 # --------------------------------------------------------------------------- generated inputs
 
 
-def _judge(role: str) -> Callable[[StudentCalls], Callable[[tuple], Optional[Failure]]]:
-    def for_calls(calls: StudentCalls) -> Callable[[tuple], Optional[Failure]]:
+def _judge(role: str) -> Callable[[Calls], Callable[[tuple], Optional[Failure]]]:
+    def for_calls(calls: Calls) -> Callable[[tuple], Optional[Failure]]:
         def judge_one(example: tuple) -> Optional[Failure]:
             answer = calls.remembered(role, *example)
             if answer.ok and right(calls.exercise, role, example, answer.value):
@@ -92,8 +98,8 @@ def _judge(role: str) -> Callable[[StudentCalls], Callable[[tuple], Optional[Fai
     return for_calls
 
 
-def _shown(role: str) -> Callable[[StudentCalls, Failure], Shown]:
-    def shown(calls: StudentCalls, failure: Failure) -> Shown:
+def _shown(role: str) -> Callable[[Calls, Failure], Shown]:
+    def shown(calls: Calls, failure: Failure) -> Shown:
         if not failure.answer.ok:
             return Shown(failure.expected)
         return Shown(failure.expected, failure.answer.value,
@@ -102,8 +108,8 @@ def _shown(role: str) -> Callable[[StudentCalls, Failure], Shown]:
     return shown
 
 
-def _call_text(role: str) -> Callable[[StudentCalls, Any], str]:
-    def call_text(calls: StudentCalls, example: Any) -> str:
+def _call_text(role: str) -> Callable[[Calls, Any], str]:
+    def call_text(calls: Calls, example: Any) -> str:
         arguments = ", ".join(repr(value) for value in example)
         return f"{calls.function_name(role)}({arguments})"
     return call_text

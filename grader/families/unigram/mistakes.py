@@ -31,7 +31,7 @@ from grader.families.unigram.expected import (
     close,
 )
 from grader.families.unigram.generated import LONG_PIECES, LONG_TEXT
-from grader.spec.mistake_book import NOT_COMPARABLE, Mistake, MistakeBook
+from grader.families.api import Mistake, MistakeBook, NOT_COMPARABLE
 from reference.unigram import (
     LOSS_DIGITS,
     corpus_log_likelihood,

@@ -18,14 +18,18 @@ from typing import Any, Callable, Optional
 
 from grader.families.unigram.expected import EM_STEP, LIKELIHOOD, PRUNE, SEGMENT, close, tolerance
 from grader.families.unigram.feedback import path_score
-from grader.grading.checks.properties import deterministic, failed_call, inputs_unmodified
-from grader.spec.hooks import Property
-from grader.spec.hooks import Failure
-from grader.grading.student_calls import StudentCalls
+from grader.families.api import (
+    Calls,
+    Failure,
+    Property,
+    deterministic,
+    failed_call,
+    inputs_unmodified,
+)
 from reference.unigram import log_sum_exp, normalize, viterbi
 
 
-def _common(calls: StudentCalls, role: str, title: str) -> list[Property]:
+def _common(calls: Calls, role: str, title: str) -> list[Property]:
     return [
         deterministic(title, lambda example: calls.remembered(role, *example),
                       lambda example: calls.answer(role, *example)),
@@ -33,7 +37,7 @@ def _common(calls: StudentCalls, role: str, title: str) -> list[Property]:
     ]
 
 
-def _law(calls: StudentCalls, role: str, check: Callable[[tuple, Any], Optional[str]]
+def _law(calls: Calls, role: str, check: Callable[[tuple, Any], Optional[str]]
          ) -> Callable[[tuple], Optional[Failure]]:
     """A property judge: ``check(example, value)`` says why the law fails, or None."""
     def judge(example: tuple) -> Optional[Failure]:
@@ -60,7 +64,7 @@ def _neighbours(tokens: list[str], pieces: dict[str, float]) -> list[list[str]]:
     return found
 
 
-def segment_properties(calls: StudentCalls) -> list[Property]:
+def segment_properties(calls: Calls) -> list[Property]:
     def joins(example: tuple, value: list[str]) -> Optional[str]:
         normalized = normalize(example[0])
         if "".join(value) != normalized:
@@ -95,7 +99,7 @@ def segment_properties(calls: StudentCalls) -> list[Property]:
     ]
 
 
-def likelihood_properties(calls: StudentCalls) -> list[Property]:
+def likelihood_properties(calls: Calls) -> list[Property]:
     within = tolerance(calls.exercise)
 
     def above_best(example: tuple, value: float) -> Optional[str]:
@@ -132,7 +136,7 @@ def likelihood_properties(calls: StudentCalls) -> list[Property]:
     ]
 
 
-def em_properties(calls: StudentCalls) -> list[Property]:
+def em_properties(calls: Calls) -> list[Property]:
     def distribution(example: tuple, value: dict[str, float]) -> Optional[str]:
         if not value:
             return "the new model is empty"
@@ -155,7 +159,7 @@ def em_properties(calls: StudentCalls) -> list[Property]:
     ]
 
 
-def prune_properties(calls: StudentCalls) -> list[Property]:
+def prune_properties(calls: Calls) -> list[Property]:
     def sub_model(example: tuple, value: dict[str, float]) -> Optional[str]:
         pieces = example[1]
         for piece, score in value.items():

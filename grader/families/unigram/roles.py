@@ -7,7 +7,7 @@ from typing import Any
 from grader.families.unigram import properties, shapes, stub
 from grader.families.unigram.expected import ARGUMENTS, EM_STEP, LIKELIHOOD, PRUNE, SEGMENT
 from grader.families.unigram.judges import RECORDS, items, serves
-from grader.spec import Role
+from grader.families.api import Role
 
 CHECKS = frozenset({"cases", "differential", "properties"})
 SHAPES = {SEGMENT: shapes.pieces_list, LIKELIHOOD: shapes.number, EM_STEP: shapes.scores,

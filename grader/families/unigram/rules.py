@@ -12,7 +12,7 @@ import math
 from collections.abc import Iterator
 from typing import Any
 
-from grader.spec.problems import Loc
+from grader.families.api import Loc
 from reference.unigram import SPACE, normalize
 
 

@@ -5,8 +5,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from grader.grading.shapes import describe
-from grader.spec.hooks import ShapeError
+from grader.families.api import ShapeError, describe
 
 
 def pieces_list(exercise: Any, value: Any, function: str) -> list[str]:

@@ -12,16 +12,17 @@ from __future__ import annotations
 
 from typing import ClassVar, Literal, Optional
 
-from grader.spec.records import ConfigDict, Field
-
-from grader.spec.models import (
+from grader.families.api import (
     Case,
+    ConfigDict,
     Exercise,
+    Field,
     FunctionSpec,
     SpecModel,
     functions_field,
     milestone_model,
 )
+
 
 ROLES = ("segment", "log_likelihood", "em_step", "prune")
 

@@ -11,7 +11,7 @@ from typing import Any
 
 from grader.families.unigram.expected import EM_STEP, LIKELIHOOD, PRUNE, SEGMENT, expected
 from grader.families.unigram.judges import case_inputs, serves
-from grader.spec.hooks import Doctest, StubText
+from grader.families.api import Doctest, StubText
 from reference.unigram import UNKNOWN_PENALTY
 
 DIGITS = 4

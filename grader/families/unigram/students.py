@@ -13,7 +13,7 @@ from string import Template
 from typing import Any, Optional
 
 from grader.families.unigram.expected import EM_STEP, LIKELIHOOD, PRUNE, SEGMENT
-from grader.spec.mistake_book import StudentMistake
+from grader.families.api import StudentMistake
 
 SHARED = '''import math
 

@@ -10,8 +10,7 @@ from typing import Any
 
 from grader.families.unigram.expected import LIKELIHOOD, SEGMENT, close, expected, tolerance
 from grader.families.unigram.judges import case_inputs, serves
-from grader.spec.hooks import Verification
-from grader.spec.problems import in_file_order
+from grader.families.api import Verification, in_file_order
 
 
 def verify(exercise: Any) -> Verification:

@@ -13,9 +13,7 @@ them (``students``).
 from grader.families.wordpiece import mistakes
 from grader.families.wordpiece.roles import ROLES
 from grader.families.wordpiece.spec import WordpieceExercise
-from grader.grading.lazy_module import deferred
-from grader.spec.mistake_book import Students
-from grader.spec import Family
+from grader.families.api import Family, Students, deferred
 
 HERE = __name__
 

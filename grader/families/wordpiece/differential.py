@@ -14,15 +14,12 @@ from grader.families.bpe.differential import corpus_record, judge_against
 from grader.families.wordpiece.do_nothing import trivial_answer
 from grader.families.wordpiece.expected import divergence, wordpiece_merges
 from grader.families.wordpiece.feedback import wordpiece_difference, wordpiece_message
-from grader.grading.feedback import json_pairs
-from grader.spec.hooks import Failure, Shown
-from grader.grading.student_calls import StudentCalls
-from grader.spec import Exercise
+from grader.families.api import Calls, Exercise, Failure, Shown, json_pairs
 
 TRAIN, DIVERGENCE = "train_wordpiece", "first_divergence"
 
 
-def train_shown(calls: StudentCalls, failure: Failure) -> Shown:
+def train_shown(calls: Calls, failure: Failure) -> Shown:
     expected = json_pairs(failure.expected)
     if not failure.answer.ok:
         return Shown(expected)
@@ -33,7 +30,7 @@ def train_shown(calls: StudentCalls, failure: Failure) -> Shown:
     return Shown(expected, json_pairs(failure.answer.value), what, difference)
 
 
-def divergence_shown(calls: StudentCalls, failure: Failure) -> Shown:
+def divergence_shown(calls: Calls, failure: Failure) -> Shown:
     if not failure.answer.ok:
         return Shown(failure.expected)
     return Shown(failure.expected, failure.answer.value,

@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from grader.families.bpe.do_nothing import CHARACTER_BPE, DoNothing
-from grader.spec import Exercise
+from grader.families.api import Exercise
 
 TRAIN, DIVERGENCE = "train_wordpiece", "first_divergence"
 

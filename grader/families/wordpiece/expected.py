@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any, Optional
 
 from grader.families.bpe.generated import merges_key
-from grader.spec import Case, Exercise, Pair
+from grader.families.api import Case, Exercise, Pair
 from reference.wordpiece import first_divergence, train_wordpiece
 
 

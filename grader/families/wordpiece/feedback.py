@@ -13,8 +13,7 @@ from fractions import Fraction
 from typing import Any, Optional
 
 from grader.families.bpe.feedback import json_corpus
-from grader.grading.feedback import first_differing_index, json_pair, json_pairs, show
-from grader.spec import Exercise
+from grader.families.api import Exercise, first_differing_index, json_pair, json_pairs, show
 from reference.corpus import word_counts
 from reference.plain import initial_segmentation, merge_words
 from reference.tie_breaks import DESCRIPTIONS, order_tied

@@ -21,15 +21,12 @@ from grader.families.wordpiece.feedback import (
     wordpiece_difference,
     wordpiece_message,
 )
-from grader.spec.hooks import CaseItem, CaseLabel, Verdict
-from grader.grading.student_calls import StudentCalls
-from grader.grading.naming import observed
-from grader.spec import Exercise
+from grader.families.api import Calls, CaseItem, CaseLabel, Exercise, Verdict, observed
 
 TRAIN, DIVERGENCE = "train_wordpiece", "first_divergence"
 
 
-def judge_train_wordpiece(calls: StudentCalls, case: Case) -> Verdict:
+def judge_train_wordpiece(calls: Calls, case: Case) -> Verdict:
     exercise = calls.exercise
     expected = reference_wordpiece(exercise, case)
     answer = calls.call(TRAIN, case.corpus, case.num_merges)
@@ -49,7 +46,7 @@ def judge_train_wordpiece(calls: StudentCalls, case: Case) -> Verdict:
     )
 
 
-def judge_first_divergence(calls: StudentCalls, case: Case) -> Verdict:
+def judge_first_divergence(calls: Calls, case: Case) -> Verdict:
     exercise = calls.exercise
     expected = reference_divergence(exercise, case)
     answer = calls.call(DIVERGENCE, case.corpus, case.num_merges)
@@ -82,13 +79,13 @@ def real_work(exercise: Exercise, role: str, case: Case) -> bool:
     return not trivial_answer(exercise, role, (case.corpus, case.num_merges), expected)
 
 
-def train_items(calls: StudentCalls, case: Case, label: CaseLabel) -> list[CaseItem]:
+def train_items(calls: Calls, case: Case, label: CaseLabel) -> list[CaseItem]:
     return [CaseItem(label.check_id, label.title(f"train {case.num_merges} WordPiece merges"),
                      label.visibility, partial(judge_train_wordpiece, calls, case),
                      real_work(calls.exercise, TRAIN, case))]
 
 
-def divergence_items(calls: StudentCalls, case: Case, label: CaseLabel) -> list[CaseItem]:
+def divergence_items(calls: Calls, case: Case, label: CaseLabel) -> list[CaseItem]:
     return [CaseItem(label.check_id,
                      label.title(f"first divergence within {case.num_merges} merges"),
                      label.visibility, partial(judge_first_divergence, calls, case),

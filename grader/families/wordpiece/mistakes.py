@@ -19,7 +19,7 @@ from fractions import Fraction
 from typing import Any, Optional
 
 from grader.families.wordpiece.do_nothing import trivial_answer
-from grader.spec.mistake_book import NOT_COMPARABLE, Mistake, MistakeBook
+from grader.families.api import Mistake, MistakeBook, NOT_COMPARABLE
 from reference.corpus import word_counts
 from reference.plain import count_pairs, initial_segmentation, merge_words
 from reference.plain import train_bpe as plain_bpe

@@ -7,7 +7,7 @@ from grader.families.bpe.shapes import merges_shape
 from grader.families.wordpiece import differential, judges, stub
 from grader.families.wordpiece.shapes import divergence
 from grader.families.wordpiece.spec import ROLES as NAMES
-from grader.spec import Role
+from grader.families.api import Role
 
 TRAIN, DIVERGENCE = NAMES
 CHECKS = frozenset({"cases", "differential"})

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from grader.grading.shapes import describe, is_str_pair
-from grader.spec.hooks import ShapeError
+from grader.families.api import ShapeError, describe, is_str_pair
 
 
 def divergence(value: Any, function: str) -> Any:

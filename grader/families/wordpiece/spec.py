@@ -8,10 +8,9 @@ from __future__ import annotations
 
 from typing import ClassVar, Literal
 
-from grader.spec.records import ConfigDict, Field
+from grader.families.api import ConfigDict, Field, FunctionSpec, functions_field, milestone_model
 
 from grader.families.bpe.spec import BpeExercise
-from grader.spec.models import FunctionSpec, functions_field, milestone_model
 
 ROLES = ("train_wordpiece", "first_divergence")
 

@@ -9,8 +9,7 @@ from __future__ import annotations
 from grader.families.bpe import stub as bpe_stub
 from grader.families.bpe.spec import BpeCase as Case
 from grader.families.wordpiece.expected import reference_divergence, reference_wordpiece
-from grader.spec import Exercise
-from grader.spec.hooks import Doctest, StubText
+from grader.families.api import Doctest, Exercise, StubText
 
 
 def stub_text(exercise: Exercise) -> StubText:

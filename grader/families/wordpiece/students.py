@@ -13,8 +13,7 @@ from string import Template
 from typing import Optional
 
 from grader.families.bpe.students import BEST_PAIR, COUNT_PAIRS, MERGE_WORD, READ_WORDS
-from grader.spec.mistake_book import StudentMistake
-from grader.spec import Exercise
+from grader.families.api import Exercise, StudentMistake
 
 SHARED = '''
 from fractions import Fraction

@@ -16,7 +16,7 @@ from typing import Optional
 from grader.grading.checks import cases, differential, efficiency, properties
 from grader.spec.hooks import CheckContext, CheckKind
 from grader.spec import Exercise
-from grader.spec.family import family_of
+from grader.spec.registry import family_of
 
 CHECK_KINDS: dict[str, CheckKind] = {
     module.CHECK_ID: CheckKind(module.TITLE, module.run)
@@ -30,7 +30,7 @@ def check_kind(kind: str, exercise: Optional[Exercise] = None) -> CheckKind:
     if exercise is not None:
         own = family_of(exercise).check_kinds.get(kind)
         if own is not None:
-            return CheckKind(own.TITLE, own.run)
+            return own
     return CHECK_KINDS[kind]
 
 

@@ -18,7 +18,7 @@ from grader.grading.naming import note
 from grader.grading.scoring import split_evenly
 from grader.grading.student_calls import StudentCalls
 from grader.result import CheckResult, Visibility
-from grader.spec.family import cases_for, role_of
+from grader.spec.registry import cases_for, role_of
 
 CHECK_ID = "cases"
 TITLE = "Cases"

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from grader.spec.hooks import CheckContext
 from grader.result import CheckResult
-from grader.spec.family import role_of
+from grader.spec.registry import role_of
 
 CHECK_ID = "efficiency"
 TITLE = "Training speed on a large corpus"

@@ -19,7 +19,6 @@ what was sent).
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any, Optional
 
 from grader.grading.checks.differential import failure_observations
@@ -31,7 +30,7 @@ from grader.spec.hooks import Failure
 from grader.spec.hooks import StudentAnswer
 from grader.result import CheckResult
 from grader.spec.hooks import CheckContext, Property
-from grader.spec.family import role_of
+from grader.spec.registry import role_of
 
 MIN_EXAMPLES = 10
 EXAMPLES_DIVISOR = 3

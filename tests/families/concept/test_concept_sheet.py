@@ -15,7 +15,7 @@ from grader.families.concept.audit import sheet_text
 from grader.families.concept.mistakes import catalogue
 from grader.families.concept.sheet import render_sheet
 from grader.families.concept.variants import draw_sheet
-from grader.families.hand.variants import DEFAULT_SECRET
+from grader.grading.student_ids import DEFAULT_SECRET
 from grader.grading.audit import run_audit
 from grader.grading.engine import grade_submission
 from grader.spec import load_exercise

@@ -15,7 +15,8 @@ import pytest
 from click.testing import CliRunner
 
 from grader.commands.cli import main
-from grader.families.hand.answer_file import AnswerFileError, read_answer_file
+from grader.grading.data_file import DataFileError as AnswerFileError
+from grader.grading.data_file import parse_data_file
 from grader.families.hand.audit import sheet_text
 from grader.grading.audit import run_audit
 from grader.grading.engine import grade_submission
@@ -23,19 +24,17 @@ from grader.families.hand.mistakes import HAND_MISTAKES, diagnostic_variant, sam
 from grader.spec import load_exercise
 from grader.families.hand.expected import expected_answers
 from grader.grading.secrets import SECRET_ENV
-from grader.families.hand.variants import (
-    DEFAULT_SECRET,
-    Variant,
-    VariantError,
-    course_secret,
-    decided_tie,
-    first_tie,
-)
+from grader.families.hand.variants import Variant, decided_tie, first_tie
+from grader.grading.student_ids import DEFAULT_SECRET, VariantError, course_secret
 from reference.plain import train_steps
 
 ROOT = Path(__file__).resolve().parents[3]
 EXERCISE = load_exercise("hand-bpe")
 STUDENTS = [f"student{number}" for number in range(12)]
+
+
+def read_answer_file(path, limit):
+    return parse_data_file(path.name, path.read_bytes(), limit)
 
 
 def hand_variant(corpus, num_merges, words=(), pair_counts_step=2):
