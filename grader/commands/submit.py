@@ -92,24 +92,26 @@ def submit(
         )
         from grader.grading.submission_file import (
             SubmissionFileError,
+            handed_in,
             header_mismatch,
             read_submission,
         )
 
         if output is not None and not output.parent.is_dir():
             raise click.BadParameter(f"the directory {output.parent} does not exist", param_hint="-o")
+        handed = handed_in(submission)  # the one read of the file: every step below uses it
         try:
-            exercise = resolve_exercise(submission, exercise_id)
+            exercise = resolve_exercise(handed, exercise_id)
         except GradingSetupError as error:
             raise click.UsageError(str(error)) from None
         threshold = _threshold(fail_under, exercise.total_points)
         if exercise_id is not None:
-            mismatch = header_mismatch(submission, exercise.id)
+            mismatch = header_mismatch(handed, exercise.id)
             if mismatch:
                 say(f"warning: {mismatch}", err=True)
         if not quiet:
             try:
-                for note in read_submission(submission).notes:
+                for note in read_submission(handed).notes:
                     say(f"note: {note}", err=True)
             except SubmissionFileError:
                 pass  # the report says why it could not be graded
@@ -121,7 +123,7 @@ def submit(
     colored = fmt == "text" and output is None and use_color(color)
     try:
         with Progress(f"grading {submission.name}", quiet=quiet) as progress:
-            report = grade_submission(submission, exercise, strict_sandbox=strict_sandbox,
+            report = grade_submission(handed, exercise, strict_sandbox=strict_sandbox,
                                       seed_secret=seed_secret, submitter=submitter,
                                       on_check=progress.step)
         options = {"hidden_visibility": exercise.feedback.hidden_visibility}

@@ -9,9 +9,10 @@ function zeroes only the milestones that need it. Both make the submission *not 
 (``GradeReport.mark_not_gradable``): platforms that tell an invalid submission from a wrong
 one (PrairieLearn) return it without charging an attempt, while the other formats still show
 the points of what did run. Each check kind lives in its own module; this one only splits the
-points and dispatches. Afterwards a milestone that shows no real work earns
-nothing (:mod:`grader.grading.evidence`), and only output printed on visible inputs is kept
-(:mod:`grader.grading.output_ledger`).
+points and dispatches. A milestone that shows no real work earns nothing
+(:mod:`grader.grading.evidence`): that is settled on the milestones' results before the report
+is built, and nothing changes the report afterwards. Only output printed on visible inputs is
+kept (:mod:`grader.grading.output_ledger`). The submission file is read from disk once.
 """
 
 from __future__ import annotations
@@ -24,15 +25,15 @@ from pathlib import Path
 from typing import Callable, Optional, Union
 
 from grader.grading.checks import check_kind
-from grader.spec.hooks import CheckContext
-from grader.grading.evidence import require_evidence
+from grader.spec.hooks import CheckContext, Opened
+from grader.grading.evidence import withhold_unearned
 from grader.grading.feedback import graded
 from grader.grading.naming import MilestoneObservations
 from grader.grading.scoring import check_points
 from grader.grading.student_calls import StudentCalls
-from grader.grading.submission_file import exercise_header
+from grader.grading.submission_file import HandedIn, Submitted, exercise_header, handed_in
 from grader.grading.submissions import GradingSetupError, submission_kind
-from grader.result import GradeReport, MilestoneResult
+from grader.result import NOT_GRADABLE_PREFIX, GradeReport, MilestoneResult
 from grader.spec import (
     ID_PATTERN,
     Exercise,
@@ -49,13 +50,16 @@ EXERCISE_ID = re.compile(ID_PATTERN)
 # --------------------------------------------------------------------------- the exercise
 
 
-def resolve_exercise(path: Path, exercise: Union[Exercise, str, os.PathLike, None]) -> Exercise:
-    """The exercise to grade ``path`` against: the one given, else the header's."""
+def resolve_exercise(submitted: Submitted,
+                     exercise: Union[Exercise, str, os.PathLike, None]) -> Exercise:
+    """The exercise to grade ``submitted`` against: the one given, else the header's."""
     if isinstance(exercise, Exercise):
         return exercise
     origin = "--exercise"
     if exercise is None:
-        exercise = exercise_header(path)
+        handed = handed_in(submitted)
+        path = handed.path
+        exercise = exercise_header(handed)
         origin = f"the '# exercise:' header of {path.name}"
         if exercise is None:
             raise GradingSetupError(
@@ -94,7 +98,7 @@ def _available() -> str:
 
 
 def grade_submission(
-    path: Union[str, os.PathLike],
+    submitted: Submitted,
     exercise: Union[Exercise, str, os.PathLike, None] = None,
     *,
     strict_sandbox: bool = False,
@@ -103,7 +107,8 @@ def grade_submission(
     submitter: Optional[str] = None,
     on_check: Optional[Callable[[int, int, str], None]] = None,
 ) -> GradeReport:
-    """Grade the student file at ``path``; raise :class:`GradingSetupError` for bad input.
+    """Grade the student file ``submitted`` (a path, or a file read already: it is read from
+    disk once); raise :class:`GradingSetupError` for bad input.
 
     ``seed_secret`` picks the generated inputs and the timed corpus; without it the secret
     comes from the environment or the user's configuration (:mod:`grader.grading.secrets`).
@@ -117,19 +122,19 @@ def grade_submission(
     against it). ``on_check(done, total, what)`` is told before each check starts (progress).
     """
     started = time.perf_counter()
-    path = Path(path)
-    if not path.is_file():
-        raise GradingSetupError(f"no such file: {path}")
-    spec = resolve_exercise(path, exercise)
-    report = GradeReport(exercise=spec.id, title=spec.title)
+    if not isinstance(submitted, HandedIn) and not Path(submitted).is_file():
+        raise GradingSetupError(f"no such file: {Path(submitted)}")
+    handed = handed_in(submitted)
+    spec = resolve_exercise(handed, exercise)
+    milestones: list[MilestoneResult] = []
     with contextlib.ExitStack() as stack:
-        opened = submission_kind(spec).open(stack, path, spec, seed_secret=seed_secret,
-                                            strict_sandbox=strict_sandbox, helper=helper,
-                                            submitter=submitter)
-        report.sandbox_layers = dict(opened.layers)
-        for message in opened.not_gradable:
-            report.mark_not_gradable(message)
-        report.errors.extend(opened.notices)
+        if handed.problem is not None:
+            unreadable = handed.problem
+            opened = Opened(not_gradable=[unreadable], blocked=lambda milestone: unreadable)
+        else:
+            opened = submission_kind(spec).open(stack, handed.path, spec, seed_secret=seed_secret,
+                                                strict_sandbox=strict_sandbox, helper=helper,
+                                                submitter=submitter, content=handed.raw)
         total, done = sum(len(milestone.checks) for milestone in spec.milestones), 0
         for milestone in spec.milestones:
             def told(what: str, where: str = milestone.id) -> None:
@@ -137,14 +142,17 @@ def grade_submission(
                 if on_check is not None:
                     on_check(done, total, f"{where}: {what}")
                 done += 1
-            report.milestones.append(
+            milestones.append(
                 grade_milestone(opened.calls, opened.box, milestone, opened.blocked(milestone), spec,
                                 on_check=told)
             )
-        report.student_output = opened.output()
-    require_evidence(report, spec)
-    report.seconds = round(time.perf_counter() - started, 4)
-    return report
+        output = opened.output()
+    withhold_unearned(milestones, spec)
+    return GradeReport(
+        exercise=spec.id, title=spec.title, milestones=milestones,
+        errors=[NOT_GRADABLE_PREFIX + reason for reason in opened.not_gradable] + opened.notices,
+        sandbox_layers=dict(opened.layers), student_output=output,
+        seconds=round(time.perf_counter() - started, 4))
 
 
 def grade_milestone(

@@ -27,7 +27,7 @@ code answers) keeps its verdict, shows 0 points and says why.
 
 from __future__ import annotations
 
-from grader.result import CheckResult, GradeReport, MilestoneResult
+from grader.result import CheckResult, MilestoneResult
 from grader.spec import Exercise
 from grader.spec.registry import family_of
 
@@ -43,17 +43,18 @@ def _shows_work(result: MilestoneResult) -> bool:
     return result.work_explained_by is not None or any(_evidence(c) for c in result.checks)
 
 
-def require_evidence(report: GradeReport, exercise: Exercise) -> None:
-    """Withhold the points of every milestone that shows no real work (in place)."""
+def withhold_unearned(milestones: list[MilestoneResult], exercise: Exercise) -> None:
+    """Withhold the points of every milestone that shows no real work, as the grading settles
+    its milestones' points (before their report is built)."""
     family = family_of(exercise)
     specs = {milestone.id: milestone for milestone in exercise.milestones}
     capable: dict[object, bool] = {}
     shown: dict[object, bool] = {}
-    for result in report.milestones:
+    for result in milestones:
         role = specs[result.id].function
         capable[role] = capable.get(role, False) or any(c.real_work for c in result.checks)
         shown[role] = shown.get(role, False) or _shows_work(result)
-    for result in report.milestones:
+    for result in milestones:
         role = specs[result.id].function
         if not capable.get(role):
             continue

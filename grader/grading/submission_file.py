@@ -1,25 +1,29 @@
 """The submission as students make it, turned into the plain Python file the sandbox imports.
 
 Students submit from Windows editors (a UTF-8 byte-order mark, CRLF line ends) and from
-Jupyter (``.ipynb``). :func:`read_submission` returns the Python source with the BOM dropped,
-line ends made ``\\n`` and, for a notebook, the code cells in order with IPython magics and
-shell lines dropped; each change is noted in plain words. :func:`prepared_submission` writes
-that source to a temporary ``.py`` file when it differs from the file on disk, so the sandbox
-always sees ordinary Python. The ``# exercise: ID`` header is read from the same source, and
+Jupyter (``.ipynb``). The file is read from disk once (:func:`handed_in`, a :class:`HandedIn`);
+every later step (its header, its notes, what the sandbox imports, a data file's answers)
+works on those bytes, so a file changed while it is graded is graded as it was read.
+:func:`read_submission` returns the Python source with the BOM dropped, line ends made
+``\\n`` and, for a notebook, the code cells in order with IPython magics and shell lines
+dropped; each change is noted in plain words. :func:`prepared_submission` writes that source
+to a temporary ``.py`` file, so the sandbox always sees ordinary Python. The ``# exercise: ID`` header is read from the same source, and
 :func:`explain_load_error` turns an import the exercise does not allow into advice.
 """
 
 from __future__ import annotations
 
 import contextlib
+import os
 import re
 import shutil
+import stat
 import tempfile
 import warnings
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Optional, Sequence
+from typing import Optional, Sequence, Union
 
 BOM = "\ufeff"
 HEADER = re.compile(r"^\s*#\s*exercise\s*:\s*(\S+)\s*$")
@@ -55,19 +59,65 @@ class SubmissionSource:
         return f"line {line}"
 
 
-def read_submission(path: Path) -> SubmissionSource:
-    """The submission's Python source; raise :class:`SubmissionFileError` when unreadable."""
+@dataclass
+class HandedIn:
+    """A submission file as read from disk, once: its bytes, or why they could not be read."""
+
+    path: Path
+    raw: Optional[bytes] = None
+    problem: Optional[str] = None
+    _source: Optional[SubmissionSource] = field(default=None, repr=False)
+
+    @property
+    def name(self) -> str:
+        return self.path.name
+
+
+Submitted = Union[HandedIn, str, "os.PathLike[str]"]
+"""A submission as callers give it: read already, or a path to read once."""
+
+
+def handed_in(submitted: Submitted) -> HandedIn:
+    """The submission read once (``submitted`` itself when it was read already)."""
+    if isinstance(submitted, HandedIn):
+        return submitted
+    path = Path(submitted)
     try:
-        size = path.stat().st_size
-        if size > MAX_SUBMISSION_BYTES:
-            raise SubmissionFileError(
-                f"{path.name} is {size:,} bytes; a submission may have at most "
-                f"{MAX_SUBMISSION_BYTES:,} (for a notebook, clear its outputs: Kernel > "
-                "Restart & Clear Output, then save)")
-        with path.open("rb") as handle:
-            raw = handle.read(MAX_SUBMISSION_BYTES + 1)
+        # Not blocking: a named pipe handed in as a file must not hang the grader.
+        descriptor = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+        with open(descriptor, "rb") as handle:
+            status = os.fstat(handle.fileno())
+            if not stat.S_ISREG(status.st_mode):
+                return HandedIn(path, problem=f"{path.name} is not a regular file; submit the "
+                                              "file itself")
+            size = status.st_size
+            if size > MAX_SUBMISSION_BYTES:
+                advice = (" (for a notebook, clear its outputs: Kernel > Restart & Clear "
+                          "Output, then save)" if path.suffix.lower() == ".ipynb" else "")
+                return HandedIn(path, problem=(
+                    f"{path.name} is {size:,} bytes; a submission may have at most "
+                    f"{MAX_SUBMISSION_BYTES:,}{advice}"))
+            return HandedIn(path, raw=handle.read(MAX_SUBMISSION_BYTES + 1))
     except OSError as error:
-        raise SubmissionFileError(f"cannot read {path.name}: {error.strerror or error}") from None
+        return HandedIn(path, problem=f"cannot read {path.name}: {error.strerror or error}")
+
+
+def read_submission(submitted: Submitted) -> SubmissionSource:
+    """The submission's Python source; raise :class:`SubmissionFileError` when unreadable."""
+    handed = handed_in(submitted)
+    if handed._source is None:
+        handed._source = _source(handed)
+    return handed._source
+
+
+def _source(handed: HandedIn) -> SubmissionSource:
+    path = handed.path
+    if handed.problem is not None or handed.raw is None:
+        raise SubmissionFileError(handed.problem or f"cannot read {path.name}")
+    raw = handed.raw
+    if len(raw) > MAX_SUBMISSION_BYTES:
+        raise SubmissionFileError(f"{path.name} grew past {MAX_SUBMISSION_BYTES:,} bytes while "
+                                  "it was read; submit it again once it is saved")
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as error:
@@ -143,16 +193,14 @@ def _code_cell(number: int, source: str, dropped: list[str]) -> str:
 
 
 @contextlib.contextmanager
-def prepared_submission(path: Path) -> Iterator[tuple[Path, SubmissionSource]]:
-    """The path of a plain ``.py`` version of the submission (a temporary copy when the file
-    needed changes, else the file itself), and what was changed."""
-    source = read_submission(path)
-    if not source.changed:
-        yield path, source
-        return
+def prepared_submission(submitted: Submitted) -> Iterator[tuple[Path, SubmissionSource]]:
+    """The path of a temporary plain ``.py`` version of the submission (written from the bytes
+    read once, so the student's file is never opened again), and what was changed."""
+    handed = handed_in(submitted)
+    source = read_submission(handed)
     folder = Path(tempfile.mkdtemp(prefix="grade-submission-"))
     try:
-        target = folder / (path.stem + ".py")
+        target = folder / (handed.path.stem + ".py")
         target.write_text(source.text, encoding="utf-8")
         yield target, source
     finally:
@@ -168,21 +216,22 @@ def header_in(text: str) -> Optional[str]:
     return None
 
 
-def exercise_header(path: Path) -> Optional[str]:
+def exercise_header(submitted: Submitted) -> Optional[str]:
     """The id in the submission's ``# exercise: ID`` line near the top, if there is one."""
     try:
-        return header_in(read_submission(path).text)
+        return header_in(read_submission(submitted).text)
     except SubmissionFileError:
         return None
 
 
-def header_mismatch(path: Path, exercise_id: str) -> Optional[str]:
+def header_mismatch(submitted: Submitted, exercise_id: str) -> Optional[str]:
     """A warning when the file's header names another exercise than the one it is graded on."""
-    header = exercise_header(path)
+    handed = handed_in(submitted)
+    header = exercise_header(handed)
     if header is None or header == exercise_id:
         return None
     return (
-        f"{path.name} says '# exercise: {header}' but is graded as exercise {exercise_id!r} "
+        f"{handed.name} says '# exercise: {header}' but is graded as exercise {exercise_id!r} "
         "(from --exercise); check that this is the right file and the right exercise"
     )
 

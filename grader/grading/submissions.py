@@ -19,6 +19,7 @@ from grader.grading.output_ledger import OutputLedger
 from grader.grading.secrets import SeedSecretError, resolve_secret
 from grader.grading.student_calls import StudentCalls
 from grader.grading.submission_file import (
+    HandedIn,
     SubmissionFileError,
     explain_load_error,
     prepared_submission,
@@ -46,7 +47,7 @@ class SandboxedCode:
 
     def open(self, stack: contextlib.ExitStack, path: Path, exercise: Exercise, *,
              seed_secret: Optional[str], strict_sandbox: bool, helper: bool,
-             submitter: Optional[str] = None) -> Opened:
+             submitter: Optional[str] = None, content: Optional[bytes] = None) -> Opened:
         from grader.sandbox import Sandbox, SandboxLimits
 
         try:
@@ -63,7 +64,8 @@ class SandboxedCode:
         else:
             prepared.load_stored(exercise, secret)
         try:
-            sandboxed, source = stack.enter_context(prepared_submission(path))
+            submitted = path if content is None else HandedIn(path, raw=content)
+            sandboxed, source = stack.enter_context(prepared_submission(submitted))
         except SubmissionFileError as error:
             reason = str(error)
             return Opened(not_gradable=[reason], blocked=lambda milestone: reason)

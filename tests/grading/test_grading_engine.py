@@ -23,6 +23,7 @@ from grader.spec import Exercise, load_exercise
 from support.reports import without_durations
 
 SUBMISSIONS = Path(__file__).parents[1] / "submissions"
+ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture(scope="module")
@@ -154,3 +155,70 @@ def test_unknown_exercise_is_a_clear_setup_error(tmp_path):
 def test_missing_submission_file_is_a_clear_setup_error(tmp_path):
     with pytest.raises(GradingSetupError, match="no such file"):
         grade_submission(tmp_path / "absent.py", "bpe-train-encode")
+
+
+# --------------------------------------------------------------------------- one way through
+
+
+OPEN_COUNTER = """
+import os, sys
+target = os.path.realpath(sys.argv[1])
+opened = []
+
+
+def hook(event, args):
+    if event == "open" and args and isinstance(args[0], (str, bytes, os.PathLike)):
+        if os.path.realpath(os.fsdecode(args[0])) == target:
+            opened.append(args)
+
+
+sys.addaudithook(hook)
+from grader.commands.cli import main
+
+try:
+    main(["submit", sys.argv[1], "--format", "json", "-q", "--seed-secret", "s", "-o", sys.argv[2]])
+except SystemExit as stop:
+    assert not stop.code, stop.code
+print(len(opened))
+"""
+
+
+@pytest.mark.parametrize("example", ["bpe-train-encode/student_wrong.py",
+                                     "hand-bpe/answers_wrong.yaml"])
+def test_grade_submit_opens_the_submission_file_once(tmp_path, example):
+    import subprocess
+    import sys
+
+    student = tmp_path / Path(example).name
+    student.write_bytes((ROOT / "examples" / example).read_bytes())
+    ran = subprocess.run([sys.executable, "-c", OPEN_COUNTER, str(student), str(tmp_path / "r.json")],
+                         capture_output=True, text=True, cwd=ROOT, timeout=300)
+    assert ran.returncode == 0, ran.stderr
+    assert ran.stdout.split()[-1] == "1", ran.stdout
+    assert json.loads((tmp_path / "r.json").read_text(encoding="utf-8"))["max_score"] > 0
+
+
+def test_no_stage_changes_a_report_once_it_is_built(monkeypatch):
+    """The engine settles every point (evidence of work included) before it builds the
+    report; rendering reads it. A report's fields are never assigned after its construction."""
+    from grader.report import render
+
+    original_init = GradeReport.__init__
+
+    def init(self, *args, **kwargs):
+        original_init(self, *args, **kwargs)
+        object.__setattr__(self, "_built", True)
+
+    def assign(self, name, value):
+        assert not getattr(self, "_built", False), f"{name} of a built report was changed"
+        object.__setattr__(self, name, value)
+
+    monkeypatch.setattr(GradeReport, "__init__", init)
+    monkeypatch.setattr(GradeReport, "__setattr__", assign)
+    exercise = without_efficiency(load_exercise("bpe-train-encode"))
+    for example in ("student_wrong.py", "student_correct.py"):
+        report = grade_submission(ROOT / "examples" / "bpe-train-encode" / example, exercise,
+                                  seed_secret="s", helper=False)
+        assert report._built
+        for fmt in ("json", "text", "html", "gradescope"):
+            render(report, fmt)
