@@ -22,6 +22,9 @@ class ShapeError(ValueError):
 
 def describe(value: Any) -> str:
     """A short, safe description of a value for feedback ("a list ['e', 's']", "a generator")."""
+    explanation = getattr(value, "explanation", None)
+    if isinstance(explanation, str):  # a value the sandbox did not read, and why
+        return explanation
     type_name = getattr(value, "type_name", None)
     if isinstance(type_name, str):
         return f"a {type_name} object"
