@@ -9,7 +9,8 @@ back, safely and briefly.
 
 from __future__ import annotations
 
-from typing import Any
+import math
+from typing import Any, Optional
 
 MAX_SHOWN = 60
 
@@ -37,6 +38,19 @@ def describe(value: Any) -> str:
             text = text[: MAX_SHOWN - 3] + "..."
         return f"a {name} {text}"
     return f"a {name}"
+
+
+def finite_float(value: Any) -> Optional[float]:
+    """``value`` as a float when it is an int or a float and a float holds it finitely; None
+    for anything else (an int too large for a float, NaN, an infinity, any other type)."""
+    if type(value) is float:
+        return value if math.isfinite(value) else None
+    if type(value) is int:
+        try:
+            return float(value)
+        except OverflowError:
+            return None
+    return None
 
 
 def is_str_pair(item: Any, accept_lists: bool) -> bool:
