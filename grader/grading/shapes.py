@@ -1,7 +1,8 @@
 """Strict checks of the shape of what a student's function returned.
 
 Values arrive from the sandbox as plain Python values (exact ``list``/``tuple``/``str``/``int``
-/``dict``...) or as opaque markers naming a type the channel refused to carry. Each family's
+/``dict``...) or as markers naming a type the channel refused to carry (and, for a subclass
+whose class redefines what its value means or an int too large to use, why). Each family's
 shape checks either return the value in canonical form or raise :class:`ShapeError` with a
 message that says what was expected and what came back; :func:`describe` writes what came
 back, safely and briefly.
