@@ -189,6 +189,8 @@ def to_tagged(value, budget, depth=0):
     kind = type(value)
     if value is None or kind is bool or kind is str:
         return value
+    if kind is int and int.bit_length(value) <= MAX_INT_BITS:
+        return value
     base = plain_base(kind)
     if base is None:
         return {"O": type_name(value)}
@@ -271,7 +273,7 @@ def tagged_key(key, budget):
 # read as dicts, as long as their classes are the ones the server imported (before any
 # submission ran) with those methods unchanged.
 
-PLAIN_BASES = (dict, list, tuple, str, BYTES, int, float)
+PLAIN_BASES = (int, list, tuple, dict, float, str, BYTES)  # the commonest first
 BASE_NAMES = {dict: "dict", list: "list", tuple: "tuple", str: "str", BYTES: "bytes",
               int: "int", float: "float"}
 _mro_of = type.__dict__["__mro__"].__get__
@@ -334,14 +336,17 @@ TRUSTED = standard_classes()
 
 
 def redefined_by(cls, base, names):
-    """The names ``cls`` itself redefines among ``names``: for a standard class, those whose
+    """The names ``cls`` itself redefines among ``names`` (holding anything but the base's own
+    attribute, as ``__str__ = str.__str__`` does not); for a standard class, those whose
     methods differ from the server's snapshot."""
     namespace = _namespace_of(cls)
     for trusted, trusted_base, held in TRUSTED:
         if trusted is cls and trusted_base is base:
             return [names[index] for index in range(len(names))
                     if namespace.get(names[index], _ABSENT) is not held[index]]
-    return [name for name in names if name in namespace]
+    own = _namespace_of(base)
+    return [name for name in names
+            if name in namespace and namespace.get(name) is not own.get(name, _ABSENT)]
 
 
 def reading_refusal(value, kind, base):

@@ -90,7 +90,16 @@ def test_ordinary_subclasses_arrive_as_their_plain_values():
         assert exactly(sent(value)) == exactly(plain)
 
 
-def test_a_counter_with_a_default_factory_subclass_keeps_only_what_it_holds():
+def test_a_subclass_that_restates_its_bases_own_methods_is_read():
+    class Restated(str):
+        __str__ = str.__str__
+        __eq__ = str.__eq__
+        __hash__ = str.__hash__
+
+    assert exactly(sent([Restated("low")])) == exactly(["low"])
+
+
+def test_a_counter_arrives_with_only_what_it_holds():
     counts = Counter("aab")
     assert counts["zzz"] == 0  # reading a missing key adds nothing
     assert sent(counts) == {"a": 2, "b": 1}
@@ -137,7 +146,7 @@ class LyingLength(tuple):
 
 
 @pytest.mark.parametrize("value, base, names", [
-    (AlwaysEqual({("a", "b"): 1}), "dict", ("__eq__", "__hash__")),
+    (AlwaysEqual({("a", "b"): 1}), "dict", ("__eq__",)),
     (EndlessTokens(["a"]), "list", ("__iter__",)),
     (ShiftingTokens(["a"]), "list", ("__iter__",)),
     (LyingKeys({"a": 1}), "dict", ("keys",)),
