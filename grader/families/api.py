@@ -24,7 +24,7 @@ defined, and docs/families.md walks through a family that uses them.
   :class:`Problem`, ``Loc``, :class:`SpecError`, :class:`NewSpecError`, ``in_file_order``,
   ``describe_spec_value``, ``quote_hint``; ``load_exercise``, ``parse_exercise``.
 - **Feedback and points**: ``graded``, ``show``, ``literal``, ``json_pair``, ``json_pairs``,
-  ``first_differing_index``, ``describe``, ``is_str_pair``, ``MAX_SHOWN``, ``cap``,
+  ``first_differing_index``, ``describe``, ``finite_float``, ``is_str_pair``, ``MAX_SHOWN``, ``cap``,
   ``check_points``, ``split_evenly``.
 - **Generated inputs and laws**: ``st`` (Hypothesis's strategies, imported on first use),
   ``structural_reductions``, ``fewer_items``, ``smaller_int``, ``shorter_words``, ``deterministic``,
@@ -77,7 +77,7 @@ from grader.grading.naming import observed
 from grader.grading.scoring import check_points, split_evenly
 from grader.grading.search import st
 from grader.grading.secrets import corpus_seed
-from grader.grading.shapes import MAX_SHOWN, describe, is_str_pair
+from grader.grading.shapes import MAX_SHOWN, describe, finite_float, is_str_pair
 from grader.grading.shrink import fewer_items, shorter_words, smaller_int
 from grader.grading.shrink import structural as structural_reductions
 from grader.grading.student_calls import cap
@@ -171,7 +171,7 @@ __all__ = [
     "check_points", "check_student", "chosen_mistakes", "clock_of", "clocked_details",
     "collect_prepared", "corpus_key", "corpus_seed", "course_secret", "data_dir", "deferred",
     "describe", "describe_spec_value", "deterministic", "every_case", "failed_call",
-    "fewer_items", "first_differing_index", "functions_field", "grade_submission", "graded",
+    "fewer_items", "finite_float", "first_differing_index", "functions_field", "grade_submission", "graded",
     "in_file_order", "inputs_unmodified", "is_str_pair", "jinja_environment",
     "json_pair", "json_pairs", "judge_answers_mistake", "limits_text", "literal", "load_exercise",
     "measured", "milestone_model", "observed", "over_ratio", "parse_data_file", "parse_exercise",

@@ -12,6 +12,12 @@ objects::
     {0: b"a"}         ->  {"D": [[0, {"B": "61"}]]}    (bytes as lowercase hex)
     {("l", "o"): 7}   ->  {"D": [[{"T": ["l", "o"]}, 7]]}
     a generator       ->  {"O": "generator"}     (worker side only: an opaque marker)
+    a refused value   ->  {"U": ["Liar", "dict", "redefines", "__eq__"]}   (worker side only)
+
+The worker reads an ordinary subclass of a plain type (a ``defaultdict``, a ``Counter``, a
+namedtuple, a ``str`` subclass) as its plain value, so such values arrive plain; one whose
+class redefines what its value means (equality, hashing, iteration...), or an int of more than
+:data:`MAX_INT_BITS` bits, arrives as an :class:`Unreadable` saying why it was not read.
 
 Decoding is strict: every node is checked for its shape, the whole message for its size,
 nesting depth and number of items, and an opaque marker becomes an :class:`Opaque` that holds
@@ -30,7 +36,11 @@ TUPLE_TAG = "T"
 DICT_TAG = "D"
 BYTES_TAG = "B"
 OPAQUE_TAG = "O"
+UNREADABLE_TAG = "U"
 MAX_TYPE_NAME = 200
+MAX_INT_BITS = 4096
+READ_BASES = ("dict", "list", "tuple", "str", "bytes", "int", "float")
+MAX_REDEFINED = 12
 
 
 class WireError(ValueError):
@@ -45,6 +55,34 @@ class Opaque:
 
     def __str__(self) -> str:
         return f"<{self.type_name} object>"
+
+
+@dataclass(frozen=True)
+class Unreadable:
+    """A value the worker did not read: a subclass of a plain type that redefines what its value
+    means (``reason`` "redefines", ``names`` the methods), one whose reading failed
+    ("unreadable"), or an int too large to use ("too-large", ``names`` its bit count)."""
+
+    type_name: str
+    base: str
+    reason: str
+    names: tuple[str, ...] = ()
+
+    def __str__(self) -> str:
+        return f"<{self.type_name} object>"
+
+    @property
+    def explanation(self) -> str:
+        """What was returned and why it was not read, as the end of a sentence."""
+        if self.reason == "too-large":
+            return (f"an int of {self.names[0]} bits, more than the {MAX_INT_BITS} any answer "
+                    "may have")
+        if self.reason == "redefines":
+            return (f"a {self.type_name} object, a {self.base} subclass that redefines "
+                    f"{', '.join(self.names)}, so it is not read as a {self.base}: return a "
+                    f"plain {self.base}")
+        return (f"a {self.type_name} object, a {self.base} subclass whose value could not be "
+                f"read: return a plain {self.base}")
 
 
 @dataclass(frozen=True)
@@ -168,8 +206,11 @@ def _to_tagged(value: Any, depth: int, counter: _Counter, path: _Path) -> Any:
 def _from_tagged(node: Any, depth: int, counter: _Counter) -> Any:
     counter.visit(depth)
     kind = type(node)
-    if node is None or kind is bool or kind is int:
+    if node is None or kind is bool:
         return node
+    if kind is int:
+        bits = node.bit_length()
+        return node if bits <= MAX_INT_BITS else Unreadable("int", "int", "too-large", (str(bits),))
     if kind is float:
         if not math.isfinite(node):
             raise WireError("a float that is not finite")
@@ -193,6 +234,8 @@ def _from_tagged(node: Any, depth: int, counter: _Counter) -> Any:
             return _decode_bytes(body, counter)
         if tag == OPAQUE_TAG and type(body) is str and 0 < len(body) <= MAX_TYPE_NAME:
             return Opaque(body)
+        if tag == UNREADABLE_TAG and type(body) is list:
+            return _decode_unreadable(body)
     raise WireError(f"an unexpected node of type {kind.__name__}")
 
 
@@ -205,6 +248,25 @@ def _strings(items: list, depth: int, counter: _Counter) -> Optional[list]:
         raise WireError(f"a string longer than {counter.bounds.max_string_chars} characters")
     counter.visit_many(len(items), depth)
     return items
+
+
+def _decode_unreadable(body: list) -> Unreadable:
+    """``[type name, base, reason, *names]``, every part checked."""
+    if not 3 <= len(body) <= 3 + MAX_REDEFINED or not all(type(part) is str for part in body):
+        raise WireError("a malformed unreadable marker")
+    type_name, base, reason, *names = body
+    if not 0 < len(type_name) <= MAX_TYPE_NAME or base not in READ_BASES:
+        raise WireError("a malformed unreadable marker")
+    if reason == "too-large":
+        valid = base == "int" and len(names) == 1 and names[0].isascii() and names[0].isdigit() and len(names[0]) < 10
+    elif reason == "redefines":
+        valid = bool(names) and all(name.isascii() and name.isidentifier() and len(name) <= 40
+                                     for name in names)
+    else:
+        valid = reason == "unreadable" and not names
+    if not valid:
+        raise WireError("a malformed unreadable marker")
+    return Unreadable(type_name, base, reason, tuple(names))
 
 
 def _decode_bytes(text: str, counter: _Counter) -> bytes:
@@ -230,13 +292,19 @@ def _plain_key(key: Any) -> bool:
 
 
 def _decode_key(node: Any, counter: _Counter) -> Any:
-    if type(node) is str or type(node) is int:
+    if type(node) is str:
+        return node
+    if type(node) is int:
+        if node.bit_length() > MAX_INT_BITS:
+            raise WireError(f"a dict key that is an int of more than {MAX_INT_BITS} bits")
         return node
     if type(node) is dict and len(node) == 1 and type(node.get(TUPLE_TAG)) is list:
         parts = node[TUPLE_TAG]
         counter.items += len(parts)
         if counter.items > counter.bounds.max_items:
             raise WireError(f"more than {counter.bounds.max_items} items")
+        if any(type(part) is int and part.bit_length() > MAX_INT_BITS for part in parts):
+            raise WireError(f"a dict key that holds an int of more than {MAX_INT_BITS} bits")
         if all(type(part) is str or type(part) is int for part in parts):
             if any(type(part) is str and len(part) > counter.bounds.max_string_chars for part in parts):
                 raise WireError(f"a string longer than {counter.bounds.max_string_chars} characters")

@@ -179,37 +179,199 @@ def type_name(value):
 
 
 def to_tagged(value, budget, depth=0):
-    """Encode by exact type; anything else becomes an opaque marker naming its type."""
+    """Encode by type: a plain value as it is, an ordinary subclass of a plain type as its plain
+    value (see ``reading_refusal``), anything else as an opaque marker naming its type."""
     budget[0] -= 1
     if budget[0] < 0:
         raise TooLarge("the answer has too many items")
     if depth > MAX_DEPTH:
         raise TooLarge("the answer is nested more than %d levels deep" % MAX_DEPTH)
     kind = type(value)
-    if value is None or kind is bool or kind is int or kind is str:
+    if value is None or kind is bool or kind is str:
         return value
-    if kind is float:
+    if kind is int and int.bit_length(value) <= MAX_INT_BITS:
+        return value
+    base = plain_base(kind)
+    if base is None:
+        return {"O": type_name(value)}
+    if base is not kind:
+        try:
+            refused = reading_refusal(value, kind, base)
+        except Exception:
+            refused = [type_name(value), BASE_NAMES[base], "unreadable"]
+        if refused is not None:
+            return {"U": refused}
+    if base is int:
+        plain = _int_value(value)
+        bits = int.bit_length(plain)
+        if bits > MAX_INT_BITS:
+            return {"U": [type_name(value), "int", "too-large", "%d" % bits]}
+        return plain
+    if base is str:
+        return _str_value(value)
+    if base is float:
+        value = _float_value(value)
         return value if math.isfinite(value) else {"O": "float(%r)" % value}
-    if kind is BYTES:
-        return {"B": value.hex()}
-    if kind is list:
+    if base is BYTES:
+        return {"B": BYTES.hex(value)}
+    if base is list:
         return [to_tagged(item, budget, depth + 1) for item in list.__iter__(value)]
-    if kind is tuple:
+    if base is tuple:
         return {"T": [to_tagged(item, budget, depth + 1) for item in tuple.__iter__(value)]}
-    if kind is dict:
-        pairs = []
-        for key, item in dict.items(value):
-            if type(key) is str or type(key) is int:
-                tagged = key
-            elif type(key) is tuple and all(type(part) is str or type(part) is int
-                                            for part in tuple.__iter__(key)):
-                budget[0] -= tuple.__len__(key)
-                tagged = {"T": list(tuple.__iter__(key))}
-            else:
-                return {"O": "dict with %s keys" % type_name(key)}
-            pairs.append([tagged, to_tagged(item, budget, depth + 1)])
-        return {"D": pairs}
-    return {"O": type_name(value)}
+    pairs = []
+    for key, item in dict.items(value):
+        tagged = tagged_key(key, budget)
+        if tagged is None:
+            return {"O": "dict with %s keys" % type_name(key)}
+        pairs.append([tagged, to_tagged(item, budget, depth + 1)])
+    return {"D": pairs}
+
+
+def tagged_key(key, budget):
+    """A dict key as it travels (a str, an int, or a tuple of them, each read as a plain
+    value as ``to_tagged`` reads it), or None for any other key."""
+    kind = type(key)
+    if kind is str:
+        return key
+    base = None if kind is bool else plain_base(kind)
+    try:
+        if base is None or (base is not kind and reading_refusal(key, kind, base) is not None):
+            return None
+    except Exception:
+        return None
+    if base is str:
+        return _str_value(key)
+    if base is int:
+        key = _int_value(key)
+        return key if int.bit_length(key) <= MAX_INT_BITS else None
+    if base is not tuple:
+        return None
+    budget[0] -= tuple.__len__(key)
+    parts = []
+    for part in tuple.__iter__(key):
+        plain = tagged_key(part, budget) if type(part) is not tuple else None
+        if type(plain) is not str and type(plain) is not int:
+            return None
+        parts.append(plain)
+    return {"T": parts}
+
+
+# ---------------------------------------------------------------------------------------------
+# reading an ordinary subclass of a plain type (a defaultdict, a Counter, a namedtuple, a str
+# subclass...) as its plain value
+#
+# The value is read only through the C-level methods of its plain base (``dict.items``,
+# ``list.__iter__``, ``tuple.__iter__``, ``str.__str__``, ``int.__int__``, ``float.__float__``,
+# ``bytes.hex``), which read what the object holds and never run a method of its class. A
+# subclass is read so only when no class of its own (those before the base in its MRO)
+# redefines what its value means to Python: equality, hashing, truth, length, iteration,
+# membership, indexing, order, and the base's reading methods (``keys``, ``items``,
+# ``values`` and ``get`` of a dict, ``__str__`` of a str...), nor does the instance itself
+# hold a reading method. Otherwise it is refused, naming what it redefines: the grader would
+# read a value other than the one the student's own code sees. The standard library's
+# ``defaultdict``, ``OrderedDict`` and ``Counter`` redefine some of these honestly and are
+# read as dicts, as long as their classes are the ones the server imported (before any
+# submission ran) with those methods unchanged.
+
+PLAIN_BASES = (int, list, tuple, dict, float, str, BYTES)  # the commonest first
+BASE_NAMES = {dict: "dict", list: "list", tuple: "tuple", str: "str", BYTES: "bytes",
+              int: "int", float: "float"}
+_mro_of = type.__dict__["__mro__"].__get__
+_namespace_of = type.__dict__["__dict__"].__get__
+_GETSET = type(type.__dict__["__dict__"])
+_int_value = int.__int__
+_float_value = float.__float__
+_str_value = str.__str__
+MAX_INT_BITS = 4096
+MAX_REDEFINED_SHOWN = 12
+_ABSENT = object()
+
+SAME_VALUE = ("__eq__", "__ne__", "__lt__", "__le__", "__gt__", "__ge__", "__hash__",
+              "__bool__")
+SAME_ITEMS = ("__len__", "__iter__", "__reversed__", "__contains__", "__getitem__")
+READ_AS = {
+    dict: SAME_VALUE + SAME_ITEMS + ("keys", "items", "values", "get"),
+    list: SAME_VALUE + SAME_ITEMS + ("index", "count"),
+    tuple: SAME_VALUE + SAME_ITEMS + ("index", "count"),
+    str: SAME_VALUE + SAME_ITEMS + ("__str__", "index", "count"),
+    BYTES: SAME_VALUE + SAME_ITEMS + ("__bytes__", "hex", "index", "count"),
+    int: SAME_VALUE + ("__int__", "__index__", "__float__"),
+    float: SAME_VALUE + ("__float__", "__int__"),
+}
+
+
+def plain_base(kind):
+    """The plain type ``kind`` is or derives from (by identity along its MRO), or None."""
+    for base in PLAIN_BASES:
+        if kind is base:
+            return base
+    for ancestor in _mro_of(kind):
+        for base in PLAIN_BASES:
+            if ancestor is base:
+                return base
+    return None
+
+
+def watched_names(base):
+    for known, names in dict.items(READ_AS):
+        if known is base:
+            return names
+    return ()
+
+
+def snapshot(cls, base):
+    """What ``cls`` itself holds under each name a reading relies on."""
+    namespace = _namespace_of(cls)
+    return cls, base, [namespace.get(name, _ABSENT) for name in watched_names(base)]
+
+
+def standard_classes():
+    """The standard library's dict subclasses read as dicts, as the server imported them."""
+    import collections
+    return [snapshot(cls, dict) for cls in (collections.defaultdict, collections.OrderedDict,
+                                            collections.Counter)]
+
+
+TRUSTED = standard_classes()
+
+
+def redefined_by(cls, base, names):
+    """The names ``cls`` itself redefines among ``names`` (holding anything but the base's own
+    attribute, as ``__str__ = str.__str__`` does not); for a standard class, those whose
+    methods differ from the server's snapshot."""
+    namespace = _namespace_of(cls)
+    for trusted, trusted_base, held in TRUSTED:
+        if trusted is cls and trusted_base is base:
+            return [names[index] for index in range(len(names))
+                    if namespace.get(names[index], _ABSENT) is not held[index]]
+    own = _namespace_of(base)
+    return [name for name in names
+            if name in namespace and namespace.get(name) is not own.get(name, _ABSENT)]
+
+
+def reading_refusal(value, kind, base):
+    """None when ``value`` (of a proper subclass ``kind`` of ``base``) can be read as its
+    plain value; else the refusal marker's fields: its type, the base, and what it redefines."""
+    names = watched_names(base)
+    redefined = []
+    for cls in _mro_of(kind):
+        if cls is base:
+            break
+        for name in redefined_by(cls, base, names):
+            if name not in redefined:
+                redefined.append(name)
+        holder = _namespace_of(cls).get("__dict__")
+        if holder is not None and type(holder) is not _GETSET:
+            redefined.append("__dict__")
+        elif holder is not None:
+            own = holder.__get__(value, kind)
+            if type(own) is dict:
+                redefined.extend(name for name in names
+                                 if name[0] != "_" and dict.get(own, name, _ABSENT) is not _ABSENT
+                                 and name not in redefined)
+    if not redefined:
+        return None
+    return [type_name(value), BASE_NAMES[base], "redefines"] + redefined[:MAX_REDEFINED_SHOWN]
 
 
 def from_tagged(node):
@@ -543,6 +705,8 @@ def run_call(module, request, args):
         return {"status": "memory"}
     except RecursionError:
         return {"status": "bad-answer", "error": "the answer is nested too deeply"}
+    except Exception:
+        return {"status": "bad-answer", "error": "the answer could not be read"}
 
 
 def run_batch(module, request, arg_lists):

@@ -20,6 +20,7 @@ import pytest
 import reference
 from grader.sandbox import landlock as sandbox_landlock
 from grader.sandbox.api import CALL_KINDS, CallOutcome, Opaque, Sandbox, SandboxLimits, probe_layers
+from grader.sandbox.wire import Unreadable
 
 HOSTILE = Path(__file__).parents[1] / "hostile"
 LIMITS = SandboxLimits(call_seconds=1.0, memory_mib=192, total_seconds=30.0,
@@ -36,9 +37,10 @@ SIGNALS_SCOPED = LAYERS["landlock"] and sandbox_landlock.abi() >= 6
 
 
 def assert_plain(value: object) -> None:
-    """Only exact plain types (or Opaque markers) may exist on the trusted side."""
+    """Only exact plain types (or the Opaque and Unreadable markers) may exist on the trusted
+    side."""
     kind = type(value)
-    if value is None or kind in (bool, int, float, str, bytes, Opaque):
+    if value is None or kind in (bool, int, float, str, bytes, Opaque, Unreadable):
         return
     if kind in (list, tuple):
         for item in value:
@@ -161,26 +163,27 @@ def host_root(tmp_path: Path) -> Path:
 
 
 @pytest.mark.parametrize(
-    ("fixture", "type_name"),
+    ("fixture", "marker"),
     [
-        ("lying_eq.py", "AlwaysEqual"),
-        ("lying_len.py", "LyingList"),
-        ("lying_iter.py", "LyingTuple"),
-        ("generator_answer.py", "generator"),
-        ("endless_iterator.py", "repeat"),
+        ("lying_eq.py", Opaque("AlwaysEqual")),
+        ("lying_len.py", Unreadable("LyingList", "list", "redefines", ("__eq__", "__len__"))),
+        ("lying_iter.py", Unreadable("LyingTuple", "tuple", "redefines", ("__iter__",))),
+        ("generator_answer.py", Opaque("generator")),
+        ("endless_iterator.py", Opaque("repeat")),
     ],
 )
-def test_a_non_plain_answer_arrives_as_an_opaque_marker(fixture, type_name, host_root):
+def test_a_non_plain_or_lying_answer_arrives_as_a_marker(fixture, marker, host_root):
     _, [outcome], _ = run(fixture, host_root=host_root)
     assert outcome.kind == "ok"
-    assert outcome.value == Opaque(type_name)
+    assert outcome.value == marker
     assert outcome.value != reference.train_bpe(CORPUS, 5)
 
 
 def test_str_subclass_with_lying_eq_does_not_pass_as_str(host_root):
     _, [outcome], _ = run("lying_str.py", host_root=host_root)
     assert type(outcome.value) is list and len(outcome.value) == 5
-    assert all(pair == (Opaque("LyingStr"), Opaque("LyingStr")) for pair in outcome.value)
+    lying = Unreadable("LyingStr", "str", "redefines", ("__eq__",))
+    assert all(pair == (lying, lying) for pair in outcome.value)
     assert outcome.value != reference.train_bpe(CORPUS, 5)
 
 
@@ -197,7 +200,7 @@ def test_pickled_payload_is_never_unpickled(host_root):
 def test_monkeypatched_builtins_cannot_disguise_the_answer(host_root):
     loaded, [outcome], _ = run("monkeypatch_builtins.py", host_root=host_root)
     assert loaded.ok
-    assert outcome.value == Opaque("Liar")
+    assert outcome.value == Unreadable("Liar", "list", "redefines", ("__eq__",))
 
 
 # ---------------------------------------------------------------------------------------------

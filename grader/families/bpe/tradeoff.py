@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Optional
 
-from grader.families.api import Calls, Exercise, ShapeError, describe
+from grader.families.api import Calls, Exercise, ShapeError, describe, finite_float
 from reference import encode as reference_encode
 from reference import train_bpe
 from reference.vocab_tradeoff import (
@@ -66,10 +66,11 @@ def shape(exercise: Exercise, value: Any, name: str) -> list[Row]:
         for key in ("size", "params"):
             if type(row[key]) is not int:
                 raise ShapeError(f"{expected}; in item {index} {key!r} is {describe(row[key])}")
-        average = row["avg_tokens"]
-        if type(average) not in (int, float) or not math.isfinite(average):
-            raise ShapeError(f"{expected}; in item {index} 'avg_tokens' is {describe(average)}")
-        rows.append({"size": row["size"], "avg_tokens": float(average), "params": row["params"]})
+        average = finite_float(row["avg_tokens"])
+        if average is None:
+            raise ShapeError(f"{expected}; in item {index} 'avg_tokens' is "
+                             f"{describe(row['avg_tokens'])}")
+        rows.append({"size": row["size"], "avg_tokens": average, "params": row["params"]})
     return rows
 
 

@@ -20,7 +20,7 @@ class StrTokensError(ShapeError):
 def _bytes_problem(value: Any, where: str) -> str:
     if type(value) is str:
         return (f"{where} is the str {value[:MAX_SHOWN]!r}; byte-level tokens are bytes, e.g. "
-                f"{value[:MAX_SHOWN].encode('utf-8')!r}: encode text with .encode('utf-8')")
+                f"{value[:MAX_SHOWN].encode('utf-8', 'backslashreplace')!r}: encode text with .encode('utf-8')")
     return f"{where} is {describe(value)}"
 
 

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
-from grader.families.api import ShapeError, describe
+from grader.families.api import ShapeError, describe, finite_float
 
 
 def pieces_list(exercise: Any, value: Any, function: str) -> list[str]:
@@ -18,9 +17,10 @@ def pieces_list(exercise: Any, value: Any, function: str) -> list[str]:
 
 def number(exercise: Any, value: Any, function: str) -> float:
     """``log_likelihood``'s answer: a finite float (an int is taken as one)."""
-    if type(value) not in (int, float) or not math.isfinite(value):
+    number = finite_float(value)
+    if number is None:
         raise ShapeError(f"{function} must return a finite float; it returned {describe(value)}")
-    return float(value)
+    return number
 
 
 def scores(exercise: Any, value: Any, function: str) -> dict[str, float]:
@@ -28,9 +28,11 @@ def scores(exercise: Any, value: Any, function: str) -> dict[str, float]:
     expected = f"{function} must return a dict piece (str) -> log-probability (float)"
     if type(value) is not dict:
         raise ShapeError(f"{expected}; it returned {describe(value)}")
+    scored = {}
     for piece, score in value.items():
         if type(piece) is not str:
             raise ShapeError(f"{expected}; it has the key {describe(piece)}")
-        if type(score) not in (int, float) or not math.isfinite(score):
+        scored[piece] = finite_float(score)
+        if scored[piece] is None:
             raise ShapeError(f"{expected}; {piece!r} maps to {describe(score)}")
-    return {piece: float(score) for piece, score in value.items()}
+    return scored
