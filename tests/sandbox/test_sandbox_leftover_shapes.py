@@ -86,8 +86,8 @@ SUBMISSION = textwrap.dedent('''
                     handle.write("left")
                 for path in ("inner/innermost", "inner", ""):
                     os.chmod(os.path.join(top, path), 0)
-            elif shape == "shm":
-                _chain("/dev/shm", "shm", 300)
+            elif shape == "shm":  # a name of this uid's: other sandboxes share the place
+                _chain("/dev/shm", "shm-%d" % os.getuid(), 300)
         except OSError as error:
             return repr(error)
         finally:
@@ -96,11 +96,13 @@ SUBMISSION = textwrap.dedent('''
 
 
     def found(_):
-        """What earlier calls left: marked entries in the scratch directory and /dev/shm."""
+        """What earlier calls of this sandbox left: marked entries of its uid in the scratch
+        directory and /dev/shm (where other sandboxes, as other uids, may have theirs)."""
         names = []
         for place in (_scratch(), "/dev/shm"):
             try:
-                names += [name for name in os.listdir(place) if name.startswith(MARK)]
+                names += [name for name in os.listdir(place) if name.startswith(MARK)
+                          and os.lstat(os.path.join(place, name)).st_uid == os.getuid()]
             except OSError:
                 pass
         return sorted(names)
