@@ -84,6 +84,7 @@ WORKER_SCRIPT = Path(__file__).with_name("worker.py")
 # The worker stops an overdue call itself and says so; the grader kills the whole worker only
 # when no reply has come this long after the call's limit.
 GRACE_SECONDS = 0.5
+BUDGET_MARGIN_SECONDS = 1.0  # at most this beyond total_seconds: the grace and a worker stopped
 INSIDE_WORKER = "/sandbox/worker.py"  # paths inside the private root (mount isolation)
 INSIDE_HOME = "/home/student"
 INSIDE_SCRATCH = "/tmp"  # a tmpfs of its own, the only writable place in the private root
@@ -224,7 +225,6 @@ class Sandbox:
             raw = worker.exchange(_json(request), started + timeout + GRACE_SECONDS,
                                   ENVELOPE_BYTES)
             outcome = self._load_outcome(raw, request["id"])
-            worker.import_seconds = time.monotonic() - started
         except Overdue:
             outcome = LoadOutcome(False, f"timed out after {_seconds(timeout)} s while importing")
         except OverMemory:
@@ -336,7 +336,7 @@ class Sandbox:
         started = time.monotonic()
         try:
             raw = worker.exchange([_json(request), _json(tagged_args)],
-                                  started + allowed + worker.import_seconds + GRACE_SECONDS,
+                                  started + allowed + GRACE_SECONDS,
                                   self.limits.max_answer_bytes + ENVELOPE_BYTES)
             seconds = time.monotonic() - started
             outcome = self._call_outcome(raw, request["id"], function, limit, seconds, batch)
@@ -359,7 +359,7 @@ class Sandbox:
             outcome = _failed("bad-answer", "returned an answer the grader cannot accept: "
                                             + _clip(str(error) or "it is over the size limit"),
                               seconds)
-        self._spent += seconds
+        self._spent += time.monotonic() - started  # stopping a worker is the call's time too
         if outcome.kind == "timeout" and budget_bound:
             outcome = _failed("budget", "the submission's time budget ran out", seconds)
         if outcome.kind not in ("timeout", "budget") and worker.groups.oom_kills() > oom_before:

@@ -71,7 +71,6 @@ SUBMISSION_LABEL = ["student.py"]  # the file name shown in tracebacks and synta
 CODE = [None]  # the compiled submission, once loaded (never executed by the server)
 CONFIG = {}  # per-submission settings from the load request
 RULESET = [None]  # the Landlock ruleset fd every child restricts itself with
-IMPORT_SECONDS = [0.0]  # how long the load child took, allowed again to every call
 SERIAL = [0]
 SUBREAPER = [False]  # whether orphans of calls are re-parented to this server
 PR_SET_CHILD_SUBREAPER = 36
@@ -613,7 +612,7 @@ def child_main(request, answer_fd, channel_fds, workdir, submission):
             enter_call(None, workdir, CONFIG.get("timeout", 1))
             reply = load_in_child(submission)
         else:
-            enter_call(request, workdir, request["timeout"] + IMPORT_SECONDS[0])
+            enter_call(request, workdir, request["timeout"])
             try:
                 module = quiet_import(submission)
             except MemoryError:
@@ -676,8 +675,8 @@ def fork_child(request, reply_fd, channel_fds, submission):
     workdir = os.path.join(CONFIG["scratch"], "c%d" % SERIAL[0])
     os.mkdir(workdir, 0o700)
     max_bytes = request["max_bytes"] if request is not None else 1 << 20
-    seconds = (request["timeout"] + IMPORT_SECONDS[0]) if request is not None \
-        else CONFIG.get("timeout", 1)
+    # A call's limit covers executing the module again: the import is charged where it runs.
+    seconds = request["timeout"] if request is not None else CONFIG.get("timeout", 1)
     read_fd, write_fd = _pipe()
     started = _monotonic()
     pid = _fork()
@@ -701,8 +700,6 @@ def fork_child(request, reply_fd, channel_fds, submission):
         elif how != "no-answer" or not exits_soon(pid):
             kill_group(pid)  # a child that closed its answer pipe but runs on is killed too
         status, cpu = reap(pid, SERVER["is_init"])
-        if request is None:
-            IMPORT_SECONDS[0] = min(_monotonic() - started, seconds)
         if how == "abandoned":
             _exit(0)
         if request is None:
