@@ -7,8 +7,8 @@ Both are pickles the grader wrote for itself, so the folders are the grader's al
 0700, files 0600): outside what a sandbox can read, and a file another user wrote is never
 trusted. Nor is a folder another account could write (as ``ssh`` refuses a group-writable
 key): there, that account could swap one kept file for another of the grader's own. The folder
-must belong to this account and be writable by no one else, and every folder above it must
-belong to this account or root and be writable by no one else unless sticky (like ``/tmp``);
+must belong to this account (or root) and be writable by no one else, and every folder above it
+must too, unless it is sticky (like ``/tmp``);
 otherwise the grader works without it and says so once on standard error. ``GRADE_CACHE_DIR``
 moves it; ``GRADE_CACHE_DIR=off`` switches it off. A folder that cannot be written, or a file that
 cannot be read back, only costs the time of computing the values again.
@@ -67,12 +67,12 @@ def untrusted_because(folder: Path) -> Optional[str]:
     """Why another account could change what ``folder`` holds, or None when it cannot."""
     real = Path(os.path.realpath(folder))
     me = os.geteuid()
-    for kept in (real, real / SPECS):  # the folders holding the files: this account's alone
+    for kept in (real, real / SPECS):  # the folders holding the files: no one else's
         try:
             info = os.stat(kept)
         except OSError:  # missing, or out of reach: then no file is read from it either
             continue
-        if info.st_uid != me:
+        if info.st_uid not in (me, 0):  # root could change anything anyway
             return f"{kept} belongs to another account (uid {info.st_uid})"
         if info.st_mode & (stat.S_IWGRP | stat.S_IWOTH):
             return f"{kept} is writable by other accounts (mode {stat.S_IMODE(info.st_mode):04o})"
