@@ -8,6 +8,12 @@ sources (minbpe, the HF course's code, last year's solutions) adds pairs that re
 :func:`find_similar` compares; :func:`write_similarity` writes ``similarity.html`` (the ranked
 pairs, each linked to a side-by-side page with the shared regions highlighted) and
 ``similarity.csv``. Every text a student wrote reaches the pages escaped.
+
+Memory is bounded: each file is compared on its first :data:`MAX_COMPARED_CHARS` characters
+(a solution is a few thousand; a file padded up to the 4 MB submission cap would otherwise
+cost the comparison hundreds of MiB). Three files at the cap stay under
+:data:`MEMORY_BOUND_MIB` MiB of peak memory; more files cost each about the same share more.
+The page names the files that were cut.
 """
 
 from __future__ import annotations
@@ -34,6 +40,8 @@ DEFAULT_THRESHOLD = 0.5
 NOISE_TOKENS = 25  # copydetect's k: shorter runs of shared tokens are never counted
 GUARANTEE_TOKENS = 30  # its window: any shared run this long is always found
 # copydetect marks the shared regions with these spans and escapes everything else.
+MAX_COMPARED_CHARS = 200_000
+MEMORY_BOUND_MIB = 256  # peak resident memory of a comparison of three files at the cap
 HIGHLIGHT = re.compile(r"(<span class='highlight-(?:red|green)'>|</span>)")
 
 
@@ -69,6 +77,8 @@ class SimilarityReport:
     seconds: float
     behaviour: list[SameBehaviour] = field(default_factory=list)
     graded: bool = False  # whether a graded class's wrong answers were compared too
+    cut: list[str] = field(default_factory=list)  # compared on their first characters only
+    compared_chars: int = MAX_COMPARED_CHARS
 
 
 def find_similar(submissions: Path, exercise: Exercise, *, sources: Path | None = None,
@@ -90,12 +100,13 @@ def find_similar(submissions: Path, exercise: Exercise, *, sources: Path | None 
     with tempfile.TemporaryDirectory(prefix="bpe-similarity-") as scratch:
         place = Path(scratch)
         names: dict[str, tuple[str, bool]] = {}  # copy on disk -> (student or source, source?)
+        cut: list[str] = []
         for number, submission in enumerate(found.submissions):
-            text = _code_of(submission.path, unusable, submission.student)
+            text = _code_of(submission.path, unusable, submission.student, cut)
             if text is not None:
                 names[_write(place / "class", number, text)] = (submission.student, False)
         for number, path in enumerate(_source_files(sources, accepts)):
-            text = _code_of(path, unusable, "")
+            text = _code_of(path, unusable, "", cut, path.name)
             if text is not None:
                 names[_write(place / "sources", number, text)] = (path.name, True)
         boilerplate = place / "stub" / "stub.py"
@@ -111,7 +122,7 @@ def find_similar(submissions: Path, exercise: Exercise, *, sources: Path | None 
     students = sum(not is_source for _, is_source in names.values())
     behaviour = same_behaviour(_gradebook(graded)) if graded is not None else []
     return SimilarityReport(students, len(names) - students, threshold, pairs, unusable,
-                            time.monotonic() - started, behaviour, graded is not None)
+                            time.monotonic() - started, behaviour, graded is not None, cut)
 
 
 def _gradebook(graded: Path) -> Path:
@@ -155,7 +166,16 @@ def class_report_leads(report: SimilarityReport, page: str = "similarity.html") 
              f"({pair.tokens} shared tokens)") for pair in report.pairs]
     rows += [(pair.first, pair.second, f"{len(pair.shared)} rare wrong answer"
               f"{'' if len(pair.shared) == 1 else 's'} in common") for pair in report.behaviour]
-    return SimilarityLeads(rows[:LEADS_SHOWN], page)
+    return SimilarityLeads(rows[:LEADS_SHOWN], page, cut_note(report))
+
+
+def cut_note(report: SimilarityReport) -> str:
+    """What the comparison left out of the files it cut, or "" when it cut none."""
+    if not report.cut:
+        return ""
+    return (f"Each file is compared on its first {report.compared_chars:,} characters at most; "
+            f"{len(report.cut)} {'was' if len(report.cut) == 1 else 'were'} longer: "
+            f"{', '.join(sorted(report.cut))}.")
 
 
 def code_files(exercise: Exercise) -> Accepts:
@@ -176,12 +196,19 @@ def _source_files(sources: Path | None, accepts: Accepts) -> list[Path]:
                   and path.suffix.lower() in accepts.suffixes)
 
 
-def _code_of(path: Path, unusable: list[Unusable], student: str) -> str | None:
+def _code_of(path: Path, unusable: list[Unusable], student: str, cut: list[str],
+             name: str = "") -> str | None:
+    """The code of ``path``, at most its first :data:`MAX_COMPARED_CHARS` characters (a file
+    cut is named in ``cut``); None, said in ``unusable``, when it cannot be read."""
     try:
-        return read_submission(path).text
+        text = read_submission(path).text
     except (SubmissionFileError, OSError, UnicodeError) as error:
         unusable.append(Unusable(path.name, f"not compared: {error}", student))
         return None
+    if len(text) > MAX_COMPARED_CHARS:
+        cut.append(name or student)
+        text = text[:MAX_COMPARED_CHARS]
+    return text
 
 
 def _write(folder: Path, number: int, text: str) -> str:

@@ -171,6 +171,7 @@ class SimilarityLeads:
 
     rows: Sequence[tuple[str, str, str]]
     page: str
+    note: str = ""  # what the comparison left out (the files it cut), if anything
 
 
 def render_class_report(entries: Sequence[ClassEntry], unusable: Sequence[UnusableEntry] = (),

@@ -41,12 +41,7 @@ from grader.sandbox.layers import (
     layers_notice,
     probe_layers,
 )
-from grader.sandbox.leftovers import (
-    TEMP_PREFIX,
-    remove_leftovers,
-    remove_leftovers_once,
-    remove_tree,
-)
+from grader.sandbox.leftovers import TEMP_PREFIX, remove_leftovers, remove_leftovers_once
 from grader.sandbox.memory_watch import MemoryWatch
 from grader.sandbox.process import (
     OutputCapture,
@@ -75,6 +70,7 @@ from grader.sandbox.replies import seconds_text as _seconds
 from grader.sandbox.replies import signal_name as _signal_name
 from grader.sandbox.replies import timed_out as _timeout
 from grader.sandbox.replies import to_json as _json
+from grader.sandbox.tree_removal import TreeNotRemoved, remove_tree
 from grader.sandbox.replies import with_cpu as _with_cpu
 from grader.sandbox.wire import Opaque, WireError
 
@@ -88,6 +84,7 @@ WORKER_SCRIPT = Path(__file__).with_name("worker.py")
 # The worker stops an overdue call itself and says so; the grader kills the whole worker only
 # when no reply has come this long after the call's limit.
 GRACE_SECONDS = 0.5
+BUDGET_MARGIN_SECONDS = 1.0  # at most this beyond total_seconds: the grace and a worker stopped
 INSIDE_WORKER = "/sandbox/worker.py"  # paths inside the private root (mount isolation)
 INSIDE_HOME = "/home/student"
 INSIDE_SCRATCH = "/tmp"  # a tmpfs of its own, the only writable place in the private root
@@ -174,14 +171,16 @@ class Sandbox:
     def close(self) -> None:
         """Kill every process of the run and remove the temporary directory."""
         self._stop_worker()
-        if self._temp is not None:
-            remove_tree(self._temp)
-            self._temp = None
-        if self._tree is not None and self._uid is not None and self._uid.own:
-            chroot_root.remove_shared_memory_of(self._tree, self._uid.uid)
-        if self._uid is not None:
-            self._uid.release()
-            self._uid = None
+        try:
+            if self._temp is not None:
+                temp, self._temp = self._temp, None
+                _remove_or_stop(temp)
+            if self._tree is not None and self._uid is not None and self._uid.own:
+                _remove_or_stop(self._tree, self._uid.uid)
+        finally:
+            if self._uid is not None:
+                self._uid.release()
+                self._uid = None
 
     @property
     def output(self) -> str:
@@ -226,7 +225,6 @@ class Sandbox:
             raw = worker.exchange(_json(request), started + timeout + GRACE_SECONDS,
                                   ENVELOPE_BYTES)
             outcome = self._load_outcome(raw, request["id"])
-            worker.import_seconds = time.monotonic() - started
         except Overdue:
             outcome = LoadOutcome(False, f"timed out after {_seconds(timeout)} s while importing")
         except OverMemory:
@@ -338,7 +336,7 @@ class Sandbox:
         started = time.monotonic()
         try:
             raw = worker.exchange([_json(request), _json(tagged_args)],
-                                  started + allowed + worker.import_seconds + GRACE_SECONDS,
+                                  started + allowed + GRACE_SECONDS,
                                   self.limits.max_answer_bytes + ENVELOPE_BYTES)
             seconds = time.monotonic() - started
             outcome = self._call_outcome(raw, request["id"], function, limit, seconds, batch)
@@ -361,7 +359,7 @@ class Sandbox:
             outcome = _failed("bad-answer", "returned an answer the grader cannot accept: "
                                             + _clip(str(error) or "it is over the size limit"),
                               seconds)
-        self._spent += seconds
+        self._spent += time.monotonic() - started  # stopping a worker is the call's time too
         if outcome.kind == "timeout" and budget_bound:
             outcome = _failed("budget", "the submission's time budget ran out", seconds)
         if outcome.kind not in ("timeout", "budget") and worker.groups.oom_kills() > oom_before:
@@ -412,6 +410,9 @@ class Sandbox:
         if self._temp is None:
             self._temp = self._chroot_directory() or tempfile.mkdtemp(
                 prefix=f"{TEMP_PREFIX}{os.getpid()}-")
+            uid = self.uid if self._tree is not None else None
+            if uid is not None and self._uid.own:  # what a killed earlier holder left there
+                _remove_or_stop(self._tree, uid)
             home = os.path.join(self._temp, "home")
             os.mkdir(home)
             shutil.copyfile(self.submission, os.path.join(home, self.file_name))
@@ -439,7 +440,7 @@ class Sandbox:
         """An empty scratch directory for each worker: one that died mid-call (killed by the
         call itself, say) could not empty it, and the next worker must not see its files."""
         scratch = os.path.join(temp, "scratch")
-        remove_tree(scratch)
+        _remove_or_stop(scratch)
         os.mkdir(scratch, 0o700)
         if self.layers.get("uid-drop"):
             os.chown(scratch, self.uid, self.uid)
@@ -571,6 +572,17 @@ class Sandbox:
 
 # ---------------------------------------------------------------------------------------------
 # helpers
+
+
+def _remove_or_stop(path: str, uid: int | None = None) -> None:
+    """Remove ``path`` (or, with ``uid``, what that uid left in the chroot-root tree ``path``'s
+    shared memory); where that fails, stop grading this submission: what is left could reach
+    a later call."""
+    try:
+        remove_tree(path) if uid is None else chroot_root.remove_shared_memory_of(path, uid)
+    except TreeNotRemoved as error:
+        raise SandboxUnavailable(f"could not remove what the submission left in the sandbox, "
+                                 f"so it is not graded: {error}") from None
 
 
 def _scrubbed_environment(home: str) -> dict[str, str]:

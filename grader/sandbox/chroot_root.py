@@ -31,7 +31,8 @@ import tempfile
 from collections.abc import Iterable
 
 from grader.sandbox.layers import SHARED_MEMORY
-from grader.sandbox.leftovers import TEMP_PREFIX, remove_leftovers_in, remove_tree
+from grader.sandbox.leftovers import TEMP_PREFIX, remove_leftovers_in
+from grader.sandbox.tree_removal import remove_tree
 
 TREE_VERSION = "1"
 CACHE_DIRECTORIES = ("/var/cache/bpe-autograder", "/var/tmp/bpe-autograder")

@@ -55,6 +55,7 @@ from grader.sandbox import landlock as sandbox_landlock
 from grader.sandbox import seccomp as sandbox_seccomp
 from grader.sandbox import uids as sandbox_uids
 from grader.sandbox.leftovers import TEMP_PREFIX
+from grader.sandbox.tree_removal import TreeNotRemoved, remove_tree
 
 LAYER_NAMES = (
     "process",
@@ -240,7 +241,7 @@ class _Probe:
                 raise
         except OSError:
             groups.remove()
-            shutil.rmtree(scratch, ignore_errors=True)
+            _discard(scratch)
             raise
         if pid == 0:  # pragma: no cover - runs in the probe child, which must never return
             try:
@@ -270,11 +271,18 @@ class _Probe:
         finally:
             os.close(self.read_fd)
             self.groups.remove()
-            shutil.rmtree(self.scratch, ignore_errors=True)
+            _discard(self.scratch)
         return set(data.decode().split(",")) - {""}
 
 
 _STARTED: list[_Probe] = []
+
+
+def _discard(scratch: str) -> None:
+    try:
+        remove_tree(scratch)
+    except TreeNotRemoved:
+        pass  # named after this process: the next grader's leftover cleanup tries again
 
 
 def _try_layers(scratch: str, groups: sandbox_cgroups.CgroupSet) -> dict[str, bool]:

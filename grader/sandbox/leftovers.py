@@ -1,5 +1,6 @@
-"""The sandbox's temporary directories on the host: removing one (even where the worker, of
-the same uid, took permissions away) and those that graders killed before closing left."""
+"""The sandbox's temporary directories that graders killed before closing left on the host,
+removed by the first sandbox of every grader (:mod:`grader.sandbox.tree_removal` removes
+them, whatever their shape)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import os
 import tempfile
 
 from grader.sandbox import cgroups as sandbox_cgroups
+from grader.sandbox.tree_removal import TreeNotRemoved, remove_tree
 
 TEMP_PREFIX = "bpe-sandbox-"  # then the grader's pid, so leftovers of dead graders are known
 
@@ -32,7 +34,10 @@ def remove_leftovers_in(directory: str) -> None:
         if (name.startswith(TEMP_PREFIX) and creator.isdigit()
                 and not sandbox_cgroups.process_exists(int(creator))
                 and _owned_by_me(path)):
-            remove_tree(path)
+            try:
+                remove_tree(path)
+            except TreeNotRemoved:
+                continue  # the next grader tries again; a sandbox of its own is elsewhere
 
 
 @functools.lru_cache(maxsize=1)
@@ -45,22 +50,3 @@ def _owned_by_me(path: str) -> bool:
         return os.lstat(path).st_uid == os.geteuid()
     except OSError:
         return False
-
-
-def remove_tree(path: str) -> None:
-    """Remove a directory tree, even where the worker (same uid) took away permissions."""
-    try:
-        os.unlink(path)
-        return
-    except FileNotFoundError:
-        return
-    except OSError:
-        pass
-    try:
-        if not os.path.islink(path):
-            os.chmod(path, 0o700)
-        for name in os.listdir(path):
-            remove_tree(os.path.join(path, name))
-        os.rmdir(path)
-    except OSError:
-        pass

@@ -83,7 +83,6 @@ class WorkerProcess:
         self.output_fd: int | None = output_fd
         self.groups = groups
         self.output = output
-        self.import_seconds = 0.0  # how long loading took: each call executes the module again
         self.memory_watch: Callable[[], bool] | None = None  # True: the call is over its memory
         self.selector = selectors.DefaultSelector()
         self.selector.register(reply_fd, selectors.EVENT_READ, "reply")

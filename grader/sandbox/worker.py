@@ -71,7 +71,6 @@ SUBMISSION_LABEL = ["student.py"]  # the file name shown in tracebacks and synta
 CODE = [None]  # the compiled submission, once loaded (never executed by the server)
 CONFIG = {}  # per-submission settings from the load request
 RULESET = [None]  # the Landlock ruleset fd every child restricts itself with
-IMPORT_SECONDS = [0.0]  # how long the load child took, allowed again to every call
 SERIAL = [0]
 SUBREAPER = [False]  # whether orphans of calls are re-parented to this server
 PR_SET_CHILD_SUBREAPER = 36
@@ -777,7 +776,7 @@ def child_main(request, answer_fd, channel_fds, workdir, submission):
             enter_call(None, workdir, CONFIG.get("timeout", 1))
             reply = load_in_child(submission)
         else:
-            enter_call(request, workdir, request["timeout"] + IMPORT_SECONDS[0])
+            enter_call(request, workdir, request["timeout"])
             try:
                 module = quiet_import(submission)
             except MemoryError:
@@ -840,8 +839,8 @@ def fork_child(request, reply_fd, channel_fds, submission):
     workdir = os.path.join(CONFIG["scratch"], "c%d" % SERIAL[0])
     os.mkdir(workdir, 0o700)
     max_bytes = request["max_bytes"] if request is not None else 1 << 20
-    seconds = (request["timeout"] + IMPORT_SECONDS[0]) if request is not None \
-        else CONFIG.get("timeout", 1)
+    # A call's limit covers executing the module again: the import is charged where it runs.
+    seconds = request["timeout"] if request is not None else CONFIG.get("timeout", 1)
     read_fd, write_fd = _pipe()
     started = _monotonic()
     pid = _fork()
@@ -865,8 +864,6 @@ def fork_child(request, reply_fd, channel_fds, submission):
         elif how != "no-answer" or not exits_soon(pid):
             kill_group(pid)  # a child that closed its answer pipe but runs on is killed too
         status, cpu = reap(pid, SERVER["is_init"])
-        if request is None:
-            IMPORT_SECONDS[0] = min(_monotonic() - started, seconds)
         if how == "abandoned":
             _exit(0)
         if request is None:
@@ -966,49 +963,156 @@ def reap(pid, is_init):
 
 
 def clear_scratch(workdir):
-    """Remove the call's directory and anything else the call left in the scratch directory."""
+    """Remove the call's directory and anything else the call left in the scratch directory
+    (and this uid's files in /dev/shm). Where something cannot be removed the server stops
+    rather than serve the next call beside it; the grader then empties SCRATCH itself."""
     try:
         os.rmdir(workdir)  # the common case, a call that left nothing: one system call
     except OSError:
         pass
-    empty_directory(CONFIG["scratch"])
-    if CONFIG.get("shm"):
-        empty_directory(CONFIG["shm"], own_only=CONFIG.get("shm_shared", False))
+    try:
+        empty_directory(CONFIG["scratch"])
+        if CONFIG.get("shm"):
+            empty_directory(CONFIG["shm"], own_only=CONFIG.get("shm_shared", False))
+    except (OSError, RemovalFailed):
+        _exit(70)
+
+
+class RemovalFailed(Exception):
+    pass
+
+
+DIRECTORY_FLAGS = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
+OPEN_LEVELS = 8
 
 
 def empty_directory(path, own_only=False):
-    """Remove everything under ``path`` (all of it belongs to this uid), keeping ``path``."""
+    """Remove everything under ``path`` (all of it belongs to this uid), keeping ``path``;
+    with ``own_only``, only what this uid owns (a directory other sandboxes use too)."""
+    fd = os.open(path, DIRECTORY_FLAGS & ~os.O_NOFOLLOW)
     try:
-        entries = os.listdir(path)
-    except OSError:
+        with os.scandir(fd) as entries:
+            names = [entry.name for entry in entries]
+        for name in names:
+            if not own_only or _owner(fd, name) == os.getuid():
+                remove_entry(fd, name)
+    finally:
+        _close(fd)
+
+
+def remove_entry(parent_fd, name):
+    """Remove the entry ``name`` of the directory ``parent_fd`` whatever its shape: one
+    directory descriptor open per level near the bottom, names relative to it, an explicit
+    stack instead of recursion, ``..`` checked to lead back to the directory it left. The same
+    walk as the grader's ``grader.sandbox.tree_removal``; change both together."""
+    if _unlinked(parent_fd, name):
         return
-    for name in entries:
-        entry = os.path.join(path, name)
-        if own_only:  # a directory other sandboxes (other uids) use too: only ours goes
-            try:
-                if os.lstat(entry).st_uid != os.getuid():
+    fd = _enter(parent_fd, name)
+    if fd is None:
+        return
+    levels = [_level(name, fd)]  # [name, fd or -1, (device, inode), pending subdirectories]
+    try:
+        while levels:
+            level = levels[-1]
+            if not level[3]:
+                level[3] = _subdirectories(level[1])
+                if not level[3]:
+                    levels.pop()
+                    above = _reopened(levels[-1], level) if levels else parent_fd
+                    _close(level[1])
+                    level[1] = -1
+                    try:
+                        os.rmdir(level[0], dir_fd=above)
+                    except FileNotFoundError:
+                        pass
                     continue
-            except OSError:
+            child = level[3].pop()
+            fd = _enter(level[1], child)
+            if fd is None:
                 continue
-        remove_tree(entry)
+            levels.append(_level(child, fd))
+            if len(levels) > OPEN_LEVELS:
+                far = levels[-OPEN_LEVELS - 1]
+                if far[1] >= 0:
+                    _close(far[1])
+                    far[1] = -1
+    finally:
+        for level in levels:
+            if level[1] >= 0:
+                _close(level[1])
 
 
-def remove_tree(path):
+def _owner(dir_fd, name):
     try:
-        os.unlink(path)
-        return
-    except IsADirectoryError:
-        pass
-    except PermissionError:
-        pass
-    except OSError:
-        return
+        return os.lstat(name, dir_fd=dir_fd).st_uid
+    except FileNotFoundError:
+        return None
+
+
+def _level(name, fd):
+    info = os.fstat(fd)
+    return [name, fd, (info.st_dev, info.st_ino), []]
+
+
+def _is_directory(mode):
+    return mode & 0o170000 == 0o040000
+
+
+def _unlinked(dir_fd, name):
     try:
-        os.chmod(path, 0o700)
-        empty_directory(path)
-        os.rmdir(path)
+        os.unlink(name, dir_fd=dir_fd)
+        return True
+    except FileNotFoundError:
+        return True
     except OSError:
         pass
+    try:
+        if _is_directory(os.lstat(name, dir_fd=dir_fd).st_mode):
+            return False
+    except FileNotFoundError:
+        return True
+    raise RemovalFailed(name)
+
+
+def _enter(dir_fd, name):
+    try:
+        fd = os.open(name, DIRECTORY_FLAGS, dir_fd=dir_fd)
+    except FileNotFoundError:
+        return None
+    except PermissionError:  # a directory this uid locked: it may unlock it
+        before = os.lstat(name, dir_fd=dir_fd)
+        if not _is_directory(before.st_mode):
+            raise RemovalFailed(name)
+        os.chmod(name, 0o700, dir_fd=dir_fd)
+        fd = os.open(name, DIRECTORY_FLAGS, dir_fd=dir_fd)
+        after = os.fstat(fd)
+        if (after.st_dev, after.st_ino) != (before.st_dev, before.st_ino):
+            _close(fd)
+            raise RemovalFailed(name)
+    info = os.fstat(fd)
+    if info.st_mode & 0o700 != 0o700 and info.st_uid == os.geteuid():
+        os.fchmod(fd, (info.st_mode & 0o7777) | 0o700)
+    return fd
+
+
+def _subdirectories(dir_fd):
+    found = []
+    with os.scandir(dir_fd) as entries:
+        for entry in entries:
+            if entry.is_dir(follow_symlinks=False) or not _unlinked(dir_fd, entry.name):
+                found.append(entry.name)
+    return found
+
+
+def _reopened(level, below):
+    if level[1] < 0:
+        fd = os.open("..", DIRECTORY_FLAGS & ~os.O_NOFOLLOW, dir_fd=below[1])
+        info = os.fstat(fd)
+        if (info.st_dev, info.st_ino) != level[2]:
+            _close(fd)
+            raise RemovalFailed(level[0])
+        level[1] = fd
+    return level[1]
 
 
 def collect_answer(fd, answer, pid, deadline, request_fd):

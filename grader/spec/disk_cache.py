@@ -5,8 +5,12 @@ Two stages keep work on disk: validated exercise specs (:mod:`grader.spec.spec_c
 the ``specs`` folder) and the gradings' prepared work (:mod:`grader.grading.prepared_cache`).
 Both are pickles the grader wrote for itself, so the folders are the grader's alone (mode
 0700, files 0600): outside what a sandbox can read, and a file another user wrote is never
-trusted. ``GRADE_CACHE_DIR`` moves
-it; ``GRADE_CACHE_DIR=off`` switches it off. A folder that cannot be written, or a file that
+trusted. Nor is a folder another account could write (as ``ssh`` refuses a group-writable
+key): there, that account could swap one kept file for another of the grader's own. The folder
+must belong to this account (or root) and be writable by no one else, and every folder above it
+must too, unless it is sticky (like ``/tmp``);
+otherwise the grader works without it and says so once on standard error. ``GRADE_CACHE_DIR``
+moves it; ``GRADE_CACHE_DIR=off`` switches it off. A folder that cannot be written, or a file that
 cannot be read back, only costs the time of computing the values again.
 
 Every file is named by a hash of what its values depend on, the grader's own source among
@@ -19,6 +23,7 @@ import hashlib
 import importlib.util
 import os
 import pickle
+import stat
 import sys
 import tempfile
 from functools import lru_cache
@@ -36,7 +41,19 @@ _GENERATOR = "hypothesis"
 
 
 def cache_directory() -> Optional[Path]:
-    """Where the grader keeps its work, or None when the cache is off."""
+    """Where the grader keeps its work, or None when the cache is off or its folder is not
+    the grader's alone."""
+    chosen = _chosen_directory()
+    if chosen is None:
+        return None
+    problem = untrusted_because(chosen)
+    if problem is not None:
+        _warn_once(f"grade: not using the cache folder {chosen}: {problem}; working without it")
+        return None
+    return chosen
+
+
+def _chosen_directory() -> Optional[Path]:
     chosen = os.environ.get(ENVIRONMENT_VARIABLE)
     if chosen is not None:
         return None if chosen.strip().lower() in {OFF, ""} else Path(chosen)
@@ -44,6 +61,40 @@ def cache_directory() -> Optional[Path]:
         return Path("/var/cache/bpe-autograder/prepared")
     base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
     return Path(base) / "bpe-autograder" / "prepared"
+
+
+def untrusted_because(folder: Path) -> Optional[str]:
+    """Why another account could change what ``folder`` holds, or None when it cannot."""
+    real = Path(os.path.realpath(folder))
+    me = os.geteuid()
+    for kept in (real, real / SPECS):  # the folders holding the files: no one else's
+        try:
+            info = os.stat(kept)
+        except OSError:  # missing, or out of reach: then no file is read from it either
+            continue
+        if info.st_uid not in (me, 0):  # root could change anything anyway
+            return f"{kept} belongs to another account (uid {info.st_uid})"
+        if info.st_mode & (stat.S_IWGRP | stat.S_IWOTH):
+            return f"{kept} is writable by other accounts (mode {stat.S_IMODE(info.st_mode):04o})"
+    for above in real.parents:
+        try:
+            info = os.stat(above)
+        except OSError:
+            continue
+        if info.st_uid not in (me, 0):
+            return f"{above} belongs to another account (uid {info.st_uid})"
+        if info.st_mode & (stat.S_IWGRP | stat.S_IWOTH) and not info.st_mode & stat.S_ISVTX:
+            return f"{above} is writable by other accounts (mode {stat.S_IMODE(info.st_mode):04o})"
+    return None
+
+
+_WARNED: set[str] = set()
+
+
+def _warn_once(message: str) -> None:
+    if message not in _WARNED:
+        _WARNED.add(message)
+        print(message, file=sys.stderr)
 
 
 @lru_cache(maxsize=1)

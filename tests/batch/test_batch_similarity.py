@@ -220,3 +220,68 @@ def test_grade_batch_with_similarity_adds_the_pages_and_a_class_report_section(t
                              timeout=120)
     assert refused.returncode == 2 and "needs --exercise" in refused.stderr
     assert not (tmp_path / "out2").exists()
+
+
+# ---------------------------------------------------------------------------------------------
+# bounded memory
+
+MEASURED = '''
+import sys
+from pathlib import Path
+from grader.batch.similarity import find_similar, write_similarity
+from grader.spec import load_exercise
+report = find_similar(Path(sys.argv[1]), load_exercise("bpe-train-encode"))
+write_similarity(report, Path(sys.argv[2]), "near the cap")
+print(report.students, len(report.pairs), sorted(report.cut))
+'''
+# Run in a fresh process of its own: the peak of its children is the comparison's alone.
+PEAK_OF_A_CHILD = '''
+import resource, subprocess, sys
+done = subprocess.run([sys.executable, "-c", *sys.argv[1:]])
+print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024 if done.returncode == 0
+      else "failed")
+'''
+
+
+def _near_the_cap(folder: Path, students: int) -> list[Path]:
+    """Files just under the submission cap, dense in tokens (one per character or two)."""
+    from grader.grading.submission_file import MAX_SUBMISSION_BYTES
+
+    folder.mkdir()
+    base = (CLASS / "counter_loop.py").read_text()
+    written = []
+    for number in range(students):
+        letters = "bcdefgh"
+        lines = [f"a={letters[(i * 7 + number) % 7]}{'+-*%&|^'[(i * 3 + number) % 7]}"
+                 f"{letters[(i * 5) % 7]}\n" for i in range((MAX_SUBMISSION_BYTES - 20_000) // 6)]
+        path = folder / f"student{number}.py"
+        path.write_text(base + "".join(lines))
+        assert MAX_SUBMISSION_BYTES - 30_000 < path.stat().st_size < MAX_SUBMISSION_BYTES
+        written.append(path)
+    return written
+
+
+def test_three_files_at_the_size_cap_are_compared_within_the_stated_memory(tmp_path):
+    from grader.batch.similarity import MAX_COMPARED_CHARS, MEMORY_BOUND_MIB
+
+    _near_the_cap(tmp_path / "class", 3)
+    done = subprocess.run([sys.executable, "-c", PEAK_OF_A_CHILD, MEASURED,
+                           str(tmp_path / "class"), str(tmp_path / "out")],
+                          capture_output=True, text=True, timeout=900)
+    assert done.returncode == 0, done.stderr[-2000:]
+    compared, peak = done.stdout.splitlines()[-2:]
+    assert compared.split()[0] == "3", done.stderr[-2000:]
+    assert float(peak) < MEMORY_BOUND_MIB, f"peak memory {float(peak):.0f} MiB"
+    page = (tmp_path / "out" / "similarity.html").read_text()
+    assert f"first {MAX_COMPARED_CHARS:,} characters at most" in page
+    assert all(f"student{number}" in page for number in range(3))
+
+
+def test_the_class_report_says_which_files_were_compared_in_part():
+    from grader.batch.similarity import MAX_COMPARED_CHARS, SimilarityReport, class_report_leads
+
+    report = SimilarityReport(3, 0, 0.5, [], [], 1.0, cut=["bob", "alice"])
+    note = class_report_leads(report).note
+    assert f"first {MAX_COMPARED_CHARS:,} characters at most" in note
+    assert note.endswith("2 were longer: alice, bob.")
+    assert class_report_leads(SimilarityReport(3, 0, 0.5, [], [], 1.0)).note == ""
