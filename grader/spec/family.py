@@ -132,7 +132,7 @@ class Family:
     """One line for ``grade list --families``."""
     roles: tuple[Role, ...]
     """The functions its students write (none for a family of answers files)."""
-    exercise: type
+    exercise: type["Exercise"]
     """Its spec model: a subclass of :class:`grader.spec.models.Exercise` whose ``family``
     field defaults to :attr:`name` and whose ``role_order`` lists the roles in order."""
     builds_on: tuple[str, ...] = ()

@@ -24,8 +24,13 @@ def _message(item: dict[str, Any], model: type[BaseModel]) -> str:
     if kind == "extra_forbidden":
         return _unknown_key_message(loc, model)
     if kind == "literal_error":
-        allowed = [a.strip().strip("'") for a in re.split(r",| or ", ctx["expected"])]
-        return f"{value!r} is not one of {', '.join(a for a in allowed if a)}"
+        allowed = re.findall(r"'([^']*)'", ctx["expected"]) or [
+            a.strip() for a in re.split(r",| or ", ctx["expected"]) if a.strip()]
+        if len(allowed) == 1:  # a convention the exercise's family fixes: say why
+            why = _description(loc, model)
+            return (f"{value!r} is not supported here, only {allowed[0]!r}"
+                    + (f": {why}" if why else ""))
+        return f"{value!r} is not one of {', '.join(allowed)}"
     if kind in ("greater_than", "greater_than_equal", "less_than", "less_than_equal"):
         bound = next(iter(ctx.values()))
         op = {"greater_than": ">", "greater_than_equal": ">=", "less_than": "<",
@@ -76,6 +81,19 @@ def _unknown_key_message(loc: Loc, root: type[BaseModel]) -> str:
     close = difflib.get_close_matches(key, allowed, n=1)
     hint = f"; did you mean {close[0]!r}?" if close else ""
     return f"unknown key{hint} (allowed: {', '.join(allowed)})"
+
+
+def _description(loc: Loc, root: type[BaseModel]) -> str:
+    """The description of the field at ``loc`` (its docstring in the spec model), if any."""
+    from grader.spec.attribute_docs import attribute_docstrings  # only for such a message
+
+    model = _model_at(loc[:-1], root)
+    if model is None:
+        return ""
+    field = model.model_fields.get(str(loc[-1]))
+    described = field.description if field is not None else None
+    record = getattr(model, "__record__", model)
+    return " ".join((described or attribute_docstrings(record).get(str(loc[-1]), "")).split())
 
 
 def _model_at(loc: Loc, root: type[BaseModel]) -> Optional[type[BaseModel]]:

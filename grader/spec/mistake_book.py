@@ -20,7 +20,10 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any, Optional
+from typing import TYPE_CHECKING, Any, Optional
+
+if TYPE_CHECKING:
+    from grader.spec.models import Exercise
 
 NOT_COMPARABLE = object()
 """What a canonical form gives for a value that cannot be compared (the wrong shape)."""
@@ -60,7 +63,7 @@ def _as_it_is(role: str, value: Any) -> Any:
     return value
 
 
-def _no_options(exercise: Any, role: str) -> dict[str, Any]:
+def _no_options(exercise: "Exercise", role: str) -> dict[str, Any]:
     return {}
 
 
@@ -72,11 +75,11 @@ def _never(role: str, crash: str) -> bool:
     return False
 
 
-def _always(exercise: Any, role: str, inputs: Mapping[str, Any], value: Any) -> bool:
+def _always(exercise: "Exercise", role: str, inputs: Mapping[str, Any], value: Any) -> bool:
     return True
 
 
-def _no_signals(role: str, observations: Sequence[Any], options: Mapping[str, Any]) -> list:
+def _no_signals(role: str, observations: Sequence["Observation"], options: Mapping[str, Any]) -> list:
     return []
 
 
@@ -100,12 +103,12 @@ class MistakeBook:
     entries: tuple[Mistake, ...] = ()
     reference: Mapping[str, Callable[..., Any]] = field(default_factory=dict)
     canonical: Callable[[str, Any], Any] = _as_it_is
-    options: Callable[[Any, str], dict[str, Any]] = _no_options
+    options: Callable[["Exercise", str], dict[str, Any]] = _no_options
     combinations: Callable[[str, Mapping[str, Any]], Sequence[Mistake]] = _no_combinations
     telling_crash: Callable[[str, str], bool] = _never
     crash: tuple[type[BaseException], ...] = ()
-    trivial: Callable[[Any, str, Mapping[str, Any], Any], bool] = _always
-    signals: Callable[[str, Sequence[Any], Mapping[str, Any]], list] = _no_signals
+    trivial: Callable[["Exercise", str, Mapping[str, Any], Any], bool] = _always
+    signals: Callable[[str, Sequence["Observation"], Mapping[str, Any]], list[tuple[str, str, str]]] = _no_signals
 
     def for_role(self, role: Optional[str]) -> tuple[Mistake, ...]:
         """Every mistake of ``role``, in catalogue order (most specific first)."""
@@ -167,7 +170,7 @@ class StudentMistake:
     role: str
     parts: dict[str, object] = field(default_factory=dict)
     settings: dict[str, str] = field(default_factory=dict)
-    applies: Callable[[Any], bool] = lambda exercise: True
+    applies: Callable[["Exercise"], bool] = lambda exercise: True
     convention: Mapping[str, Any] = field(default_factory=dict)
     """As :attr:`Mistake.convention`: another choice of a convention, no mistake where the
     exercise makes that choice."""
@@ -181,7 +184,7 @@ class Students:
     makes at once (graded too, and named together); ``combination(mistake_id)`` is the
     runnable :class:`Mistake` of such a pair."""
 
-    applicable: Callable[[Any], list[StudentMistake]]
-    source: Callable[[Any, Optional[str]], str]
-    combined: Callable[[Any], list[StudentMistake]] = lambda exercise: []
+    applicable: Callable[["Exercise"], list[StudentMistake]]
+    source: Callable[["Exercise", Optional[str]], str]
+    combined: Callable[["Exercise"], list[StudentMistake]] = lambda exercise: []
     combination: Optional[Callable[[str], Mistake]] = None

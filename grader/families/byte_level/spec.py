@@ -21,9 +21,24 @@ from grader.families.api import (
     milestone_model,
 )
 
-from grader.families.bpe.spec import BpeCase, BpeExercise, Clock, EfficiencySettings
+from grader.families.bpe.spec import BpeCase, BpeExercise, Clock, Conventions, EfficiencySettings
 
 ROLES = ("train_byte_bpe", "encode_byte_bpe", "decode_byte_bpe", "encode_iterable_byte_bpe")
+
+
+class ByteConventions(Conventions):
+    """CS336's conventions, the only ones byte-level BPE is graded in: texts, no end-of-word
+    marker, ties to the greatest pair of bytes, merges as (a, b) pairs. The reference, the
+    stub and the audit follow these, so a spec may state them but not change them."""
+
+    corpus_form: Literal["texts"]  # type: ignore[assignment]
+    """Byte-level BPE trains on texts (pre-tokenized by the GPT-2 pattern): "texts" only."""
+    end_of_word: Literal[""] = ""  # type: ignore[assignment]
+    """Byte-level BPE marks no word ends (a pre-token carries its leading space): "" only."""
+    tie_break: Literal["reverse-lexicographic"]  # type: ignore[assignment]
+    """Ties go to the greatest pair of bytes, as CS336 says: "reverse-lexicographic" only."""
+    merge_form: Literal["pairs"] = "pairs"  # type: ignore[assignment]
+    """Merges are (a, b) pairs of bytes: "pairs" only."""
 
 
 class ByteCase(BpeCase):
@@ -90,5 +105,7 @@ class ByteExercise(BpeExercise):
     """Sizes of the texts generated for differential and property checks."""
     efficiency: ByteEfficiency = ByteEfficiency.model_construct()  # type: ignore[assignment]
     """The timed training of the efficiency check."""
+    conventions: ByteConventions  # type: ignore[assignment]
+    """CS336's conventions (the family supports no others)."""
     cases: list[ByteCase] = Field(default_factory=list)  # type: ignore[assignment]
     """Texts with special tokens; every expected value is computed by the reference."""
