@@ -57,6 +57,7 @@ def wordpiece_difference(
         shown.append(got)
     pair_counts = _pair_counts(words)
     top = max(pair_counts.values(), default=0)
+    frequent = [pair for pair, count in pair_counts.items() if count == top]
     return {
         "step": index + 1,
         "expected": json_pair(want),
@@ -67,8 +68,8 @@ def wordpiece_difference(
         ],
         "tied": json_pairs(tied) if len(tied) > 1 else [],
         # BPE's candidates at this step: what a trainer ranking by raw count would pick.
-        "most_frequent": {"pairs": json_pairs([p for p, n in pair_counts.items() if n == top]),
-                          "count": top},
+        "most_frequent": {"pairs": json_pairs(frequent), "count": top,
+                          "pick": json_pair(order_tied(frequent, rule)[0] if frequent else None)},
         "rule": rule,
         "rule_text": DESCRIPTIONS[rule],
     }
@@ -112,10 +113,20 @@ def _why_not(difference: dict[str, Any], got: list[str]) -> str:
     rule = ("WordPiece merges the pair with the highest score count(ab)/(count(a)*count(b)), "
             "compared exactly")
     frequent = difference.get("most_frequent") or {}
-    if tuple(got) in {tuple(pair) for pair in frequent.get("pairs") or []}:
-        return (f"{show(got)} is the most frequent pair here ({frequent.get('count')} times), "
-                f"which is BPE's choice; {rule}, not by frequency.")
-    return f"{rule}; {show(got)} does not have the highest score at this step."
+    pairs = [tuple(pair) for pair in frequent.get("pairs") or []]
+    count = frequent.get("count")
+    times = f"{count} time{'s' if count != 1 else ''}"
+    if tuple(got) not in pairs:
+        return f"{rule}; {show(got)} does not have the highest score at this step."
+    if len(pairs) == 1:
+        return (f"{show(got)} is the most frequent pair here ({times}), which is BPE's choice; "
+                f"{rule}, not by frequency.")
+    if frequent.get("pick") is not None and tuple(got) == tuple(frequent["pick"]):
+        return (f"{show(got)} is BPE's choice here: {len(pairs)} pairs share the highest count "
+                f"({times} each) and the tie rule '{difference['rule']}' picks it; {rule}, "
+                "not by frequency.")
+    return (f"{show(got)} is one of the {len(pairs)} pairs with the highest count here "
+            f"({times} each); {rule}, and {show(got)} does not have the highest score.")
 
 
 def show_divergence(value: Optional[tuple[int, Pair, Pair]]) -> str:

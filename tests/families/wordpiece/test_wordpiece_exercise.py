@@ -65,8 +65,10 @@ def test_feedback_shows_exact_scores_at_the_first_differing_step():
     assert scores[("e", "s")] == "9/(17*9)=1/17"
     message = wordpiece_message(difference, 4)
     assert "expected ('i', 'd') (score 3/(3*3)=1/3)" in message
-    # (e, s) occurs 9 times, as often as any pair: the trainer ranked by frequency, as BPE does.
-    assert "('e', 's') is the most frequent pair here (9 times), which is BPE's choice" in message
+    # (e, s) occurs 9 times, as often as (s, t) and (t, </w>): tied on frequency, BPE's rule takes
+    # it, so the trainer ranked by frequency, as BPE does.
+    assert ("('e', 's') is BPE's choice here: 3 pairs share the highest count (9 times each) and "
+            "the tie rule 'lexicographic' picks it") in message
 
 
 def test_feedback_claims_frequency_only_for_the_most_frequent_pair():
@@ -139,3 +141,15 @@ def parse_exercise_like(data):
 def diagnose(role, actual, inputs, **options):
     """The WordPiece mistakes reproducing ``actual`` (options: the tie rule and the marker)."""
     return matching(BOOK, role, actual, inputs, options)
+
+
+def test_feedback_calls_a_pair_bpes_choice_only_when_bpe_picks_it():
+    """Four pairs occur once each in {ab: 1, cd: 1}: (d, </w>) is among the most frequent, but
+    BPE's lexicographic rule picks (a, b); the feedback must not call (d, </w>) BPE's choice."""
+    corpus = {"ab": 1, "cd": 1}
+    expected = wordpiece_merges(EXERCISE, corpus, 1)
+    assert expected == [("a", "b")]
+    tied = wordpiece_message(wordpiece_difference(EXERCISE, corpus, 1, expected, [("d", EOW)]), 1)
+    assert "BPE's choice" not in tied and "the most frequent pair here" not in tied
+    assert "('d', '</w>') is one of the 4 pairs with the highest count here (1 time each)" in tied
+    assert "does not have the highest score" in tied
