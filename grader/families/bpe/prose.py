@@ -14,7 +14,8 @@ from __future__ import annotations
 
 import random
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from typing import Any, Optional, Union
 
 from grader.families.api import Exercise, Loc
@@ -193,13 +194,35 @@ def met_order(step: Step) -> list[tuple[str, str]]:
     return [pair for pair, count in step.pair_counts.items() if count == step.count]
 
 
-def _first_tie(corpus: Corpus, rule: str, end_of_word: str, limit: int = 8) -> Optional[Step]:
+@dataclass(frozen=True)
+class Tie:
+    """A training step's tie as the stub tells it: the step, the tied pairs in the order
+    first met, what they share (``once``, ``score 1/3``) and the pair the rule merges."""
+
+    number: int
+    tied: list[tuple[str, str]]
+    shared: str
+    pair: tuple[str, str]
+
+
+TieSteps = Callable[[Corpus, int, str, str], Iterator[Tie]]
+"""A trainer's steps, as ties: ``steps(corpus, limit, rule, end_of_word)``."""
+
+
+def bpe_ties(corpus: Corpus, limit: int, rule: str, end_of_word: str) -> Iterator[Tie]:
+    """BPE's steps: pairs tie on their count."""
+    for step in train_steps(corpus, limit, tie_break=rule, end_of_word=end_of_word):
+        yield Tie(step.number, met_order(step), f"occur {_times(step.count)}", step.pair)
+
+
+def _first_tie(corpus: Corpus, rule: str, end_of_word: str, limit: int = 8,
+               steps: TieSteps = bpe_ties) -> Optional[Tie]:
     """The first step of training ``corpus`` where the rule's pick differs from every other
     rule's pick on the same tied pairs."""
-    for step in train_steps(corpus, limit, tie_break=rule, end_of_word=end_of_word):
+    for step in steps(corpus, limit, rule, end_of_word):
         if len(step.tied) < 2:
             continue
-        picks = {other: order_tied(met_order(step), other)[0] for other in TIE_BREAKS}
+        picks = {other: order_tied(step.tied, other)[0] for other in TIE_BREAKS}
         if all(picks[other] != picks[rule] for other in TIE_BREAKS if other != rule):
             return step
     return None
@@ -220,11 +243,13 @@ def _as_form(counts: dict[str, int], corpus_form: str) -> Corpus:
     return [" ".join(w for w, c in counts.items() for _ in range(c))]
 
 
-def worked_tie(rule: str, corpus_form: str, end_of_word: str) -> Optional[tuple[Corpus, Step]]:
-    """A small corpus in ``corpus_form`` and the step where ``rule`` alone picks its pair."""
+def worked_tie(rule: str, corpus_form: str, end_of_word: str,
+               steps: TieSteps = bpe_ties) -> Optional[tuple[Corpus, Tie]]:
+    """A small corpus in ``corpus_form`` and the step where ``rule`` alone picks its pair,
+    training with ``steps`` (BPE's by default)."""
     for counts in WORKED_CORPORA:
         corpus = _as_form(counts, corpus_form)
-        step = _first_tie(corpus, rule, end_of_word)
+        step = _first_tie(corpus, rule, end_of_word, steps=steps)
         if step is not None:
             return corpus, step
     best: Optional[tuple[int, Corpus, Step]] = None
@@ -233,7 +258,7 @@ def worked_tie(rule: str, corpus_form: str, end_of_word: str) -> Optional[tuple[
         if best is not None and size >= best[0]:
             continue
         corpus = _as_form(counts, corpus_form)
-        step = _first_tie(corpus, rule, end_of_word)
+        step = _first_tie(corpus, rule, end_of_word, steps=steps)
         if step is not None:
             best = (size + step.number, corpus, step)
     return None if best is None else (best[1], best[2])
@@ -243,25 +268,28 @@ def _times(count: int) -> str:
     return {1: "once", 2: "twice"}.get(count, f"{count} times")
 
 
-def tie_paragraph(exercise: Exercise) -> str:
-    """The stub's tie rule: the rule in words, a worked tie and the rule in Python."""
+def tie_paragraph(exercise: Exercise, steps: TieSteps = bpe_ties, measure: str = "count",
+                  python: Optional[str] = None) -> str:
+    """The stub's tie rule: the rule in words, a worked tie computed by the family's own
+    trainer (``steps``: BPE's, ties on ``measure``), and the rule in Python (``python``, else
+    BPE's one-liner)."""
     conventions = exercise.conventions
     rule = conventions.tie_break
-    text = (f"when several pairs share the highest count, merge {DESCRIPTIONS[rule]} "
+    text = (f"when several pairs share the highest {measure}, merge {DESCRIPTIONS[rule]} "
             f"(rule {rule!r}).")
-    found = worked_tie(rule, conventions.corpus_form, conventions.end_of_word)
+    found = worked_tie(rule, conventions.corpus_form, conventions.end_of_word, steps)
     if found is not None:
         corpus, step = found
         before = ("at the first step" if step.number == 1 else f"at step {step.number}")
-        tied = ", ".join(_pair(p) for p in met_order(step))
+        tied = ", ".join(_pair(p) for p in step.tied)
         others = "; ".join(
-            f"{other} would take {_pair(order_tied(met_order(step), other)[0])}"
+            f"{other} would take {_pair(order_tied(step.tied, other)[0])}"
             for other in TIE_BREAKS if other != rule
         )
         text += (f" For example, training on {_words(corpus)}: {before} the pairs {tied} "
-                 f"(in the order first met) all occur {_times(step.count)}, and this rule merges "
+                 f"(in the order first met) all {step.shared}, and this rule merges "
                  f"{_pair(step.pair)} ({others}).")
-    text += f" In Python: {PYTHON_RULES[rule]}."
+    text += f" In Python: {python or PYTHON_RULES[rule]}."
     return text[0].upper() + text[1:]
 
 

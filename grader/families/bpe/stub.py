@@ -23,10 +23,10 @@ same milestone also passes a case or generated input that needs real work. Gener
 and the timed corpus change with a secret seed, so only a real solution passes them."""
 
 
-def stub_text(exercise: Exercise, ranked_by: str = "count") -> StubText:
-    """The stub's conventions, tie paragraph, the author's consistent tie example, and what
-    earns points."""
-    return StubText(convention_lines(exercise, ranked_by), tie_paragraph(exercise),
+def stub_text(exercise: Exercise, ranked_by: str = "count", ties: str = "") -> StubText:
+    """The stub's conventions, tie paragraph (``ties``, else BPE's, worked by the reference),
+    the author's consistent tie example, and what earns points."""
+    return StubText(convention_lines(exercise, ranked_by), ties or tie_paragraph(exercise),
                     _consistent_tie_example(exercise), REAL_WORK_NOTE)
 
 

@@ -12,7 +12,6 @@ import pytest
 from grader.spec import load_exercise
 from grader.spec.check import check_spec
 from grader.families.bpe.prose import (
-    met_order,
     prose_problems,
     stated_rules,
     tie_cases,
@@ -81,7 +80,7 @@ def test_the_worked_tie_is_one_only_the_declared_rule_decides_that_way(rule, cor
     assert found is not None
     corpus, step = found
     assert isinstance(corpus, dict) == (corpus_form == "word-counts")
-    tied = met_order(step)
+    tied = step.tied
     assert order_tied(tied, rule)[0] == step.pair
     for other in TIE_BREAKS:
         if other != rule:

@@ -153,3 +153,36 @@ def test_feedback_calls_a_pair_bpes_choice_only_when_bpe_picks_it():
     assert "BPE's choice" not in tied and "the most frequent pair here" not in tied
     assert "('d', '</w>') is one of the 4 pairs with the highest count here (1 time each)" in tied
     assert "does not have the highest score" in tied
+
+
+def test_the_stubs_worked_tie_is_a_wordpiece_tie_recomputed_from_its_own_numbers():
+    """The stub's tie example is WordPiece's own: at the step it names, exactly the pairs it
+    lists share the highest exact score, the score is the one it states, and each rule picks
+    the pair the text says."""
+    import ast
+    import re
+
+    from grader.families.wordpiece.stub import stub_text
+    from reference.tie_breaks import TIE_BREAKS, order_tied
+    from reference.wordpiece import wordpiece_steps
+
+    text = " ".join(stub_text(EXERCISE).ties.split())
+    found = re.search(r"training on (\{.*?\}): at (?:the first step|step (\d+)) the pairs (.*?) "
+                      r"\(in the order first met\) all score (\S+), and this rule merges "
+                      r"\((\S+), (\S+)\) \((.*?)\)\.", text)
+    assert found, text
+    corpus = ast.literal_eval(found.group(1))
+    number = int(found.group(2) or 1)
+    listed = [tuple(p.split(", ")) for p in re.findall(r"\(([^()]+)\)", found.group(3))]
+    rule = EXERCISE.conventions.tie_break
+    step = list(wordpiece_steps(corpus, number, tie_break=rule,
+                                end_of_word=EXERCISE.conventions.end_of_word))[number - 1]
+    best = max(step.scores.values())
+    assert [p for p, s in step.scores.items() if s == best] == listed
+    assert str(best) == found.group(4)
+    assert step.pair == (found.group(5), found.group(6)) == order_tied(listed, rule)[0]
+    for other in TIE_BREAKS:
+        if other != rule:
+            pick = order_tied(listed, other)[0]
+            assert f"{other} would take ({pick[0]}, {pick[1]})" in found.group(7)
+    assert "In Python: min(scores," in text
