@@ -15,6 +15,7 @@ from grader.commands.common import (
     VERDICT_NO,
     InputError,
     exercises_dir_option,
+    grader_fault,
     load,
     with_exit_codes,
 )
@@ -285,12 +286,15 @@ def new(exercise_id: str, output: Optional[Path], tie_break: Optional[str],
                                base=base_spec)
     except NewSpecError as error:
         raise InputError(str(error)) from None
+    except Exception as error:  # noqa: BLE001 - any other failure is the grader's own fault
+        grader_fault("new", "internal error while writing the spec", error)
     if output is None:
         click.echo(text, nl=False)
         return
     if output.exists() and not force:
         raise InputError(f"{output} already exists; pass --force to overwrite it")
     try:
+        output.parent.mkdir(parents=True, exist_ok=True)  # course/ID.yaml in a new course folder
         output.write_text(text, encoding="utf-8")
     except OSError as error:
         raise InputError(f"cannot write {output}: {error.strerror or error}") from None
