@@ -33,15 +33,30 @@ from grader.commands.progress import Progress
               help="List the families (kinds of exercise) and their roles instead.")
 @exercises_dir_option
 def list_exercises(fmt: str, families: bool) -> None:
-    from grader.spec import SpecError, available_exercises, display_path, family_of
+    from grader.spec import SpecError, display_path, family_of
+    from grader.spec.loading import loadable_exercises
 
     if families:
         _list_families(fmt)
         return
     try:
-        exercises = available_exercises()
+        exercises, broken = loadable_exercises()
     except SpecError as error:
-        raise InputError(f"an exercise on the search path is broken:\n{error}") from None
+        raise InputError(str(error)) from None
+    try:
+        _list(exercises, fmt, display_path, family_of)
+    finally:
+        for error in broken:  # listed last, on standard error, after the good ones
+            first = error.problems[0] if error.problems else error
+            more = len(error.problems) - 1
+            click.echo(f"grade list: not listed: {first}"
+                       + (f" (and {more} more problem(s): grade check it)" if more > 0 else
+                          " (grade check it)"), err=True)
+    if broken:
+        sys.exit(INPUT_ERROR)
+
+
+def _list(exercises, fmt: str, display_path, family_of) -> None:
     if fmt == "json":
         click.echo(json.dumps([
             {"id": e.id, "title": e.title, "points": e.total_points,

@@ -357,6 +357,23 @@ def available_exercises() -> list[Exercise]:
     return [load_exercise(path) for path in paths]
 
 
+def loadable_exercises() -> tuple[list[Exercise], list[SpecError]]:
+    """Every exercise on the search path that loads, and the error of each one that does not
+    (a course's work-in-progress spec hides none of the others)."""
+    try:
+        paths = exercise_paths()
+    except FileNotFoundError as error:
+        raise ExerciseNotFound([Problem("exercises", None, "", str(error))]) from None
+    loaded: list[Exercise] = []
+    broken: list[SpecError] = []
+    for path in paths:
+        try:
+            loaded.append(load_exercise(path))
+        except SpecError as error:
+            broken.append(error)
+    return loaded, broken
+
+
 def json_schema() -> dict[str, Any]:
     """The spec format as a JSON Schema (draft 2020-12): one branch per family's model."""
     from pydantic import TypeAdapter

@@ -3,6 +3,8 @@ runs to its documented end or stops with one clear line and the README's exit co
 
 from __future__ import annotations
 
+import json
+
 from pathlib import Path
 
 import pytest
@@ -82,3 +84,23 @@ def test_new_from_bpe_steps_keeps_its_step_functions(tmp_path):
     tie_case = next(case for case in data["cases"] if case["id"] == "tie-first-seen")
     assert "description" not in tie_case
     assert grade("check", str(path)).exit_code == 0
+
+
+# --------------------------------------------------------------------------- grade list
+
+
+def test_list_shows_the_good_specs_and_names_the_broken_one(tmp_path):
+    course = tmp_path / "course"
+    course.mkdir()
+    good = course / "week3-bpe.yaml"
+    assert grade("new", "week3-bpe", "-o", str(good)).exit_code == 0
+    (course / "week4-wip.yaml").write_text("id: week4-wip\ntitle: [\n", encoding="utf-8")
+    result = grade("list", "--exercises-dir", str(course))
+    no_traceback(result)
+    assert result.exit_code == 2
+    assert "week3-bpe  (100 points)" in result.stdout
+    assert "bpe-train-encode" in result.stdout
+    assert "week4-wip.yaml:3: YAML syntax error" in result.stderr
+    as_json = grade("list", "--exercises-dir", str(course), "--format", "json")
+    assert as_json.exit_code == 2
+    assert "week3-bpe" in {row["id"] for row in json.loads(as_json.stdout)}
