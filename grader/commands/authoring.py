@@ -233,7 +233,8 @@ def _roster_stubs(spec, roster: Optional[Path], id_column: Optional[str], output
     "Validate each EXERCISE (an id, a spec file, or a folder of specs) and verify its expected "
     "values against the reference.\n\n"
     "Reports every problem at once as file:line: field: message, and warns when no public "
-    "case tells the declared tie rule from another. Exits 3 when a spec has problems."))
+    "case tells the declared tie rule from another. Exits 3 when a spec has problems, 2 when a "
+    "file is not a spec at all (unreadable, not UTF-8, not YAML, empty)."))
 @click.argument("exercises", metavar="EXERCISE...", nargs=-1, required=True)
 @exercises_dir_option
 def check(exercises: tuple[str, ...]) -> None:
@@ -262,7 +263,9 @@ def check(exercises: tuple[str, ...]) -> None:
             continue
         for line in iter_report_lines(report):
             click.echo(line)
-        if not report.ok:
+        if report.unreadable:  # not a spec with problems: a file that is not a spec at all
+            worst = max(worst, INPUT_ERROR)
+        elif not report.ok:
             worst = max(worst, VERDICT_NO)
     if worst:
         sys.exit(worst)

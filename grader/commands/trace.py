@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from grader.commands.common import with_exit_codes
+from grader.commands.common import refuse_special_file, with_exit_codes
 from reference import END_OF_WORD, TIE_BREAKS, BPEInputError
 from reference.trace import parse_word_counts, render_trace
 
@@ -20,6 +20,7 @@ def _corpus_items(corpus: tuple[str, ...], corpus_file: Path | None, word_counts
         raise click.UsageError("give the corpus either as arguments or with --file, not both")
     if corpus_file is None:
         return list(corpus)
+    refuse_special_file(corpus_file, "--file", "a text file of the corpus")
     try:
         content = corpus_file.read_text(encoding="utf-8")
     except UnicodeDecodeError:

@@ -17,7 +17,7 @@ from typing import Optional, Union
 from grader.spec.family import family_of
 from grader.spec.loading import load_exercise
 from grader.spec.models import Exercise
-from grader.spec.problems import ExerciseNotFound, Problem, SpecError, in_file_order
+from grader.spec.problems import ExerciseNotFound, Problem, SpecError, SpecUnreadable, in_file_order
 
 
 @dataclass
@@ -44,6 +44,8 @@ class CheckReport:
     computed: int = 0
     not_found: bool = False
     """The target names no file and no exercise on the search path (an input error)."""
+    unreadable: bool = False
+    """The file cannot be read, or is not YAML holding a mapping (an input error, not a verdict)."""
     clean_summary: Optional[str] = None
 
     @property
@@ -75,6 +77,7 @@ def check_spec(id_or_path: Union[str, os.PathLike]) -> CheckReport:
     except SpecError as error:
         report.problems = list(error.problems)
         report.not_found = isinstance(error, ExerciseNotFound)
+        report.unreadable = isinstance(error, SpecUnreadable)
         if isinstance(error.exercise, Exercise):  # report the prose in the same round
             shaped = error.exercise
             report.problems = in_file_order(report.problems + [

@@ -21,6 +21,7 @@ from grader.spec.problems import (
     ExerciseNotFound,
     Problem,
     SpecError,
+    SpecUnreadable,
     format_loc,
     in_file_order,
 )
@@ -134,8 +135,13 @@ def load_exercise(id_or_path: Union[str, os.PathLike]) -> Exercise:
     _use_course_families(path.parent)
     try:
         text = path.read_text(encoding="utf-8-sig")
-    except (OSError, UnicodeDecodeError) as error:
-        raise SpecError([Problem(display_path(path), None, "", f"cannot read the file: {error}")])
+    except UnicodeDecodeError as error:
+        raise SpecUnreadable([Problem(display_path(path), None, "", (
+            f"cannot read the file: it is not UTF-8 text (byte {error.start}); a spec is a "
+            "YAML text file"))]) from None
+    except OSError as error:
+        raise SpecUnreadable([Problem(display_path(path), None, "", (
+            f"cannot read the file: {error.strerror or error}"))]) from None
     shown_as = display_path(path)
     exercise = spec_cache.load(path, shown_as, text)
     if exercise is not None:
@@ -149,6 +155,10 @@ def load_exercise(id_or_path: Union[str, os.PathLike]) -> Exercise:
 
 def _resolve(id_or_path: Union[str, os.PathLike]) -> Path:
     candidate = Path(id_or_path)
+    kind = special_file_kind(candidate)
+    if kind is not None and kind != "a folder":
+        raise ExerciseNotFound([Problem(str(candidate), None, "", (
+            f"is {kind}, not a file: pass a spec file or an id"))])
     if candidate.is_dir():
         raise ExerciseNotFound([Problem(str(candidate), None, "", (
             "is a folder, not an exercise: pass a spec file or an id, or make the folder's "
@@ -170,6 +180,28 @@ def _resolve(id_or_path: Union[str, os.PathLike]) -> Path:
             f"file itself, or add its folder with --exercises-dir DIR or {ENV_VAR}")
         )])
     return found
+
+
+def special_file_kind(path: Path) -> Optional[str]:
+    """What ``path`` is when it exists but is no regular file ("a named pipe (FIFO)", "a
+    folder", ...), told without opening it (opening a FIFO waits for a writer); else None."""
+    import stat
+
+    try:
+        mode = path.stat().st_mode
+    except (OSError, ValueError):
+        return None
+    if stat.S_ISREG(mode):
+        return None
+    if stat.S_ISDIR(mode):
+        return "a folder"
+    if stat.S_ISFIFO(mode):
+        return "a named pipe (FIFO)"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device"
+    return "not a regular file"
 
 
 def display_path(path: Path) -> str:
@@ -198,9 +230,9 @@ def parse_exercise(text: str, file: str = "<spec>", *, expected_id: Optional[str
         line = mark.line + 1 if mark else None
         reason = error.problem or error.context or "invalid YAML"
         hint = yaml_hint(text, line, reason)
-        raise SpecError([Problem(file, line, "", f"YAML syntax error: {reason}{hint}")]) from None
+        raise SpecUnreadable([Problem(file, line, "", f"YAML syntax error: {reason}{hint}")]) from None
     except yaml.YAMLError as error:
-        raise SpecError([Problem(file, None, "", f"YAML error: {error}")]) from None
+        raise SpecUnreadable([Problem(file, None, "", f"YAML error: {error}")]) from None
 
     problems = [
         Problem(file, second, format_loc(loc), f"duplicate key (first written on line {first})")
@@ -212,7 +244,7 @@ def parse_exercise(text: str, file: str = "<spec>", *, expected_id: Optional[str
             Problem(file, document.line_of(()), "", f"the spec is {what}; it must be a mapping "
                     "with id, title, lesson, instructions, conventions, functions, milestones, cases")
         )
-        raise SpecError(problems)
+        raise SpecUnreadable(problems)
 
     try:
         model = exercise_model(data)

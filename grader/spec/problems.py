@@ -53,6 +53,11 @@ class ExerciseNotFound(SpecError):
     """No shipped exercise has the requested id and no such file exists."""
 
 
+class SpecUnreadable(SpecError):
+    """The file cannot be read, or is not YAML holding a mapping: an input error (exit 2), where
+    a readable spec with problems is a verdict (``grade check`` exits 3)."""
+
+
 def in_file_order(problems: list[Problem]) -> list[Problem]:
     return sorted(problems, key=lambda p: p.line or 0)
 

@@ -4,7 +4,9 @@ runs to its documented end or stops with one clear line and the README's exit co
 from __future__ import annotations
 
 import json
-
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -16,6 +18,7 @@ from grader.spec.loading import ENV_VAR, exercise_ids, use_exercise_dirs
 
 REPO = Path(__file__).resolve().parents[2]
 SUBMISSIONS = REPO / "tests" / "submissions"
+GRADE = Path(sys.executable).parent / "grade"
 
 
 def grade(*args: str):
@@ -104,3 +107,63 @@ def test_list_shows_the_good_specs_and_names_the_broken_one(tmp_path):
     as_json = grade("list", "--exercises-dir", str(course), "--format", "json")
     assert as_json.exit_code == 2
     assert "week3-bpe" in {row["id"] for row in json.loads(as_json.stdout)}
+
+
+# --------------------------------------------------------------------------- special files
+
+
+@pytest.fixture
+def fifo(tmp_path) -> Path:
+    path = tmp_path / "student.py"
+    os.mkfifo(path)
+    return path
+
+
+def test_submit_refuses_a_named_pipe_before_opening_it(fifo):
+    """A real process: CliRunner would hang with the command if it opened the pipe."""
+    result = subprocess.run([str(GRADE), "submit", str(fifo)], capture_output=True, text=True,
+                            timeout=60)
+    assert result.returncode == 2
+    assert "is a named pipe (FIFO), not a file" in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+@pytest.mark.parametrize("args", [
+    ["trace", "--file", "{}", "--merges", "2"],
+    ["stub", "{}"],
+    ["check", "{}"],
+    ["submit", str(SUBMISSIONS / "correct_counter.py"), "--exercise", "{}"],
+])
+def test_a_named_pipe_is_refused_wherever_a_file_is_read(fifo, args):
+    argv = [str(GRADE), *(str(fifo) if arg == "{}" else arg for arg in args)]
+    result = subprocess.run(argv, capture_output=True, text=True, timeout=60)
+    assert result.returncode == 2
+    assert "is a named pipe (FIFO), not a file" in result.stderr
+
+
+# --------------------------------------------------------------------------- grade check
+
+
+@pytest.mark.parametrize("content, needle", [
+    (b"", "the spec is empty"),
+    (bytes(range(256)) * 4, "not UTF-8 text"),
+    (b"id: x\ntitle: [\n", "YAML syntax error"),
+])
+def test_check_exits_two_on_a_file_that_is_not_a_spec_as_stub_and_audit_do(tmp_path, content,
+                                                                              needle):
+    path = tmp_path / "spec.yaml"
+    path.write_bytes(content)
+    for command in ("check", "stub", "audit"):
+        result = grade(command, str(path))
+        no_traceback(result)
+        assert result.exit_code == 2, (command, result.output)
+        assert needle in result.output
+
+
+def test_check_still_exits_three_on_a_readable_spec_with_problems(tmp_path):
+    path = tmp_path / "spec.yaml"
+    assert grade("new", "x", "-o", str(path)).exit_code == 0
+    text = path.read_text(encoding="utf-8").replace("tie_break: lexicographic",
+                                                     "tie_break: alphabetic")
+    path.write_text(text, encoding="utf-8")
+    assert grade("check", str(path)).exit_code == 3
