@@ -72,7 +72,9 @@ def resolve_exercise(path: Path, exercise: Union[Exercise, str, os.PathLike, Non
         return load_exercise(exercise)
     except ExerciseNotFound as error:
         if origin == "--exercise":
-            raise GradingSetupError(f"exercise {str(exercise)!r} from {origin}: {error}") from None
+            raise GradingSetupError(f"{origin}: {error}") from None
+        if "did you mean" in str(error):
+            raise GradingSetupError(f"{origin}: {error}") from None
         raise GradingSetupError(
             f"{origin} names exercise {exercise!r}, which is not found: {error}\n"
             f"If it is your course's own exercise, grade with --exercise PATH/TO/{exercise}.yaml, "

@@ -170,16 +170,34 @@ def _resolve(id_or_path: Union[str, os.PathLike]) -> Path:
         raise ExerciseNotFound([Problem(str(candidate), None, "", "no such file")])
     try:
         found = exercise_path(str(id_or_path))
-        known = ", ".join(exercise_ids()) or "none"
+        ids = exercise_ids()
     except FileNotFoundError as error:
         raise ExerciseNotFound([Problem(str(id_or_path), None, "", str(error))]) from None
     if found is None:
-        searched = ", ".join(display_path(d) for d in search_dirs())
-        raise ExerciseNotFound([Problem(str(id_or_path), None, "", (
-            f"no exercise with this id in {searched} (available: {known}); pass the spec "
-            f"file itself, or add its folder with --exercises-dir DIR or {ENV_VAR}")
-        )])
+        raise ExerciseNotFound([Problem("", None, "", not_found_message(str(id_or_path), ids))])
     return found
+
+
+def not_found_message(name: str, ids: list[str]) -> str:
+    """No exercise ``name``: the closest id when one is near, else every id, and where else to
+    look. The folders searched are named as the user gave them; the install's own is not."""
+    import difflib  # only here: a lookup that succeeds needs none of this
+
+    close = difflib.get_close_matches(name, ids, n=1)
+    if close:
+        return f"no exercise {name!r}; did you mean {close[0]!r}?"
+    course = [display_path(d) for d in search_dirs() if d != _shipped_dir()]
+    searched = (f"in {', '.join(course)} or the shipped exercises" if course
+                else "among the shipped exercises")
+    return (f"no exercise {name!r} {searched} (available: {', '.join(ids) or 'none'}); pass "
+            f"the spec file itself, or add its folder with --exercises-dir DIR or {ENV_VAR}")
+
+
+def _shipped_dir() -> Optional[Path]:
+    try:
+        return exercises_dir()
+    except FileNotFoundError:
+        return None
 
 
 def special_file_kind(path: Path) -> Optional[str]:

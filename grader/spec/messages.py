@@ -23,9 +23,10 @@ def _message(item: dict[str, Any], model: type[BaseModel]) -> str:
         return "required field is missing"
     if kind == "extra_forbidden":
         return _unknown_key_message(loc, model)
-    if kind == "literal_error":
-        allowed = [a.strip().strip("'") for a in re.split(r",| or ", ctx["expected"])]
-        return f"{value!r} is not one of {', '.join(a for a in allowed if a)}"
+    if kind in ("literal_error", "enum"):
+        allowed = [a for a in (a.strip().strip("'") for a in re.split(r",| or ", ctx["expected"]))
+                   if a]
+        return f"{value!r} is not one of {', '.join(allowed)}{_did_you_mean(value, allowed)}"
     if kind in ("greater_than", "greater_than_equal", "less_than", "less_than_equal"):
         bound = next(iter(ctx.values()))
         op = {"greater_than": ">", "greater_than_equal": ">=", "less_than": "<",
@@ -48,6 +49,16 @@ def _message(item: dict[str, Any], model: type[BaseModel]) -> str:
         }[kind]
         return f"must be {expected}, got {describe(value)}{quote_hint(kind, value)}"
     return item["msg"].replace("Input should be", "must be") + f", got {describe(value)}"
+
+
+def _did_you_mean(value: Any, allowed: list[str]) -> str:
+    """``; did you mean 'concatenated'?`` for a value close to one allowed, else nothing."""
+    if not isinstance(value, str):
+        return ""
+    import difflib  # only here: most specs have no misspelt value
+
+    close = difflib.get_close_matches(value, allowed, n=1)
+    return f"; did you mean {close[0]!r}?" if close else ""
 
 
 def describe(value: Any) -> str:

@@ -35,6 +35,8 @@ class Problem:
     message: str
 
     def __str__(self) -> str:
+        if not self.file:  # about no file (an exercise that is not found)
+            return self.message
         where = f"{self.file}:{self.line}" if self.line else self.file
         return f"{where}: {self.field}: {self.message}" if self.field else f"{where}: {self.message}"
 

@@ -167,3 +167,33 @@ def test_check_still_exits_three_on_a_readable_spec_with_problems(tmp_path):
                                                      "tie_break: alphabetic")
     path.write_text(text, encoding="utf-8")
     assert grade("check", str(path)).exit_code == 3
+
+
+# --------------------------------------------------------------------------- did you mean
+
+
+@pytest.mark.parametrize("args", [
+    ["stub", "bpe-train-encod"],
+    ["show", "bpe-train-encod"],
+    ["check", "bpe-train-encod"],
+    ["audit", "bpe-train-encod"],
+    ["submit", str(SUBMISSIONS / "correct_counter.py"), "--exercise", "bpe-train-encod"],
+])
+def test_a_misspelt_exercise_gets_a_did_you_mean_and_no_install_path(args):
+    result = grade(*args)
+    no_traceback(result)
+    assert result.exit_code == 2
+    assert "no exercise 'bpe-train-encod'; did you mean 'bpe-train-encode'?" in result.output
+    assert str(REPO) not in result.output
+
+
+def test_a_misspelt_enum_value_gets_a_did_you_mean(tmp_path):
+    path = tmp_path / "spec.yaml"
+    assert grade("new", "x", "-o", str(path)).exit_code == 0
+    text = path.read_text(encoding="utf-8").replace("tie_break: lexicographic",
+                                                     "tie_break: concatenate")
+    path.write_text(text, encoding="utf-8")
+    result = grade("check", str(path))
+    assert result.exit_code == 3
+    assert "'concatenate' is not one of" in result.output
+    assert "did you mean 'concatenated'?" in result.output
