@@ -197,3 +197,15 @@ def test_a_misspelt_enum_value_gets_a_did_you_mean(tmp_path):
     assert result.exit_code == 3
     assert "'concatenate' is not one of" in result.output
     assert "did you mean 'concatenated'?" in result.output
+
+
+# --------------------------------------------------------------------------- grade batch
+
+
+@pytest.mark.parametrize("args", [[], ["submissions/"], ["submissions/", "-o", "graded/",
+                                                         "--jobs", "0"]])
+def test_batch_usage_errors_point_at_the_help_as_typed(args):
+    result = grade("batch", *args)
+    assert result.exit_code == 2
+    assert "Try 'grade batch --help' for help." in result.output
+    assert "grade-folder" not in result.output
