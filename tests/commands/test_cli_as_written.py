@@ -22,7 +22,7 @@ GRADE = Path(sys.executable).parent / "grade"
 
 
 def grade(*args: str):
-    return CliRunner().invoke(main, list(args))
+    return CliRunner().invoke(main, list(args), prog_name="grade")
 
 
 @pytest.fixture(autouse=True)
