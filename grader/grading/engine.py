@@ -29,7 +29,7 @@ from grader.grading.feedback import graded
 from grader.grading.naming import MilestoneObservations
 from grader.grading.scoring import check_points
 from grader.grading.student_calls import StudentCalls
-from grader.grading.submission_file import exercise_header
+from grader.grading.submission_file import SubmissionFileError, exercise_header, read_submission
 from grader.grading.submissions import GradingSetupError, submission_kind
 from grader.result import GradeReport, MilestoneResult
 from grader.spec import (
@@ -57,6 +57,9 @@ def resolve_exercise(path: Path, exercise: Union[Exercise, str, os.PathLike, Non
         exercise = exercise_header(path)
         origin = f"the '# exercise:' header of {path.name}"
         if exercise is None:
+            unreadable = _why_unreadable(path)
+            if unreadable:
+                raise GradingSetupError(unreadable)
             raise GradingSetupError(
                 f"cannot tell which exercise {path.name} is for: it has no '# exercise: ID' "
                 f"line at the top; add one or pass --exercise ID ({_available()})"
@@ -82,6 +85,19 @@ def resolve_exercise(path: Path, exercise: Union[Exercise, str, os.PathLike, Non
         ) from None
     except SpecError as error:
         raise GradingSetupError(f"exercise {str(exercise)!r} from {origin}: {error}") from None
+
+
+def _why_unreadable(path: Path) -> Optional[str]:
+    """Why the file has no header when the reason is not a missing line: it is empty, not
+    text, or too large (the student's fix comes first, before any talk of headers)."""
+    try:
+        text = read_submission(path).text
+    except SubmissionFileError as error:
+        return str(error)
+    if not text.strip():
+        return (f"{path.name}: the file is empty; write your solution in it (start from the "
+                "stub: grade stub EXERCISE -o student.py) and save it before submitting")
+    return None
 
 
 def _available() -> str:

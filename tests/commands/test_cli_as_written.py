@@ -209,3 +209,23 @@ def test_batch_usage_errors_point_at_the_help_as_typed(args):
     assert result.exit_code == 2
     assert "Try 'grade batch --help' for help." in result.output
     assert "grade-folder" not in result.output
+
+
+# --------------------------------------------------------------------------- grade submit
+
+
+def test_submit_of_an_empty_file_says_the_file_is_empty(tmp_path):
+    path = tmp_path / "empty.py"
+    path.write_text("\n\n", encoding="utf-8")
+    result = grade("submit", str(path))
+    assert result.exit_code == 2
+    assert "empty.py: the file is empty" in result.stderr
+    assert "# exercise" not in result.stderr
+
+
+def test_submit_of_a_binary_file_says_it_is_not_text(tmp_path):
+    path = tmp_path / "student.py"
+    path.write_bytes(bytes(range(128, 256)))
+    result = grade("submit", str(path))
+    assert result.exit_code == 2
+    assert "student.py is not UTF-8 text" in result.stderr
