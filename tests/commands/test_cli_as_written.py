@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import json
 import os
+import platform
 import subprocess
 import sys
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 import yaml
@@ -229,3 +231,34 @@ def test_submit_of_a_binary_file_says_it_is_not_text(tmp_path):
     result = grade("submit", str(path))
     assert result.exit_code == 2
     assert "student.py is not UTF-8 text" in result.stderr
+
+
+# --------------------------------------------------------------------------- grade bundle
+
+
+@pytest.mark.slow
+def test_offline_without_the_project_wheel_names_project_wheel(tmp_path):
+    wheels = tmp_path / "wheels"
+    wheels.mkdir()
+    result = grade("bundle", "gradescope", "bpe-train-encode", "-o", str(tmp_path / "a.zip"),
+                   "--offline", "--wheels-from", str(wheels))
+    no_traceback(result)
+    assert result.exit_code == 2
+    assert "--project-wheel FILE" in result.output.splitlines()[-1]
+
+
+@pytest.mark.skipif(sys.version_info[:2] == (3, 10) and platform.machine() == "x86_64"
+                    and sys.platform == "linux", reason="this Python is Gradescope's")
+def test_for_this_python_does_not_say_upload_when_gradescope_cannot_run_it(tmp_path, monkeypatch):
+    import grader.bundles.gradescope as gradescope
+
+    def built(exercise, output, **options):  # the zip itself is another test's subject
+        output.write_bytes(b"zip")
+        return SimpleNamespace(path=output, size_bytes=3, wheels=SimpleNamespace(wheels=[]))
+
+    monkeypatch.setattr(gradescope, "build_gradescope_bundle", built)
+    result = grade("bundle", "gradescope", "bpe-train-encode", "-o", str(tmp_path / "local.zip"),
+                   "--for-this-python")
+    assert result.exit_code == 0, result.output
+    assert "upload it under Configure Autograder" not in result.output
+    assert "without --for-this-python" in result.output
