@@ -3,6 +3,7 @@ runs to its documented end or stops with one clear line and the README's exit co
 
 from __future__ import annotations
 
+import csv
 import json
 import os
 import platform
@@ -16,7 +17,7 @@ import yaml
 from click.testing import CliRunner
 
 from grader.commands.cli import main
-from grader.spec.loading import ENV_VAR, exercise_ids, use_exercise_dirs
+from grader.spec.loading import ENV_VAR, exercise_ids, exercise_path, use_exercise_dirs
 
 REPO = Path(__file__).resolve().parents[2]
 SUBMISSIONS = REPO / "tests" / "submissions"
@@ -262,3 +263,57 @@ def test_for_this_python_does_not_say_upload_when_gradescope_cannot_run_it(tmp_p
     assert result.exit_code == 0, result.output
     assert "upload it under Configure Autograder" not in result.output
     assert "without --for-this-python" in result.output
+
+
+@pytest.fixture
+def quick_spec(tmp_path) -> Path:
+    """bpe-train-encode without its timed milestone and with fewer generated inputs."""
+    data = yaml.safe_load(exercise_path("bpe-train-encode").read_text(encoding="utf-8"))
+    data["properties"]["examples"] = 8
+    data["milestones"] = [m for m in data["milestones"]
+                          if all(c["kind"] != "efficiency" for c in m["checks"])]
+    path = tmp_path / "quick.yaml"
+    path.write_text(yaml.safe_dump(data, sort_keys=False, allow_unicode=True), encoding="utf-8")
+    return path
+
+
+def test_batch_warns_on_another_exercise_header_and_lists_a_non_python_file(tmp_path, quick_spec):
+    submissions = tmp_path / "submissions"
+    submissions.mkdir()
+    source = (SUBMISSIONS / "correct_counter.py").read_text(encoding="utf-8")
+    (submissions / "bob.py").write_text(source, encoding="utf-8")
+    (submissions / "eve.py").write_text("# exercise: lesson97-bpe\n" + source, encoding="utf-8")
+    (submissions / "carol.txt").write_text("def train_bpe(): ...\n", encoding="utf-8")
+    out = tmp_path / "graded"
+    result = grade("batch", str(submissions), "-o", str(out), "--exercise", str(quick_spec),
+                   "--csv", "canvas", "--jobs", "2")
+    assert result.exit_code == 0, result.output
+    assert "eve.py says '# exercise: lesson97-bpe' but is graded as exercise" in result.output
+    assert "bob.py says" not in result.output
+    rows = {row["student"]: row for row in csv.DictReader(
+        (out / "grades.csv").open(encoding="utf-8"))}
+    assert rows["carol"]["outcome"] == "unusable"
+    assert "carol.txt: not a Python file" in rows["carol"]["reason"]
+    canvas = list(csv.reader((out / "grades-canvas.csv").open(encoding="utf-8")))
+    assert "carol" in {row[2] for row in canvas[2:]}
+    page = (out / "class-report.html").read_text(encoding="utf-8")
+    table = page[page.index("Checks by failure rate"):]
+    table = table[:table.index("</table>")]
+    assert "<th></th>" not in table and "<td></td>" not in table
+
+
+def test_batch_reason_names_a_classmate_s_answers_file(tmp_path):
+    submissions = tmp_path / "submissions"
+    submissions.mkdir()
+    secret = ["--seed-secret", "course-secret"]
+    assert grade("stub", "hand-bpe", "--student", "bob", "-o", str(submissions / "alice.yaml"),
+                 *secret).exit_code == 0
+    assert grade("stub", "hand-bpe", "--student", "bob", "-o", str(submissions / "bob.yaml"),
+                 *secret).exit_code == 0
+    out = tmp_path / "graded"
+    result = grade("batch", str(submissions), "-o", str(out), "--exercise", "hand-bpe", *secret)
+    assert result.exit_code == 0, result.output
+    rows = {row["student"]: row for row in csv.DictReader(
+        (out / "grades.csv").open(encoding="utf-8"))}
+    assert "handed in by 'alice'" in rows["alice"]["reason"]
+    assert rows["bob"]["reason"] == ""
