@@ -14,6 +14,10 @@ from reference.trace import parse_word_counts, render_trace
 WORD_COUNT = re.compile(r"^\S+=\d+$")
 
 
+MAX_CORPUS_BYTES = 1_000_000
+"""A trace is read by people: a corpus file larger than this is refused before it is read."""
+
+
 def _corpus_items(corpus: tuple[str, ...], corpus_file: Path | None, word_counts: bool) -> list[str]:
     """The corpus entries from the arguments or the file: texts, or WORD=COUNT items."""
     if corpus and corpus_file is not None:
@@ -22,6 +26,12 @@ def _corpus_items(corpus: tuple[str, ...], corpus_file: Path | None, word_counts
         return list(corpus)
     refuse_special_file(corpus_file, "--file", "a text file of the corpus")
     try:
+        size = corpus_file.stat().st_size
+        if size > MAX_CORPUS_BYTES:
+            raise click.BadParameter(
+                f"{corpus_file} is {size:,} bytes; a trace prints every step for a corpus of at "
+                f"most {MAX_CORPUS_BYTES:,} bytes (train on a larger one with the reference: "
+                "reference.train_bpe)", param_hint="--file")
         content = corpus_file.read_text(encoding="utf-8")
     except UnicodeDecodeError:
         raise click.BadParameter(f"{corpus_file} is not UTF-8 text", param_hint="--file") from None

@@ -84,7 +84,7 @@ def resolve_exercise(path: Path, exercise: Union[Exercise, str, os.PathLike, Non
             "or add its folder with --exercises-dir DIR or GRADE_EXERCISES_PATH."
         ) from None
     except SpecError as error:
-        raise GradingSetupError(f"exercise {str(exercise)!r} from {origin}: {error}") from None
+        raise GradingSetupError(f"{origin}: {error}") from None
 
 
 def _why_unreadable(path: Path) -> Optional[str]:

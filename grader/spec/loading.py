@@ -16,7 +16,7 @@ from typing import Any, Optional, Union
 from grader.package_data import data_dir
 from grader.spec import spec_cache
 from grader.spec.family import FamilyError, derive_family, families, family_named, use_course_dirs
-from grader.spec.models import Exercise
+from grader.spec.models import ID_PATTERN, Exercise
 from grader.spec.problems import (
     ExerciseNotFound,
     Problem,
@@ -25,6 +25,10 @@ from grader.spec.problems import (
     format_loc,
     in_file_order,
 )
+
+MAX_SPEC_BYTES = 4_000_000
+"""A larger file is refused before it is read: a spec is a few KB (the shipped ones, 12 KB at
+most), and a multi-gigabyte file named by mistake must not fill the memory."""
 
 ENV_VAR = "GRADE_EXERCISES_PATH"
 """Colon-separated folders of a course's own specs, searched by id before the shipped ones."""
@@ -134,6 +138,11 @@ def load_exercise(id_or_path: Union[str, os.PathLike]) -> Exercise:
     path = _resolve(id_or_path)
     _use_course_families(path.parent)
     try:
+        size = path.stat().st_size
+        if size > MAX_SPEC_BYTES:
+            raise SpecUnreadable([Problem(display_path(path), None, "", (
+                f"is {size:,} bytes; a spec is a YAML text of a few KB (at most "
+                f"{MAX_SPEC_BYTES:,} bytes): is this the right file?"))])
         text = path.read_text(encoding="utf-8-sig")
     except UnicodeDecodeError as error:
         raise SpecUnreadable([Problem(display_path(path), None, "", (
@@ -166,7 +175,8 @@ def _resolve(id_or_path: Union[str, os.PathLike]) -> Path:
         )])
     if candidate.is_file():
         return candidate
-    if candidate.suffix in (".yaml", ".yml") or len(candidate.parts) > 1:
+    if candidate.suffix in (".yaml", ".yml") or len(candidate.parts) > 1 or (
+            candidate.suffix and not re.match(ID_PATTERN, str(candidate))):
         raise ExerciseNotFound([Problem(str(candidate), None, "", "no such file")])
     try:
         found = exercise_path(str(id_or_path))
