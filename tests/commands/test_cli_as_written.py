@@ -311,3 +311,27 @@ def test_batch_reason_names_a_classmate_s_answers_file(tmp_path):
         (out / "grades.csv").open(encoding="utf-8"))}
     assert "handed in by 'alice'" in rows["alice"]["reason"]
     assert rows["bob"]["reason"] == ""
+
+
+# --------------------------------------------------------------------------- student-facing text
+
+
+def test_the_report_title_of_a_grade_new_spec_names_its_id_once(tmp_path):
+    spec = tmp_path / "week3-bpe.yaml"
+    assert grade("new", "week3-bpe", "-o", str(spec)).exit_code == 0
+    empty = tmp_path / "student.py"
+    empty.write_text("", encoding="utf-8")
+    result = grade("submit", str(empty), "--exercise", str(spec))
+    assert result.exit_code == 0, result.output
+    title = result.stdout.splitlines()[0]
+    assert title.count("week3-bpe") == 1, title
+
+
+def test_a_broken_notebook_is_told_a_menu_current_jupyter_has(tmp_path):
+    notebook = tmp_path / "student.ipynb"
+    notebook.write_text("not json", encoding="utf-8")
+    result = grade("submit", str(notebook), "--exercise", "bpe-train-encode", "--format", "json")
+    assert result.exit_code == 0, result.output
+    errors = " ".join(json.loads(result.stdout)["errors"])
+    assert "Save and Export Notebook As > Executable Script" in errors
+    assert "Download as" not in errors

@@ -181,3 +181,22 @@ def test_write_stub_refuses_to_overwrite_unless_forced(tmp_path):
     assert path.read_text(encoding="utf-8") == "my work\n"
     write_stub(exercise, path, force=True)
     assert path.read_text(encoding="utf-8") == render_stub(exercise)
+
+
+@pytest.mark.parametrize("exercise_id", ["bpe-train-encode", "bpe-steps", "byte-bpe", "wordpiece",
+                                         "unigram-lm"])
+def test_a_stub_imports_the_names_its_signatures_use_and_keeps_its_lines_short(exercise_id):
+    """Doctest lines aside (a doctest's input is one line), no line passes 100 characters,
+    and the signatures' Iterable, Iterator, ... are imported, so a linter or
+    typing.get_type_hints finds every name."""
+    import typing
+
+    source = render_stub(load_exercise(exercise_id))
+    long = [line for line in source.splitlines() if len(line) > 100 and ">>>" not in line]
+    assert long == []
+    namespace: dict = {}
+    exec(compile(source, "student.py", "exec"), namespace)  # the stub defines, runs nothing
+    for name, value in namespace.items():
+        if callable(value) and getattr(value, "__module__", None) is None and \
+                getattr(value, "__code__", None) is not None:
+            typing.get_type_hints(value)  # raises NameError for a name not imported

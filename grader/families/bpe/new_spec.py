@@ -211,7 +211,7 @@ def new_spec_data(exercise_id: str, *, tie_break: Optional[str] = None,
     data: dict[str, Any] = {
         "id": exercise_id,
         "family": base.family,
-        "title": f"Byte-Pair Encoding ({exercise_id})",
+        "title": base.title,  # reports show it beside the id: no need to repeat the id
         "lesson": "Your course",
         "student_file": base.student_file,
         "instructions": _instructions(names, corpus_form, marker, tie_break, merge_form),
