@@ -335,3 +335,24 @@ def test_a_broken_notebook_is_told_a_menu_current_jupyter_has(tmp_path):
     errors = " ".join(json.loads(result.stdout)["errors"])
     assert "Save and Export Notebook As > Executable Script" in errors
     assert "Download as" not in errors
+
+
+def test_p_classes_under_re_get_a_hint_about_the_regex_module(tmp_path):
+    student = tmp_path / "student.py"
+    student.write_text(
+        "# exercise: byte-bpe\n"
+        "import re as regex\n"
+        "PAT = r\"\"\" ?\\p{L}+| ?\\p{N}+| ?[^\\s\\p{L}\\p{N}]+|\\s+\"\"\"\n\n"
+        "def train_bpe(text, vocab_size, special_tokens):\n"
+        "    regex.findall(PAT, text)\n"
+        "    return {}, []\n\n"
+        "def encode(text, vocab, merges, special_tokens):\n    return []\n\n"
+        "def decode(ids, vocab):\n    return ''\n\n"
+        "def encode_iterable(lines, vocab, merges, special_tokens):\n    yield from ()\n",
+        encoding="utf-8")
+    result = grade("submit", str(student), "--format", "json", "-q")
+    assert result.exit_code == 0, result.output
+    messages = [check["message"] or "" for milestone in json.loads(result.stdout)["milestones"]
+                for check in milestone["checks"]]
+    hinted = [m for m in messages if "bad escape \\p" in m]
+    assert hinted and all("re has no \\p{...} classes, the regex module has" in m for m in hinted)
