@@ -136,11 +136,11 @@ def stub_functions(exercise: Exercise) -> list[StubFunction]:
                 name=spec.name,
                 signature=wrapped_signature(spec.signature.strip()),
                 doc=spec.doc,
-                examples=[
+                examples=list(dict.fromkeys(  # two cases may ask one call: show it once
                     example
                     for case in exercise.public_cases
                     for example in examples(exercise, spec.name, case, doctest)
-                ],
+                )),
                 todos=[
                     {"id": m.id, "title": m.title, "points": f"{m.points:g}"}
                     for m in exercise.milestones
