@@ -356,3 +356,19 @@ def test_p_classes_under_re_get_a_hint_about_the_regex_module(tmp_path):
                 for check in milestone["checks"]]
     hinted = [m for m in messages if "bad escape \\p" in m]
     assert hinted and all("re has no \\p{...} classes, the regex module has" in m for m in hinted)
+
+
+def test_a_quoted_count_in_an_answers_file_counts_as_the_number(tmp_path):
+    sheet = tmp_path / "answers.yaml"
+    secret = ["--seed-secret", "course-secret"]
+    assert grade("stub", "hand-bpe", "--student", "ada", "-o", str(sheet), *secret).exit_code == 0
+    first = grade("submit", str(sheet), "--student", "ada", "--format", "json", "-q", *secret)
+    check = json.loads(first.stdout)["milestones"][0]["checks"][0]
+    expected = check["details"]["expected"]
+    text = sheet.read_text(encoding="utf-8")
+    text = text.replace('  pair: ""', f'  pair: "{expected["pair"]}"', 1)
+    text = text.replace("  count: 0", f'  count: "{expected["count"]}"', 1)
+    sheet.write_text(text, encoding="utf-8")
+    result = grade("submit", str(sheet), "--student", "ada", "--format", "json", "-q", *secret)
+    milestone = json.loads(result.stdout)["milestones"][0]
+    assert milestone["score"] == milestone["max_score"], milestone["checks"][0]["message"]

@@ -53,19 +53,31 @@ def run(context: CheckContext) -> list[CheckResult]:
 
 def normalized(data: dict, variant: Variant) -> dict:
     """``data`` with every pair in the file's own form ``"a b"`` where it is written in
-    another clear notation (:mod:`grader.families.hand.pairs`); anything else as it was."""
+    another clear notation (:mod:`grader.families.hand.pairs`), and every count or step
+    written as a quoted whole number (``"4"``) as that number; anything else as it was."""
     candidates = sorted({pair_text(pair) for step in variant.steps for pair in step.pair_counts})
 
     def pair(value: Any) -> Any:
         return read_pair(value, candidates) or value
 
+    def number(value: Any) -> Any:  # "4" in quotes is still 4
+        if isinstance(value, str) and value.strip().isascii() and value.strip().isdigit():
+            return int(value.strip())
+        return value
+
     data = dict(data)
     if isinstance(data.get("first_merge"), dict) and "pair" in data["first_merge"]:
         data["first_merge"] = {**data["first_merge"], "pair": pair(data["first_merge"]["pair"])}
+    if isinstance(data.get("first_merge"), dict) and "count" in data["first_merge"]:
+        data["first_merge"] = {**data["first_merge"],
+                               "count": number(data["first_merge"]["count"])}
     if isinstance(data.get("pair_counts"), dict):
-        data["pair_counts"] = {pair(key): value for key, value in data["pair_counts"].items()}
+        data["pair_counts"] = {pair(key): number(value)
+                               for key, value in data["pair_counts"].items()}
     if isinstance(data.get("tie"), dict):
         tie = dict(data["tie"])
+        if "step" in tie:
+            tie["step"] = number(tie["step"])
         if isinstance(tie.get("tied"), list):
             tie["tied"] = [pair(item) for item in tie["tied"]]
         if "chosen" in tie:
