@@ -372,3 +372,22 @@ def test_a_quoted_count_in_an_answers_file_counts_as_the_number(tmp_path):
     result = grade("submit", str(sheet), "--student", "ada", "--format", "json", "-q", *secret)
     milestone = json.loads(result.stdout)["milestones"][0]
     assert milestone["score"] == milestone["max_score"], milestone["checks"][0]["message"]
+
+
+def test_tokens_without_the_end_of_word_marker_are_told_about_it(tmp_path):
+    sheet = tmp_path / "answers.yaml"
+    secret = ["--seed-secret", "course-secret"]
+    assert grade("stub", "hand-bpe", "--student", "ada", "-o", str(sheet), *secret).exit_code == 0
+    first = grade("submit", str(sheet), "--student", "ada", "--format", "json", "-q", *secret)
+    tokens = next(m for m in json.loads(first.stdout)["milestones"] if m["id"] == "tokens")
+    check = tokens["checks"][0]  # id answers:tokens:WORD
+    word, expected = check["id"].rsplit(":", 1)[1], check["details"]["expected"]
+    last = expected[-1][:-len("</w>")]
+    without = expected[:-1] + ([last] if last else [])
+    text = sheet.read_text(encoding="utf-8").replace(f'"{word}": []',
+                                                     f'"{word}": {json.dumps(without)}')
+    sheet.write_text(text, encoding="utf-8")
+    result = grade("submit", str(sheet), "--student", "ada", "--format", "json", "-q", *secret)
+    tokens = next(m for m in json.loads(result.stdout)["milestones"] if m["id"] == "tokens")
+    message = next(c["message"] for c in tokens["checks"] if c["id"] == check["id"])
+    assert "end with the end-of-word marker '</w>'" in message

@@ -270,8 +270,23 @@ def compare_tokens(given: Any, expected: list) -> list[str]:
     if not isinstance(given, list) or not all(isinstance(token, str) for token in given):
         return [f"The tokens must be a list of strings; got {given!r}."]
     if given != expected:
-        return [f"{given!r} is not the tokenization with the learned merges."]
+        problems = [f"{given!r} is not the tokenization with the learned merges."]
+        marker = _marker_left_out(given, expected)
+        if marker:
+            problems.append(f"A word's tokens end with the end-of-word marker {marker!r} (or a "
+                            f"token ending in it): write it too, as training does.")
+        return problems
     return []
+
+
+def _marker_left_out(given: list, expected: list) -> Optional[str]:
+    """The end-of-word marker when ``given`` is the word without it: its characters are the
+    expected ones but for a tail that ends the last expected token (``</w>``)."""
+    written, right = "".join(given), "".join(expected)
+    tail = right[len(written):]
+    if expected and len(tail) > 1 and right.startswith(written) and expected[-1].endswith(tail):
+        return tail
+    return None
 
 
 def compare_tie(given: Any, expected: dict) -> list[str]:
