@@ -391,3 +391,17 @@ def test_tokens_without_the_end_of_word_marker_are_told_about_it(tmp_path):
     tokens = next(m for m in json.loads(result.stdout)["milestones"] if m["id"] == "tokens")
     message = next(c["message"] for c in tokens["checks"] if c["id"] == check["id"])
     assert "end with the end-of-word marker '</w>'" in message
+
+
+def test_one_merge_too_few_is_said_without_pair_tables(tmp_path, quick_spec):
+    source = (SUBMISSIONS / "correct_counter.py").read_text(encoding="utf-8")
+    assert "for _ in range(num_merges):" in source
+    student = tmp_path / "student.py"
+    student.write_text(source.replace("for _ in range(num_merges):",
+                                      "for _ in range(num_merges - 1):"), encoding="utf-8")
+    result = grade("submit", str(student), "--exercise", str(quick_spec), "-q")
+    assert result.exit_code == 0, result.output
+    assert "your merges stop after" in result.stdout
+    assert "One merge too few" in result.stdout
+    assert "the list had ended" not in result.stdout  # no table of counts for a list cut short
+    assert "count  note" not in result.stdout
