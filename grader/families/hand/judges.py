@@ -191,8 +191,9 @@ def _trace(exercise: Exercise, variant: Variant, question: str, word: str) -> st
     merges = upto.get(question, variant.num_merges)
     text, learned = render_training(variant.corpus, merges, tie_break=conventions.tie_break,
                                     end_of_word=conventions.end_of_word, show_pairs=0)
-    if question == "tokens":
-        return text + "\n\n" + render_encoding(word, learned, end_of_word=conventions.end_of_word)
+    if question == "tokens":  # the encoding first: a long training run is cut, not the word
+        encoding = render_encoding(word, learned, end_of_word=conventions.end_of_word)
+        return f"{encoding}\n\nThe merges, as training learns them:\n{text}"
     return text
 
 
