@@ -25,7 +25,11 @@ from grader.batch.progress import Progress
 from grader.batch.runner import Outcome, Task, run_tasks
 from grader.batch.sharding import Shard
 from grader.grading.engine import GradingSetupError, exercise_header, resolve_exercise
-from grader.grading.submission_file import SubmissionFileError, read_submission
+from grader.grading.submission_file import (
+    SubmissionFileError,
+    header_mismatch,
+    read_submission,
+)
 from grader.grading.submissions import submission_kind
 from grader.report.bounds import bounded_text
 from grader.report.class_report import SimilarityLeads
@@ -64,6 +68,7 @@ class BatchSummary:
     not_graded: int = 0
     unusable: list[Unusable] = field(default_factory=list)
     not_gradable: list[tuple[str, str]] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
     grader_errors: list[tuple[str, str]] = field(default_factory=list)
     written: Written = field(default_factory=Written)
     seconds: float = 0.0
@@ -76,6 +81,7 @@ class BatchSummary:
         if self.interrupted:
             lines.append("interrupted: every grading that finished is in the gradebook; "
                          "run the same command again to grade the rest")
+        lines += [f"warning: {warning}" for warning in self.warnings]
         lines += [f"unusable: {item.line()}" for item in self.unusable]
         lines += [f"not gradable: {student}: {reason}" for student, reason in self.not_gradable]
         lines += [f"grader error: {student}: {error}" for student, error in self.grader_errors]
@@ -107,7 +113,7 @@ def run_batch(submissions: Path, out: Path, options: BatchOptions | None = None)
     with Gradebook(out / GRADEBOOK, commit_every=options.commit_every,
                    commit_seconds=options.commit_seconds) as book:
         prepared = _prepare(found.submissions, fixed, settings_digest,
-                            summary.unusable)
+                            summary.unusable, summary.warnings)
         summary.students = len(prepared)
         tasks, by_key = [], {}
         for key, item in enumerate(prepared):
@@ -180,7 +186,8 @@ def _shard(found: Discovered, shard: Shard) -> Discovered:
 
 
 def _prepare(submissions: Sequence[Submission], fixed: Exercise | None,
-             settings_digest: str, unusable: list[Unusable]) -> list[_Prepared]:
+             settings_digest: str, unusable: list[Unusable],
+             warnings: list[str]) -> list[_Prepared]:
     exercises: dict[str, Exercise] = {}
     digests: dict[int, str] = {}
     version = grader_version()
@@ -194,6 +201,10 @@ def _prepare(submissions: Sequence[Submission], fixed: Exercise | None,
                       else str(error))
             unusable.append(Unusable(submission.entry, reason, student=submission.student))
             continue
+        if fixed is not None:  # as grade submit --exercise warns
+            mismatch = header_mismatch(path, fixed.id)
+            if mismatch:
+                warnings.append(f"{submission.student}: {mismatch}")
         digest = digests.setdefault(id(exercise), spec_hash(exercise))
         fingerprint = Fingerprint(submission.student, exercise.id, content_hash(source), digest,
                                   version, settings_digest)

@@ -144,8 +144,9 @@ def _files_and_folders(folder: Path, entries: list[Path], accepts: Accepts) -> D
                 found.submissions.append(Submission(entry, chosen, _relative(chosen, folder)))
         elif path.suffix.lower() in accepts.suffixes and path.is_file():
             found.submissions.append(Submission(path.stem, path, entry))
-        else:
-            found.unusable.append(Unusable(entry, _not_a_submission(path, accepts)))
+        else:  # a student's file of another kind (notes.txt): their row says why it scored nothing
+            found.unusable.append(Unusable(entry, _not_a_submission(path, accepts),
+                                           student=_student_of(path)))
     return found
 
 

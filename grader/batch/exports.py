@@ -3,7 +3,9 @@ report per student, all written from gradebook rows.
 
 ``grades.csv`` has ``student``, ``total`` and one column per milestone (its id), then
 ``outcome`` (``graded``, ``not-gradable``, ``grader-error``; a grader error leaves the scores
-empty rather than pretending a zero). When the rows span several exercises an ``exercise``
+empty rather than pretending a zero) and ``reason`` (why it was not graded, or what its report
+notes about the file, such as a classmate's file graded under the submitter's name). Points
+are rounded to two decimals, as every report shows them. When the rows span several exercises an ``exercise``
 column follows ``student``.
 
 The Canvas file follows Canvas's gradebook import format: the columns ``Student``, ``ID``,
@@ -28,16 +30,17 @@ from grader.batch.gradebook import Grading
 from grader.batch.stored import report_from_json
 from grader.report import render
 from grader.report.safety import clean_text
+from grader.report.summary import points
 
 CANVAS_FIXED = ("Student", "ID", "SIS User ID", "SIS Login ID", "Section")
 UNSAFE_FILE_CHARACTERS = re.compile(r"[^A-Za-z0-9._@+-]")
 
 
 def score_text(value: float | None) -> str:
+    """Points as every report shows them: rounded to two decimals (``52.79``, ``12``)."""
     if value is None:
         return ""
-    text = f"{value:.4f}".rstrip("0").rstrip(".")
-    return text or "0"
+    return points(value)
 
 
 def milestone_ids(gradings: Iterable[Grading]) -> list[str]:

@@ -8,7 +8,8 @@ Tables (``sqlite3 OUT/gradebook.sqlite .schema`` shows them):
   ``not-gradable``: the file did not load, ``grader-error``: grading itself failed),
   ``score``, ``max_score``, ``report`` (the JSON report, ``GradeReport.to_json``),
   ``student_output``, ``error``, ``seconds``, ``graded_at`` (UTC, ISO 8601), ``title`` (the
-  report's), ``gradable`` and ``not_gradable`` (why not);
+  report's), ``gradable`` and ``not_gradable`` (why not; for a gradable one, what its report
+  notes about the file, such as a classmate's file graded under the submitter's name);
 - ``milestone_scores``: ``grading_id``, ``position``, ``milestone``, ``score``, ``max_score``,
   ``title``;
 - ``mistakes``: ``grading_id``, ``mistake`` (a diagnosis id), ``milestone``, ``check_id``,

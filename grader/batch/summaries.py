@@ -38,8 +38,11 @@ def summarize(data: Mapping[str, Any] | None) -> Summary:
     if not data:
         return Summary()
     report = report_from_json(data)
+    # Why it could not be graded; for a graded one, what its report notes about the file (a
+    # classmate's file graded under the submitter's name), so grades.csv's reason says it too.
+    notes = report.format_errors or [display_error(error) for error in report.errors]
     summary = Summary(title=report.title, gradable=report.gradable,
-                      not_gradable="; ".join(report.format_errors))
+                      not_gradable="; ".join(notes))
     summary.milestones = [(position, m["id"], m.get("title", ""), m["score"], m["max_score"])
                           for position, m in enumerate(data.get("milestones", []))]
     errors = {display_error(error) for error in report.errors}

@@ -225,7 +225,11 @@ def _project_wheel(directory: Path, sources: WheelSources) -> Path:
         source = Path(scratch) / "source"
         shutil.copytree(root, source, ignore=shutil.ignore_patterns(*SOURCE_IGNORE), symlinks=True)
         _pip("wheel", "--no-deps", "--wheel-dir", str(directory), *sources.pip_options(), str(source),
-             what="build the bpe-autograder wheel")
+             what="build the bpe-autograder wheel", advice=(
+                 "Without the package index, give the grader's own wheel with --project-wheel "
+                 "FILE (build it once where the index is reachable: pip wheel --no-deps "
+                 "PATH_TO_CHECKOUT -w DIR) and its dependencies' wheels with --wheels-from DIR."
+                 if sources.offline else None))
     built = sorted(directory.glob("bpe_autograder-*.whl"))
     if not built:
         raise WheelError("pip reported success but wrote no bpe_autograder wheel")
@@ -246,7 +250,7 @@ def _require_pip_wheel(wheels: Sequence[Path]) -> None:
         raise WheelError("no pip wheel was obtained; the bundle could not install itself offline")
 
 
-def _pip(*arguments: str, what: str) -> None:
+def _pip(*arguments: str, what: str, advice: Optional[str] = None) -> None:
     command = [sys.executable, "-m", "pip", *arguments]
     environment = dict(os.environ, PIP_DISABLE_PIP_VERSION_CHECK="1", PIP_NO_INPUT="1")
     try:
@@ -259,9 +263,9 @@ def _pip(*arguments: str, what: str) -> None:
         if "No module named pip" in detail:
             detail = f"pip is not installed for {sys.executable}"
         raise WheelError(
-            f"pip could not {what}:\n{detail}\n"
+            f"pip could not {what}:\n{detail}\n" + (advice or
             "Building a bundle needs the package index, or wheels given with --wheels-from DIR "
-            "(with --offline to use nothing else)."
+            "(with --offline to use nothing else).")
         )
 
 

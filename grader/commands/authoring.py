@@ -15,6 +15,7 @@ from grader.commands.common import (
     VERDICT_NO,
     InputError,
     exercises_dir_option,
+    grader_fault,
     load,
     with_exit_codes,
 )
@@ -32,16 +33,31 @@ from grader.commands.progress import Progress
               help="List the families (kinds of exercise) and their roles instead.")
 @exercises_dir_option
 def list_exercises(fmt: str, families: bool) -> None:
-    from grader.spec import SpecError, available_exercises, display_path
+    from grader.spec import SpecError, display_path
+    from grader.spec.loading import loadable_exercises
     from grader.spec.registry import family_of
 
     if families:
         _list_families(fmt)
         return
     try:
-        exercises = available_exercises()
+        exercises, broken = loadable_exercises()
     except SpecError as error:
-        raise InputError(f"an exercise on the search path is broken:\n{error}") from None
+        raise InputError(str(error)) from None
+    try:
+        _list(exercises, fmt, display_path, family_of)
+    finally:
+        for error in broken:  # listed last, on standard error, after the good ones
+            first = error.problems[0] if error.problems else error
+            more = len(error.problems) - 1
+            click.echo(f"grade list: not listed: {first}"
+                       + (f" (and {more} more problem(s): grade check it)" if more > 0 else
+                          " (grade check it)"), err=True)
+    if broken:
+        sys.exit(INPUT_ERROR)
+
+
+def _list(exercises, fmt: str, display_path, family_of) -> None:
     if fmt == "json":
         click.echo(json.dumps([
             {"id": e.id, "title": e.title, "points": e.total_points,
@@ -219,7 +235,8 @@ def _roster_stubs(spec, roster: Optional[Path], id_column: Optional[str], output
     "Validate each EXERCISE (an id, a spec file, or a folder of specs) and verify its expected "
     "values against the reference.\n\n"
     "Reports every problem at once as file:line: field: message, and warns when no public "
-    "case tells the declared tie rule from another. Exits 3 when a spec has problems."))
+    "case tells the declared tie rule from another. Exits 3 when a spec has problems, 2 when a "
+    "file is not a spec at all (unreadable, not UTF-8, not YAML, empty)."))
 @click.argument("exercises", metavar="EXERCISE...", nargs=-1, required=True)
 @exercises_dir_option
 def check(exercises: tuple[str, ...]) -> None:
@@ -248,7 +265,7 @@ def check(exercises: tuple[str, ...]) -> None:
             continue
         for line in iter_report_lines(report):
             click.echo(line)
-        if report.family_unusable:
+        if report.family_unusable or report.unreadable:  # not a spec with problems
             worst = max(worst, INPUT_ERROR)
         elif not report.ok:
             worst = max(worst, VERDICT_NO)
@@ -289,12 +306,15 @@ def new(exercise_id: str, output: Optional[Path], tie_break: Optional[str],
                                base=base_spec)
     except NewSpecError as error:
         raise InputError(str(error)) from None
+    except Exception as error:  # noqa: BLE001 - any other failure is the grader's own fault
+        grader_fault("new", "internal error while writing the spec", error)
     if output is None:
         click.echo(text, nl=False)
         return
     if output.exists() and not force:
         raise InputError(f"{output} already exists; pass --force to overwrite it")
     try:
+        output.parent.mkdir(parents=True, exist_ok=True)  # course/ID.yaml in a new course folder
         output.write_text(text, encoding="utf-8")
     except OSError as error:
         raise InputError(f"cannot write {output}: {error.strerror or error}") from None

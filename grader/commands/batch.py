@@ -36,8 +36,19 @@ class _BatchGroup(click.Group):
         return super().parse_args(ctx, args)
 
 
+class _TypedAsItsGroup(click.Context):
+    """The context of the grading command, named as it is typed: ``grade batch``, so that a
+    usage error ends "Try 'grade batch --help'", not with the command's internal name."""
+
+    @property
+    def command_path(self) -> str:
+        return self.parent.command_path if self.parent is not None else "grade batch"
+
+
 class _GradeFolder(click.Command):
     """Shows its usage as ``grade batch SUBMISSIONS``, the way it is typed."""
+
+    context_class = _TypedAsItsGroup
 
     def format_usage(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         parent = ctx.parent.command_path if ctx.parent else "grade batch"

@@ -7,6 +7,7 @@ Each subcommand parses options and calls the library: :mod:`grader.bundles.grade
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 from typing import Optional
 
@@ -122,8 +123,23 @@ def gradescope(exercise_id: str, output: Path, sandbox: str, seed_secret: Option
     except (BundleError, WheelError) as error:
         _fail(error)
     click.echo(f"wrote {built.path} ({built.size_bytes / 1e6:.1f} MB, {len(built.wheels.wheels)} wheels); "
-               "upload it under Configure Autograder > Zip file upload", err=True)
+               f"{_gradescope_next_step(target)}", err=True)
     _starters_note(exercise, "Email")
+
+
+def _gradescope_next_step(target: WheelTarget) -> str:
+    """What to do with the zip: upload it, unless its wheels are for a Python Gradescope's
+    image does not run (``--for-this-python`` on another version or machine)."""
+    import platform
+
+    if target.is_local and (f"{sys.version_info.major}.{sys.version_info.minor}"
+                            != DEFAULT_PYTHON_VERSION or sys.platform != "linux"
+                            or platform.machine() != "x86_64"):
+        return (f"its wheels are for this Python ({target.describe()}), which Gradescope's "
+                f"image (Python {DEFAULT_PYTHON_VERSION}, x86-64 Linux) cannot install: try it "
+                "locally (README, Gradescope step 2), then build the zip to upload without "
+                "--for-this-python")
+    return "upload it under Configure Autograder > Zip file upload"
 
 
 def _starters_note(exercise: Exercise, column: str) -> None:

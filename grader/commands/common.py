@@ -19,6 +19,7 @@ import os
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, NoReturn, Optional
 
 import click
@@ -96,9 +97,24 @@ def with_exit_codes(help_text: Optional[str]) -> str:
     return f"{(help_text or '').rstrip()}\n\n{EXIT_CODES_HELP}"
 
 
+def refuse_special_file(path: Any, param_hint: str, wanted: str) -> None:
+    """A usage error (exit 2) when ``path`` is a named pipe, a folder, a device or a socket,
+    told before anything opens it (reading a FIFO would wait for a writer forever)."""
+    from grader.spec.loading import special_file_kind
+
+    kind = special_file_kind(Path(path))
+    if kind is not None:
+        raise click.BadParameter(f"{path} is {kind}, not a file: give {wanted}",
+                                 param_hint=param_hint)
+
+
 def _use_dirs(ctx: click.Context, param: click.Parameter, value: tuple) -> tuple:
     if value:
         from grader.spec.loading import use_exercise_dirs
+
+        for folder in value:
+            if not Path(folder).is_dir():
+                raise click.BadParameter(f"{folder} is not a folder", param_hint="--exercises-dir")
 
         use_exercise_dirs(value)
     return value

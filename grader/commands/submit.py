@@ -22,6 +22,7 @@ from grader.commands.common import (
     fail,
     grader_fault,
     paused_collector,
+    refuse_special_file,
     say,
     use_color,
     with_exit_codes,
@@ -81,6 +82,7 @@ def submit(
     strict_sandbox: bool, fail_under: Optional[str], quiet: bool, color: Optional[bool],
     seed_secret: Optional[str], submitter: Optional[str], verbose: bool, failures_only: bool,
 ) -> None:
+    refuse_special_file(submission, "SUBMISSION", "the student's .py or .ipynb file")
     with paused_collector():  # the grader's modules load without the collector scanning them
         from grader.sandbox.layers import start_probe
 

@@ -7,11 +7,15 @@ from pathlib import Path
 
 import click
 
-from grader.commands.common import with_exit_codes
+from grader.commands.common import refuse_special_file, with_exit_codes
 from reference import END_OF_WORD, TIE_BREAKS, BPEInputError
 from reference.trace import parse_word_counts, render_trace
 
 WORD_COUNT = re.compile(r"^\S+=\d+$")
+
+
+MAX_CORPUS_BYTES = 1_000_000
+"""A trace is read by people: a corpus file larger than this is refused before it is read."""
 
 
 def _corpus_items(corpus: tuple[str, ...], corpus_file: Path | None, word_counts: bool) -> list[str]:
@@ -20,7 +24,14 @@ def _corpus_items(corpus: tuple[str, ...], corpus_file: Path | None, word_counts
         raise click.UsageError("give the corpus either as arguments or with --file, not both")
     if corpus_file is None:
         return list(corpus)
+    refuse_special_file(corpus_file, "--file", "a text file of the corpus")
     try:
+        size = corpus_file.stat().st_size
+        if size > MAX_CORPUS_BYTES:
+            raise click.BadParameter(
+                f"{corpus_file} is {size:,} bytes; a trace prints every step for a corpus of at "
+                f"most {MAX_CORPUS_BYTES:,} bytes (train on a larger one with the reference: "
+                "reference.train_bpe)", param_hint="--file")
         content = corpus_file.read_text(encoding="utf-8")
     except UnicodeDecodeError:
         raise click.BadParameter(f"{corpus_file} is not UTF-8 text", param_hint="--file") from None

@@ -31,7 +31,14 @@ from grader.grading.feedback import graded
 from grader.grading.naming import MilestoneObservations
 from grader.grading.scoring import check_points
 from grader.grading.student_calls import StudentCalls
-from grader.grading.submission_file import HandedIn, Submitted, exercise_header, handed_in
+from grader.grading.submission_file import (
+    HandedIn,
+    SubmissionFileError,
+    Submitted,
+    exercise_header,
+    handed_in,
+    read_submission,
+)
 from grader.grading.submissions import GradingSetupError, submission_kind
 from grader.result import NOT_GRADABLE_PREFIX, GradeReport, MilestoneResult
 from grader.spec import (
@@ -62,6 +69,9 @@ def resolve_exercise(submitted: Submitted,
         exercise = exercise_header(handed)
         origin = f"the '# exercise:' header of {path.name}"
         if exercise is None:
+            unreadable = _why_unreadable(handed)
+            if unreadable:
+                raise GradingSetupError(unreadable)
             raise GradingSetupError(
                 f"cannot tell which exercise {path.name} is for: it has no '# exercise: ID' "
                 f"line at the top; add one or pass --exercise ID ({_available()})"
@@ -77,14 +87,30 @@ def resolve_exercise(submitted: Submitted,
         return load_exercise(exercise)
     except ExerciseNotFound as error:
         if origin == "--exercise":
-            raise GradingSetupError(f"exercise {str(exercise)!r} from {origin}: {error}") from None
+            raise GradingSetupError(f"{origin}: {error}") from None
+        if "did you mean" in str(error):
+            raise GradingSetupError(f"{origin}: {error}") from None
         raise GradingSetupError(
             f"{origin} names exercise {exercise!r}, which is not found: {error}\n"
             f"If it is your course's own exercise, grade with --exercise PATH/TO/{exercise}.yaml, "
             "or add its folder with --exercises-dir DIR or GRADE_EXERCISES_PATH."
         ) from None
     except SpecError as error:
-        raise GradingSetupError(f"exercise {str(exercise)!r} from {origin}: {error}") from None
+        raise GradingSetupError(f"{origin}: {error}") from None
+
+
+def _why_unreadable(handed: HandedIn) -> Optional[str]:
+    """Why the file has no header when the reason is not a missing line: it is empty, not
+    text, or too large (the student's fix comes first, before any talk of headers)."""
+    path = handed.path
+    try:
+        text = read_submission(handed).text
+    except SubmissionFileError as error:
+        return str(error)
+    if not text.strip():
+        return (f"{path.name}: the file is empty; write your solution in it (start from the "
+                "stub: grade stub EXERCISE -o student.py) and save it before submitting")
+    return None
 
 
 def _available() -> str:

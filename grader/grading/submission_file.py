@@ -150,7 +150,8 @@ def _notebook_source(name: str, text: str) -> SubmissionSource:
     except Exception as error:  # noqa: BLE001 - nbformat raises several unrelated types
         raise SubmissionFileError(
             f"{name} is not a readable Jupyter notebook ({type(error).__name__}: {error}); "
-            "save it again from Jupyter, or submit a .py file (File > Download as > Python)"
+            "save it again from Jupyter, or submit a .py file (JupyterLab and Notebook 7: File > "
+            "Save and Export Notebook As > Executable Script)"
         ) from None
     dropped: list[str] = []
     cells: list[str] = []

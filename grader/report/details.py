@@ -221,6 +221,8 @@ def _merges(details: dict, include_measurements: bool) -> Evidence:
     if "actual" in details:
         fields.append(("Your merges", show_merges(details.get("actual"), step)))
     table = step_table(difference) if isinstance(difference, dict) else None
+    if table is not None and difference.get("actual", "") is None:
+        table = None  # the list ended early: the message names the missing merge, no table
     return Evidence(fields, table)
 
 
@@ -252,6 +254,8 @@ def _counterexample(details: dict, include_measurements: bool) -> Evidence:
         fields.append(("Why", safe_text(str(details["explanation"]), VALUE_LIMIT)))
     difference = details.get("first_difference")
     table = step_table(difference) if isinstance(difference, dict) else None
+    if table is not None and difference.get("actual", "") is None:
+        table = None  # the list ended early: the message names the missing merge, no table
     return Evidence(fields, table)
 
 

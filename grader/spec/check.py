@@ -23,6 +23,7 @@ from grader.spec.problems import (
     FamilyUnusable,
     Problem,
     SpecError,
+    SpecUnreadable,
     in_file_order,
 )
 
@@ -41,6 +42,8 @@ class CheckReport:
     family_unusable: bool = False
     """The spec's family cannot be used: an input error of the course, like a missing file."""
     """The target names no file and no exercise on the search path (an input error)."""
+    unreadable: bool = False
+    """The file cannot be read, or is not YAML holding a mapping (an input error, not a verdict)."""
     clean_summary: Optional[str] = None
 
     @property
@@ -73,6 +76,8 @@ def check_spec(id_or_path: Union[str, os.PathLike]) -> CheckReport:
         report.problems = list(error.problems)
         report.not_found = isinstance(error, ExerciseNotFound)
         report.family_unusable = isinstance(error, FamilyUnusable)
+        report.unreadable = isinstance(error, SpecUnreadable)
+        report.unreadable = isinstance(error, SpecUnreadable)
         if isinstance(error.exercise, Exercise):  # report the prose in the same round
             shaped = error.exercise
             report.problems = in_file_order(report.problems + [

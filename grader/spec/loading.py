@@ -16,16 +16,21 @@ from typing import Any, Optional, Union
 from grader.package_data import data_dir
 from grader.spec import spec_cache
 from grader.spec.family import FamilyError
+from grader.spec.models import ID_PATTERN, Exercise
 from grader.spec.registry import derive_family, families, family_named, use_course_dirs
-from grader.spec.models import Exercise
 from grader.spec.problems import (
     ExerciseNotFound,
     FamilyUnusable,
     Problem,
     SpecError,
+    SpecUnreadable,
     format_loc,
     in_file_order,
 )
+
+MAX_SPEC_BYTES = 4_000_000
+"""A larger file is refused before it is read: a spec is a few KB (the shipped ones, 12 KB at
+most), and a multi-gigabyte file named by mistake must not fill the memory."""
 
 ENV_VAR = "GRADE_EXERCISES_PATH"
 """Colon-separated folders of a course's own specs, searched by id before the shipped ones."""
@@ -135,9 +140,19 @@ def load_exercise(id_or_path: Union[str, os.PathLike]) -> Exercise:
     path = _resolve(id_or_path)
     _use_course_families(path.parent)
     try:
+        size = path.stat().st_size
+        if size > MAX_SPEC_BYTES:
+            raise SpecUnreadable([Problem(display_path(path), None, "", (
+                f"is {size:,} bytes; a spec is a YAML text of a few KB (at most "
+                f"{MAX_SPEC_BYTES:,} bytes): is this the right file?"))])
         text = path.read_text(encoding="utf-8-sig")
-    except (OSError, UnicodeDecodeError) as error:
-        raise SpecError([Problem(display_path(path), None, "", f"cannot read the file: {error}")])
+    except UnicodeDecodeError as error:
+        raise SpecUnreadable([Problem(display_path(path), None, "", (
+            f"cannot read the file: it is not UTF-8 text (byte {error.start}); a spec is a "
+            "YAML text file"))]) from None
+    except OSError as error:
+        raise SpecUnreadable([Problem(display_path(path), None, "", (
+            f"cannot read the file: {error.strerror or error}"))]) from None
     shown_as = display_path(path)
     exercise = spec_cache.load(path, shown_as, text)
     if exercise is not None:
@@ -151,6 +166,10 @@ def load_exercise(id_or_path: Union[str, os.PathLike]) -> Exercise:
 
 def _resolve(id_or_path: Union[str, os.PathLike]) -> Path:
     candidate = Path(id_or_path)
+    kind = special_file_kind(candidate)
+    if kind is not None and kind != "a folder":
+        raise ExerciseNotFound([Problem(str(candidate), None, "", (
+            f"is {kind}, not a file: pass a spec file or an id"))])
     if candidate.is_dir():
         raise ExerciseNotFound([Problem(str(candidate), None, "", (
             "is a folder, not an exercise: pass a spec file or an id, or make the folder's "
@@ -158,20 +177,61 @@ def _resolve(id_or_path: Union[str, os.PathLike]) -> Path:
         )])
     if candidate.is_file():
         return candidate
-    if candidate.suffix in (".yaml", ".yml") or len(candidate.parts) > 1:
+    if candidate.suffix in (".yaml", ".yml") or len(candidate.parts) > 1 or (
+            candidate.suffix and not re.match(ID_PATTERN, str(candidate))):
         raise ExerciseNotFound([Problem(str(candidate), None, "", "no such file")])
     try:
         found = exercise_path(str(id_or_path))
-        known = ", ".join(exercise_ids()) or "none"
+        ids = exercise_ids()
     except FileNotFoundError as error:
         raise ExerciseNotFound([Problem(str(id_or_path), None, "", str(error))]) from None
     if found is None:
-        searched = ", ".join(display_path(d) for d in search_dirs())
-        raise ExerciseNotFound([Problem(str(id_or_path), None, "", (
-            f"no exercise with this id in {searched} (available: {known}); pass the spec "
-            f"file itself, or add its folder with --exercises-dir DIR or {ENV_VAR}")
-        )])
+        raise ExerciseNotFound([Problem("", None, "", not_found_message(str(id_or_path), ids))])
     return found
+
+
+def not_found_message(name: str, ids: list[str]) -> str:
+    """No exercise ``name``: the closest id when one is near, else every id, and where else to
+    look. The folders searched are named as the user gave them; the install's own is not."""
+    import difflib  # only here: a lookup that succeeds needs none of this
+
+    close = difflib.get_close_matches(name, ids, n=1)
+    if close:
+        return f"no exercise {name!r}; did you mean {close[0]!r}?"
+    course = [display_path(d) for d in search_dirs() if d != _shipped_dir()]
+    searched = (f"in {', '.join(course)} or the shipped exercises" if course
+                else "among the shipped exercises")
+    return (f"no exercise {name!r} {searched} (available: {', '.join(ids) or 'none'}); pass "
+            f"the spec file itself, or add its folder with --exercises-dir DIR or {ENV_VAR}")
+
+
+def _shipped_dir() -> Optional[Path]:
+    try:
+        return exercises_dir()
+    except FileNotFoundError:
+        return None
+
+
+def special_file_kind(path: Path) -> Optional[str]:
+    """What ``path`` is when it exists but is no regular file ("a named pipe (FIFO)", "a
+    folder", ...), told without opening it (opening a FIFO waits for a writer); else None."""
+    import stat
+
+    try:
+        mode = path.stat().st_mode
+    except (OSError, ValueError):
+        return None
+    if stat.S_ISREG(mode):
+        return None
+    if stat.S_ISDIR(mode):
+        return "a folder"
+    if stat.S_ISFIFO(mode):
+        return "a named pipe (FIFO)"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device"
+    return "not a regular file"
 
 
 def display_path(path: Path) -> str:
@@ -200,9 +260,9 @@ def parse_exercise(text: str, file: str = "<spec>", *, expected_id: Optional[str
         line = mark.line + 1 if mark else None
         reason = error.problem or error.context or "invalid YAML"
         hint = yaml_hint(text, line, reason)
-        raise SpecError([Problem(file, line, "", f"YAML syntax error: {reason}{hint}")]) from None
+        raise SpecUnreadable([Problem(file, line, "", f"YAML syntax error: {reason}{hint}")]) from None
     except yaml.YAMLError as error:
-        raise SpecError([Problem(file, None, "", f"YAML error: {error}")]) from None
+        raise SpecUnreadable([Problem(file, None, "", f"YAML error: {error}")]) from None
 
     problems = [
         Problem(file, second, format_loc(loc), f"duplicate key (first written on line {first})")
@@ -214,7 +274,7 @@ def parse_exercise(text: str, file: str = "<spec>", *, expected_id: Optional[str
             Problem(file, document.line_of(()), "", f"the spec is {what}; it must be a mapping "
                     "with id, title, lesson, instructions, conventions, functions, milestones, cases")
         )
-        raise SpecError(problems)
+        raise SpecUnreadable(problems)
 
     try:
         model = exercise_model(data)
@@ -357,6 +417,23 @@ def available_exercises() -> list[Exercise]:
     except FileNotFoundError as error:
         raise ExerciseNotFound([Problem("exercises", None, "", str(error))]) from None
     return [load_exercise(path) for path in paths]
+
+
+def loadable_exercises() -> tuple[list[Exercise], list[SpecError]]:
+    """Every exercise on the search path that loads, and the error of each one that does not
+    (a course's work-in-progress spec hides none of the others)."""
+    try:
+        paths = exercise_paths()
+    except FileNotFoundError as error:
+        raise ExerciseNotFound([Problem("exercises", None, "", str(error))]) from None
+    loaded: list[Exercise] = []
+    broken: list[SpecError] = []
+    for path in paths:
+        try:
+            loaded.append(load_exercise(path))
+        except SpecError as error:
+            broken.append(error)
+    return loaded, broken
 
 
 def json_schema() -> dict[str, Any]:

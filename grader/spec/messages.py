@@ -23,14 +23,14 @@ def _message(item: dict[str, Any], model: type[BaseModel]) -> str:
         return "required field is missing"
     if kind == "extra_forbidden":
         return _unknown_key_message(loc, model)
-    if kind == "literal_error":
+    if kind in ("literal_error", "enum"):
         allowed = re.findall(r"'([^']*)'", ctx["expected"]) or [
             a.strip() for a in re.split(r",| or ", ctx["expected"]) if a.strip()]
         if len(allowed) == 1:  # a convention the exercise's family fixes: say why
             why = _description(loc, model)
             return (f"{value!r} is not supported here, only {allowed[0]!r}"
                     + (f": {why}" if why else ""))
-        return f"{value!r} is not one of {', '.join(allowed)}"
+        return f"{value!r} is not one of {', '.join(allowed)}{_did_you_mean(value, allowed)}"
     if kind in ("greater_than", "greater_than_equal", "less_than", "less_than_equal"):
         bound = next(iter(ctx.values()))
         op = {"greater_than": ">", "greater_than_equal": ">=", "less_than": "<",
@@ -53,6 +53,16 @@ def _message(item: dict[str, Any], model: type[BaseModel]) -> str:
         }[kind]
         return f"must be {expected}, got {describe(value)}{quote_hint(kind, value)}"
     return item["msg"].replace("Input should be", "must be") + f", got {describe(value)}"
+
+
+def _did_you_mean(value: Any, allowed: list[str]) -> str:
+    """``; did you mean 'concatenated'?`` for a value close to one allowed, else nothing."""
+    if not isinstance(value, str):
+        return ""
+    import difflib  # only here: most specs have no misspelt value
+
+    close = difflib.get_close_matches(value, allowed, n=1)
+    return f"; did you mean {close[0]!r}?" if close else ""
 
 
 def describe(value: Any) -> str:

@@ -35,6 +35,8 @@ class Problem:
     message: str
 
     def __str__(self) -> str:
+        if not self.file:  # about no file (an exercise that is not found)
+            return self.message
         where = f"{self.file}:{self.line}" if self.line else self.file
         return f"{where}: {self.field}: {self.message}" if self.field else f"{where}: {self.message}"
 
@@ -56,6 +58,11 @@ class FamilyUnusable(SpecError):
 
 class ExerciseNotFound(SpecError):
     """No shipped exercise has the requested id and no such file exists."""
+
+
+class SpecUnreadable(SpecError):
+    """The file cannot be read, or is not YAML holding a mapping: an input error (exit 2), where
+    a readable spec with problems is a verdict (``grade check`` exits 3)."""
 
 
 def in_file_order(problems: list[Problem]) -> list[Problem]:

@@ -55,6 +55,7 @@ def render_stub(exercise: Exercise) -> str:
         note=text.note.strip(),
         milestones=[_milestone_view(exercise, m) for m in exercise.milestones],
         functions=functions,
+        imports=annotation_imports([f.signature for f in functions]),
     )
     if source.count('"""') != 2 * (len(functions) + 1):
         raise ValueError(
@@ -114,13 +115,13 @@ def stub_functions(exercise: Exercise) -> list[StubFunction]:
             StubFunction(
                 role=role,
                 name=spec.name,
-                signature=spec.signature.strip(),
+                signature=wrapped_signature(spec.signature.strip()),
                 doc=spec.doc,
-                examples=[
+                examples=list(dict.fromkeys(  # two cases may ask one call: show it once
                     example
                     for case in exercise.public_cases
                     for example in examples(exercise, spec.name, case, doctest)
-                ],
+                )),
                 todos=[
                     {"id": m.id, "title": m.title, "points": f"{m.points:g}"}
                     for m in exercise.milestones
@@ -129,6 +130,52 @@ def stub_functions(exercise: Exercise) -> list[StubFunction]:
             )
         )
     return functions
+
+
+ANNOTATION_MODULES = {
+    "collections.abc": ("Callable", "Generator", "Iterable", "Iterator", "Mapping", "Sequence"),
+    "typing": ("Any", "Optional", "Union"),
+}
+"""Names a signature may use that are not builtins, and the module each is imported from."""
+SIGNATURE_WIDTH = 100
+
+
+def annotation_imports(signatures: list[str]) -> list[str]:
+    """The import lines the names in ``signatures`` need (``Iterable``, ``Optional``, ...), so
+    the stub runs under type checkers and ``typing.get_type_hints`` as written."""
+    import re  # only here: rendering a stub is rare
+
+    used = {name for signature in signatures for name in re.findall(r"\b[A-Z]\w*", signature)}
+    return [f"from {module} import {', '.join(sorted(used.intersection(names)))}"
+            for module, names in ANNOTATION_MODULES.items() if used.intersection(names)]
+
+
+def wrapped_signature(signature: str) -> str:
+    """``signature`` as written when ``def NAME(...):`` fits in 100 characters, else its
+    parameters on lines of their own, as formatters lay them out."""
+    if len(signature) + len("def :") <= SIGNATURE_WIDTH or "(" not in signature:
+        return signature
+    start = signature.index("(")
+    depth, end, commas = 0, None, []
+    for index in range(start, len(signature)):
+        char = signature[index]
+        if char in "([{":
+            depth += 1
+        elif char in ")]}":
+            depth -= 1
+            if depth == 0:
+                end = index
+                break
+        elif char == "," and depth == 1:
+            commas.append(index)
+    if end is None:
+        return signature
+    bounds = [start, *commas, end]
+    parameters = [signature[a + 1:b].strip() for a, b in zip(bounds, bounds[1:])]
+    parameters = [p for p in parameters if p]
+    together = "    " + ", ".join(parameters) + ","
+    lines = [together] if len(together) <= SIGNATURE_WIDTH else [f"    {p}," for p in parameters]
+    return "\n".join([signature[:start + 1], *lines, signature[end:]])
 
 
 def statement(variable: str, value: Any) -> str:

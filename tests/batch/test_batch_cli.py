@@ -89,8 +89,10 @@ def test_unusable_entries_are_summary_lines_and_exit_zero(tmp_path: Path) -> Non
         "unusable: empty: an empty folder: no .py or .ipynb file in it",
         "unusable: nb.ipynb (student nb): nb.ipynb is not a readable Jupyter notebook "
         "(NotJSONError: Notebook does not appear to be JSON: 'not json'); save it again from "
-        "Jupyter, or submit a .py file (File > Download as > Python)",
-        "unusable: notes.md: not a Python file or notebook (.md); submit STUDENT.py or "
+        "Jupyter, or submit a .py file (JupyterLab and Notebook 7: File > Save and Export "
+        "Notebook As > Executable Script)",
+        "unusable: notes.md (student notes): not a Python file or notebook (.md); submit "
+        "STUDENT.py or "
         "STUDENT.ipynb",
         "unusable: st00.py (student st00): student id 'st00' has 2 submissions (st00.py, "
         "st00/student.py); none was graded: remove all but one",

@@ -195,7 +195,7 @@ def test_bad_outputs_are_refused_before_any_download(tmp_path, output, message):
 @pytest.mark.parametrize(
     "arguments, message",
     [
-        (["nope"], "no exercise with this id"),
+        (["nope"], "no exercise 'nope'"),
         ([EXERCISE, "--python-version", "2.7"], "3.10 or later"),
         ([EXERCISE, "--offline"], "--wheels-from"),
         ([EXERCISE, "--sandbox", "off"], "strict"),

@@ -61,7 +61,7 @@ def test_stub_writes_a_file_and_refuses_to_overwrite_it(tmp_path):
 def test_stub_of_an_unknown_exercise_is_a_clear_error():
     result = grade("stub", "nope")
     assert result.exit_code == 2  # a usage error, as for grade submit
-    assert "no exercise with this id" in result.output
+    assert "no exercise 'nope'" in result.output
     assert "available: " + ", ".join(exercise_ids()) in result.output
     assert "--exercises-dir DIR or GRADE_EXERCISES_PATH" in result.output
     assert "Traceback" not in result.output

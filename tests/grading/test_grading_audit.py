@@ -79,7 +79,7 @@ def test_a_weak_exercise_fails_its_audit_and_is_told_which_check_to_strengthen(t
 def test_usage_errors_exit_2_with_a_clear_message():
     unknown_exercise = CliRunner().invoke(main, ["audit", "no-such-exercise"])
     assert unknown_exercise.exit_code == 2
-    assert "no exercise with this id" in unknown_exercise.output
+    assert "no exercise 'no-such-exercise'" in unknown_exercise.output
     unknown_mistake = CliRunner().invoke(main, ["audit", "bpe-train-encode", "--mistake", "typo"])
     assert unknown_mistake.exit_code == 2
     assert "no applicable mistake typo" in unknown_mistake.output

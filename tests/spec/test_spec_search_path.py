@@ -62,7 +62,7 @@ def test_an_unknown_id_names_the_folders_searched_and_the_ways_to_add_one():
     with pytest.raises(ExerciseNotFound) as raised:
         load_exercise("week9")
     message = str(raised.value)
-    assert "no exercise with this id in" in message
+    assert "no exercise 'week9'" in message and "the shipped exercises" in message
     assert "available: " + ", ".join(exercise_ids()) in message
     assert "--exercises-dir DIR or GRADE_EXERCISES_PATH" in message
 

@@ -128,8 +128,9 @@ def test_doctests_are_the_public_cases(stub):
         # Another kind of case (a family this test does not know): each function is shown.
         assert all(calls.get(spec.name) for spec in exercise.roles().values()), calls
         return
+    trainings = len({(repr(case.corpus), case.num_merges) for case in public})  # each once
     expected_calls = {
-        "train": len(public),
+        "train": trainings,
         "encode": sum(len(case.encode) for case in public),
         "sequence_lengths": sum(case.sentence is not None for case in public),
         "train_wordpiece": len(public),
@@ -182,3 +183,35 @@ def test_write_stub_refuses_to_overwrite_unless_forced(tmp_path):
     assert path.read_text(encoding="utf-8") == "my work\n"
     write_stub(exercise, path, force=True)
     assert path.read_text(encoding="utf-8") == render_stub(exercise)
+
+
+@pytest.mark.parametrize("exercise_id", ["bpe-train-encode", "bpe-steps", "byte-bpe", "wordpiece",
+                                         "unigram-lm"])
+def test_a_stub_imports_the_names_its_signatures_use_and_keeps_its_lines_short(exercise_id):
+    """Doctest lines aside (a doctest's input is one line), no line passes 100 characters,
+    and the signatures' Iterable, Iterator, ... are imported, so a linter or
+    typing.get_type_hints finds every name."""
+    import typing
+
+    source = render_stub(load_exercise(exercise_id))
+    long = [line for line in source.splitlines() if len(line) > 100 and ">>>" not in line]
+    assert long == []
+    namespace: dict = {}
+    exec(compile(source, "student.py", "exec"), namespace)  # the stub defines, runs nothing
+    for name, value in namespace.items():
+        if callable(value) and getattr(value, "__module__", None) is None and \
+                getattr(value, "__code__", None) is not None:
+            typing.get_type_hints(value)  # raises NameError for a name not imported
+
+
+@pytest.mark.parametrize("exercise_id", exercise_ids())
+def test_no_function_of_a_stub_shows_the_same_example_twice(exercise_id):
+    """Two public cases that make the same call (one corpus, one number of merges) show it once."""
+    exercise = load_exercise(exercise_id)
+    if family_of(exercise).stub is not None:
+        return  # a family that renders its own starting file
+    for function in ast.parse(render_stub(exercise)).body:
+        if isinstance(function, ast.FunctionDef):
+            text = (ast.get_docstring(function) or "").partition("Examples:")[2]
+            blocks = [block.strip() for block in text.split("\n\n") if ">>>" in block]
+            assert len(blocks) == len(set(blocks)), function.name

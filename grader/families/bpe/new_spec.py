@@ -32,6 +32,10 @@ DEFAULT_BASE = "bpe-train-encode"
 MERGE_TYPES = {"pairs": "list[tuple[str, str]]",
                "pairs-with-token": "list[tuple[tuple[str, str], str]]"}
 CORPUS_TYPES = {"texts": "list[str]", "word-counts": "dict[str, int]"}
+GENERATED_CASE = re.compile(r"tie-rules-differ-\d+")
+"""The ids of the cases :func:`new_spec_data` generates (a base written by ``grade new`` has them)."""
+TIE_OUTCOME = re.compile(r"\b(wins?|won|picks?|picked|chosen|goes to)\b", re.IGNORECASE)
+"""A case description saying which pair a tie rule picks: false once the rule changes."""
 
 
 def convert_corpus(corpus: Any, corpus_form: str) -> Any:
@@ -59,6 +63,18 @@ def _instructions(names: dict[str, str], corpus_form: str, marker: str, tie_brea
     merges = ("`(left, right)` tuples" if merge_form == "pairs"
               else "`((left, right), left + right)` tuples")
     parts = []
+    if "count_pairs" in names:
+        parts.append(
+            f"**Counting pairs.** `{names['count_pairs']}(vocab)` receives the vocabulary: each "
+            "word as a tuple of symbols, mapped to how often the word occurs. Return every pair "
+            "of adjacent symbols with its frequency: the sum, over the words, of the word's count "
+            "times how often the pair occurs in it. Pairs never reach across two words.")
+    if "merge_pair" in names:
+        parts.append(
+            f"**Merging one pair.** `{names['merge_pair']}(pair, vocab)` returns the vocabulary "
+            "with the pair merged in every word: wherever its two symbols stand side by side, "
+            "left to right and without overlaps, they become one symbol; each word keeps its "
+            "count. Merge whole symbols only.")
     if "train" in names:
         parts.append(
             f"**Training.** `{names['train']}(corpus, num_merges)` receives {corpus}. Each word "
@@ -96,7 +112,20 @@ def _docs(names: dict[str, str], corpus_form: str, marker: str, tie_break: str,
               else "a dict mapping each word to its count")
     start = f'the word\'s characters plus "{marker}"' if marker else "the word's characters"
     own = f'its characters plus "{marker}"' if marker else "its characters"
+    vocab_type = "dict[tuple[str, ...], int]"
     docs = {
+        "count_pairs": (
+            f"{names.get('count_pairs')}(vocab: {vocab_type}) -> dict[tuple[str, str], int]",
+            "Count every adjacent pair of symbols in vocab, weighted by each word's count.\n\n"
+            + textwrap.fill("vocab maps a word, as a tuple of symbols, to its count; return a "
+                            "dict mapping each adjacent pair (left, right) to its total count. "
+                            "Do not modify vocab.", 88) + "\n"),
+        "merge_pair": (
+            f"{names.get('merge_pair')}(pair: tuple[str, str], vocab: {vocab_type}) -> {vocab_type}",
+            "Merge pair everywhere in vocab and return the new vocabulary.\n\n" + textwrap.fill(
+                "In every word, each occurrence of the two symbols side by side, left to right "
+                "and without overlaps, becomes one symbol; each word keeps its count. Do not "
+                "modify vocab.", 88) + "\n"),
         "train": (f"{names.get('train')}(corpus: {CORPUS_TYPES[corpus_form]}, num_merges: int) "
                   f"-> {merges_type}",
                   f"Learn up to num_merges merges from corpus, {corpus}.\n\n" + textwrap.fill(
@@ -117,6 +146,11 @@ def _docs(names: dict[str, str], corpus_form: str, marker: str, tie_break: str,
             'One {"size", "avg_tokens", "params"} per size: tokens per document after size - '
             "base merges, and size * d_model.\n"),
     }
+    unknown = sorted(role for role in names if role not in docs)
+    if unknown:
+        raise NewSpecError(f"grade new cannot write the text of the function(s) for "
+                           f"{', '.join(unknown)}: start from an exercise without them, or copy "
+                           "the spec (grade show --hidden) and edit it")
     return {role: {"name": names[role], "signature": docs[role][0], "doc": docs[role][1]}
             for role in names}
 
@@ -155,7 +189,7 @@ def new_spec_data(exercise_id: str, *, tie_break: Optional[str] = None,
     cases = []
     generated = tie_cases(corpus_form, marker, count=4)
     for number, corpus in enumerate(generated, start=1):
-        cases.append({"id": f"tie-rules-differ-{number}",
+        cases.append({"id": f"tie-rules-differ-{number}",  # GENERATED_CASE
                       "visibility": "public" if number <= 2 else "hidden",
                       "description": "the four tie rules learn four different merge lists here",
                       "corpus": corpus, "num_merges": 4})
@@ -163,10 +197,13 @@ def new_spec_data(exercise_id: str, *, tie_break: Optional[str] = None,
             word = "".join(sorted(set("".join(corpus if isinstance(corpus, dict) else
                                               " ".join(corpus).split()))))
             cases[-1]["encode"] = [{"word": word}]
+    rule_changed = tie_break != conventions.tie_break
     for case in base.cases:
+        if GENERATED_CASE.fullmatch(case.id):
+            continue  # a spec grade new wrote: its tie cases are generated anew above
         item: dict[str, Any] = {"id": case.id, "visibility": case.visibility}
-        if case.description:
-            item["description"] = case.description
+        if case.description and not (rule_changed and TIE_OUTCOME.search(case.description)):
+            item["description"] = case.description  # not one saying which pair the old rule picks
         item["corpus"] = convert_corpus(case.corpus, corpus_form)
         item["num_merges"] = case.num_merges
         if case.encode and "encode" in roles:
@@ -179,7 +216,7 @@ def new_spec_data(exercise_id: str, *, tie_break: Optional[str] = None,
     data: dict[str, Any] = {
         "id": exercise_id,
         "family": base.family,
-        "title": f"Byte-Pair Encoding ({exercise_id})",
+        "title": base.title,  # reports show it beside the id: no need to repeat the id
         "lesson": "Your course",
         "student_file": base.student_file,
         "instructions": _instructions(names, corpus_form, marker, tie_break, merge_form),

@@ -56,19 +56,31 @@ def run(context: CheckContext) -> list[CheckResult]:
 
 def normalized(data: dict, variant: Variant) -> dict:
     """``data`` with every pair in the file's own form ``"a b"`` where it is written in
-    another clear notation (:mod:`grader.families.hand.pairs`); anything else as it was."""
+    another clear notation (:mod:`grader.families.hand.pairs`), and every count or step
+    written as a quoted whole number (``"4"``) as that number; anything else as it was."""
     candidates = sorted({pair_text(pair) for step in variant.steps for pair in step.pair_counts})
 
     def pair(value: Any) -> Any:
         return read_pair(value, candidates) or value
 
+    def number(value: Any) -> Any:  # "4" in quotes is still 4
+        if isinstance(value, str) and value.strip().isascii() and value.strip().isdigit():
+            return int(value.strip())
+        return value
+
     data = dict(data)
     if isinstance(data.get("first_merge"), dict) and "pair" in data["first_merge"]:
         data["first_merge"] = {**data["first_merge"], "pair": pair(data["first_merge"]["pair"])}
+    if isinstance(data.get("first_merge"), dict) and "count" in data["first_merge"]:
+        data["first_merge"] = {**data["first_merge"],
+                               "count": number(data["first_merge"]["count"])}
     if isinstance(data.get("pair_counts"), dict):
-        data["pair_counts"] = {pair(key): value for key, value in data["pair_counts"].items()}
+        data["pair_counts"] = {pair(key): number(value)
+                               for key, value in data["pair_counts"].items()}
     if isinstance(data.get("tie"), dict):
         tie = dict(data["tie"])
+        if "step" in tie:
+            tie["step"] = number(tie["step"])
         if isinstance(tie.get("tied"), list):
             tie["tied"] = [pair(item) for item in tie["tied"]]
         if "chosen" in tie:
@@ -182,8 +194,9 @@ def _trace(exercise: Exercise, variant: Variant, question: str, word: str) -> st
     merges = upto.get(question, variant.num_merges)
     text, learned = render_training(variant.corpus, merges, tie_break=conventions.tie_break,
                                     end_of_word=conventions.end_of_word, show_pairs=0)
-    if question == "tokens":
-        return text + "\n\n" + render_encoding(word, learned, end_of_word=conventions.end_of_word)
+    if question == "tokens":  # the encoding first: a long training run is cut, not the word
+        encoding = render_encoding(word, learned, end_of_word=conventions.end_of_word)
+        return f"{encoding}\n\nThe merges, as training learns them:\n{text}"
     return text
 
 
@@ -261,8 +274,23 @@ def compare_tokens(given: Any, expected: list) -> list[str]:
     if not isinstance(given, list) or not all(isinstance(token, str) for token in given):
         return [f"The tokens must be a list of strings; got {given!r}."]
     if given != expected:
-        return [f"{given!r} is not the tokenization with the learned merges."]
+        problems = [f"{given!r} is not the tokenization with the learned merges."]
+        marker = _marker_left_out(given, expected)
+        if marker:
+            problems.append(f"A word's tokens end with the end-of-word marker {marker!r} (or a "
+                            f"token ending in it): write it too, as training does.")
+        return problems
     return []
+
+
+def _marker_left_out(given: list, expected: list) -> Optional[str]:
+    """The end-of-word marker when ``given`` is the word without it: its characters are the
+    expected ones but for a tail that ends the last expected token (``</w>``)."""
+    written, right = "".join(given), "".join(expected)
+    tail = right[len(written):]
+    if expected and len(tail) > 1 and right.startswith(written) and expected[-1].endswith(tail):
+        return tail
+    return None
 
 
 def compare_tie(given: Any, expected: dict) -> list[str]:

@@ -27,13 +27,21 @@ class AnswerSettings(SpecModel):
     """
 
     word_pool: list[str] = Field(min_length=2)
+    """The words a variant's corpus is drawn from."""
     corpus_words: int = Field(default=3, ge=2)
+    """How many words of the pool make a variant's corpus."""
     max_count: int = Field(default=6, ge=1)
+    """The largest count a corpus word is drawn with (counts run from 1)."""
     num_merges: int = Field(default=4, ge=1)
+    """How many merges students carry out by hand."""
     pair_counts_step: int = Field(default=2, ge=1)
+    """The merge (1: the first) before which students write down every pair and its count."""
     encode_pool: list[str] = Field(min_length=1)
+    """The words students tokenize with their merges are drawn from."""
     encode_words: int = Field(default=2, ge=1)
+    """How many words of the encode pool students tokenize."""
     max_file_bytes: int = Field(default=65536, gt=0)
+    """The largest answers file read, in bytes (a larger one is not graded)."""
 
 
 class HandMilestone(Milestone):

@@ -120,6 +120,6 @@ def test_ids_that_differ_from_encode_of_the_joined_lines_fail(tmp_path):
 
 def test_the_stub_shows_the_stream_and_states_the_handout():
     stub = render_stub(EXERCISE)
-    assert "def encode_iterable(lines: Iterable[str]" in stub
+    assert "def encode_iterable(\n    lines: Iterable[str]" in stub
     assert "CS336 spring 2025 (handout v1.0.4 and later)" in stub
     assert "encode_iterable(iter([" in stub

@@ -53,7 +53,8 @@ def test_a_class_of_answers_files_is_batched(tmp_path):
     rows = {row["student"]: row for row in csv.DictReader((out / "grades.csv").open())}
     assert float(rows["ada"]["total"]) == EXERCISE.total_points
     assert float(rows["bob"]["total"]) == EXERCISE.total_points - 15
-    assert "cyd" not in rows and "not a YAML answers file (.py)" in result.output
+    assert "not a YAML answers file (.py)" in result.output
+    assert rows["cyd"]["outcome"] == "unusable" and rows["cyd"]["total"] == ""  # listed, not graded
 
 
 def load_entrypoint():
