@@ -135,3 +135,50 @@ def test_grade_submit_says_why_when_a_platform_names_no_one(tmp_path):
     assert result.exit_code == 0 and reason in result.output and WHY in result.output
     both = CliRunner().invoke(main, ["submit", str(path), "--student", "bob", "--no-student", "x"])
     assert both.exit_code == 2 and "not both" in both.output
+
+
+EXPORT = """\
+submission_101:
+  :submitters:
+  - :name: Ada Lovelace
+    :sid: '1001'
+    :email: ada@uni.edu
+submission_102:
+  :submitters:
+  - :name: Bob Bell
+    :sid: '1002'
+    :email: bob@uni.edu
+submission_103:
+  :submitters: []
+"""
+
+
+def test_a_file_is_graded_the_same_through_the_gradescope_door_and_a_batch_of_its_export(
+        tmp_path):
+    """Both doors take the e-mail for who handed a file in: ada's own file scores full marks
+    either way, bob's copy of it nothing either way, and a submission the export names no one
+    for earns nothing and says why."""
+    ada = solved("ada@uni.edu")
+    door = {}
+    for name, sid, email in (("ada", 1001, "ada@uni.edu"), ("bob", 1002, "bob@uni.edu")):
+        metadata = {"submission_metadata.json": {"users": [
+            {"email": email, "sid": str(sid), "id": sid, "name": name}]}}
+        results, log = run_door(tmp_path / name, "gradescope", EXERCISE, {"answers.yaml": ada},
+                                secret=SECRET, metadata=metadata)
+        door[str(sid)] = results["score"]
+    export = tmp_path / "export"
+    export.mkdir()
+    (export / "submission_metadata.yml").write_text(EXPORT)
+    for entry in ("submission_101", "submission_102", "submission_103"):
+        (export / entry).mkdir()
+        (export / entry / "answers.yaml").write_text(ada, encoding="utf-8")
+    out = tmp_path / "out"
+    result = CliRunner().invoke(main, ["batch", str(export), "-o", str(out), "--exercise",
+                                       "hand-bpe", "--seed-secret", SECRET, "--jobs", "1"])
+    assert result.exit_code == 0, result.output
+    rows = {row["student"]: row for row in csv.DictReader((out / "grades.csv").open())}
+    batch = {sid: float(rows[sid]["total"]) for sid in ("1001", "1002")}
+    assert door == batch == {"1001": EXERCISE.total_points, "1002": batch["1002"]}
+    assert batch["1002"] < EXERCISE.total_points / 2
+    one_sentence("\n".join(rows["submission_103"].values()),
+                 "Gradescope's export gives no e-mail for who handed in submission_103")
