@@ -120,10 +120,10 @@ def run_batch(submissions: Path, out: Path, options: BatchOptions | None = None)
             if not options.regrade and book.reusable(item.fingerprint) is not None:
                 summary.reused += 1
             else:
-                # Who handed it in is the batch's student id, never a line of the file.
+                # Who handed it in is as the batch's door names them, never a line of the file.
                 tasks.append(Task(key, item.path, item.exercise,
                                   {**options.grading_options,
-                                   "submitter": item.submission.student}))
+                                   "submitter": item.submission.submitter}))
                 by_key[key] = item
         progress = Progress(len(tasks), enabled=options.progress)
         fresh: set[int] = set()

@@ -14,6 +14,7 @@ another kind of file, an answers file say, has its own, :class:`Accepts`);
 - **gradescope**: Gradescope's *Export Submissions* folder, recognised by its
   ``submission_metadata.yml``: one ``submission_NNN`` folder per submission, the students
   (id, name, e-mail) read from the metadata. A group submission counts for each submitter.
+  A per-student exercise is graded on the variant of the e-mail, as the Gradescope door takes it.
 
 Files and folders may be mixed. Names starting with ``.``, ``__MACOSX``, ``__pycache__`` and
 ``.ipynb_checkpoints`` are bookkeeping of other tools and are ignored; anything else that
@@ -31,6 +32,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import yaml
+
+from grader.spec.hooks import NoSubmitter, Submitter
 
 METADATA_FILE = "submission_metadata.yml"
 IGNORED_NAMES = {"__MACOSX", "__pycache__", ".ipynb_checkpoints"}
@@ -69,10 +72,21 @@ class Submission:
     entry: str  # the path as found, relative to the submissions folder
     name: str = ""
     email: str = ""
+    gradescope: bool = False  # from a Gradescope export, where the e-mail names who handed it in
 
     @property
     def is_notebook(self) -> bool:
         return self.path.suffix.lower() == ".ipynb"
+
+    @property
+    def submitter(self) -> Submitter:
+        """Who handed the file in, as its door names them: the student id, except in a
+        Gradescope export, where it is the e-mail, as the Gradescope door takes it (so a file
+        is graded on the same variant either way), or no one when the export gives none."""
+        if not self.gradescope:
+            return self.student
+        return self.email or NoSubmitter(f"Gradescope's export gives no e-mail for who "
+                                         f"handed in {self.entry.split('/')[0]}")
 
 
 @dataclass(frozen=True)
@@ -260,7 +274,8 @@ def _gradescope(folder: Path, entries: list[Path], accepts: Accepts) -> Discover
                 found.unusable.append(Unusable(entry, chosen, student=student))
             else:
                 found.submissions.append(Submission(student, chosen, _relative(chosen, folder),
-                                                    name=person["name"], email=person["email"]))
+                                                    name=person["name"], email=person["email"],
+                                                    gradescope=True))
     for path in entries:
         if path.name == METADATA_FILE or path.name in listed:
             continue

@@ -118,5 +118,6 @@ Render every student's own file from the roster with the same ids and the same s
 
 and give each student `starters/ID/{exercise.student_file}` (its `student:` line names
 them). A file handed in by someone else than its `student:` line names is graded on the
-submitter's variant, and the report says so.
+submitter's variant, and the report says so; a file the platform names no one for (a group
+submission) earns no credit, and the report says why.
 """

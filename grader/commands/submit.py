@@ -33,6 +33,16 @@ FORMATS = ("text", "json", "gradescope", "prairielearn", "classroom", "junit", "
 """``grader.report.FORMATS``, repeated so ``--help`` needs no report import (a test checks)."""
 
 
+def _submitter(student: Optional[str], no_student: Optional[str]) -> object:
+    """Who handed the file in, for the engine: the id given, the reason a platform names no
+    one, or None (no platform: the file's own student: line is taken)."""
+    if no_student is None:
+        return student
+    from grader.spec.hooks import NoSubmitter
+
+    return NoSubmitter(no_student.strip()[:300] or "the platform names no one who handed it in")
+
+
 def _threshold(value: Optional[str], maximum: float) -> Optional[float]:
     """``--fail-under`` in points: ``80`` is 80 points, ``80%`` is 80 % of the total."""
     if value is None:
@@ -70,7 +80,12 @@ def _threshold(value: Optional[str], maximum: float) -> Optional[float]:
 @click.option("--student", "submitter", metavar="ID", default=None,
               help="Who handed the file in, as your platform knows them: an answers file is "
                    "graded on that student's corpus, and a student: line naming anyone else "
-                   "is reported.")
+                   "is reported. Without it (and without --no-student) the file's own "
+                   "student: line is taken, as for practice on your own machine.")
+@click.option("--no-student", "no_submitter", metavar="REASON", default=None,
+              help="Handed in through a platform that names no one student, for REASON "
+                   "(a clause the report quotes, e.g. \"Gradescope lists 2 submitters for it\"): "
+                   "an answers file then earns no credit, whatever its student: line says.")
 @click.option("--verbose", is_flag=True,
               help="Text format: list every check, passed ones included.")
 @click.option("--failures-only", is_flag=True,
@@ -80,9 +95,12 @@ def _threshold(value: Optional[str], maximum: float) -> Optional[float]:
 def submit(
     submission: Path, exercise_id: Optional[str], fmt: str, output: Optional[Path],
     strict_sandbox: bool, fail_under: Optional[str], quiet: bool, color: Optional[bool],
-    seed_secret: Optional[str], submitter: Optional[str], verbose: bool, failures_only: bool,
+    seed_secret: Optional[str], submitter: Optional[str], no_submitter: Optional[str],
+    verbose: bool, failures_only: bool,
 ) -> None:
     refuse_special_file(submission, "SUBMISSION", "the student's .py or .ipynb file")
+    if submitter is not None and no_submitter is not None:
+        raise click.UsageError("give --student or --no-student, not both")
     with paused_collector():  # the grader's modules load without the collector scanning them
         from grader.sandbox.layers import start_probe
 
@@ -126,7 +144,8 @@ def submit(
     try:
         with Progress(f"grading {submission.name}", quiet=quiet) as progress:
             report = grade_submission(handed, exercise, strict_sandbox=strict_sandbox,
-                                      seed_secret=seed_secret, submitter=submitter,
+                                      seed_secret=seed_secret,
+                                      submitter=_submitter(submitter, no_submitter),
                                       on_check=progress.step)
         options = {"hidden_visibility": exercise.feedback.hidden_visibility}
         document = render(report, fmt, color=colored, exercise_options=options, verbose=verbose,

@@ -12,7 +12,10 @@ writer's own) and lone surrogates are refused with the line.
 Each student's file is graded on that student's own variant: when the platform (or
 ``grade batch``) says who handed the file in, that id decides, whatever the file's own
 ``student:`` line says, and a mismatch is reported, so a classmate's file does not score under
-another name. A family whose students hand in such a file makes one :class:`DataFile` with its
+another name. A door that names no one it can use (a group submission, an id that is no
+student id, such as a folder named "Jane Doe") gets no variant credit and the reason: anyone
+can write any id on the ``student:`` line, so that line decides only where there is no door at
+all (``grade submit`` run by the student for feedback, with no ``--student``). A family whose students hand in such a file makes one :class:`DataFile` with its
 ``sheet`` function: from the file read and the student it identifies, what its own check kind
 grades (raising :class:`NotGradable` when the file cannot be graded, with the reason).
 """
@@ -29,9 +32,9 @@ from functools import lru_cache
 from typing import Any, Optional
 
 from grader.grading.secrets import SeedSecretError
-from grader.grading.student_ids import VariantError, check_student, course_secret
+from grader.grading.student_ids import STUDENT_PATTERN, VariantError, course_secret
 from grader.grading.submissions import GradingSetupError
-from grader.spec.hooks import Opened
+from grader.spec.hooks import NoSubmitter, Opened, Submitter
 from grader.spec.models import Exercise
 
 MAX_DEPTH = 6
@@ -50,7 +53,7 @@ class NotGradable(ValueError):
 @dataclass(frozen=True)
 class HandedFile:
     """A data file as read: its name, text and data, the student it is graded as (its
-    submitter's id when the platform gives a valid one, else its own ``student:`` line), and
+    submitter's id as the door names them, else, with no door, its own ``student:`` line), and
     the notices about that (a file handed in by another student than its line says)."""
 
     name: str
@@ -83,7 +86,7 @@ class DataFile:
 
     def open(self, stack: contextlib.ExitStack, path: Path, exercise: Exercise, *,
              seed_secret: Optional[str], strict_sandbox: bool, helper: bool,
-             submitter: Optional[str] = None, content: Optional[bytes] = None) -> Opened:
+             submitter: Submitter = None, content: Optional[bytes] = None) -> Opened:
         limit = self.max_bytes(exercise)
         try:
             raw = content if content is not None else read_limited(path, limit)
@@ -235,13 +238,24 @@ def not_graded(reason: str) -> Opened:
                   blocked=lambda milestone: "not graded: see the problem with the submission above")
 
 
-def handed_in_by(file_name: str, student: Any, submitter: Optional[str],
+def handed_in_by(file_name: str, student: Any, submitter: Submitter,
                  what: str) -> tuple[Any, list[str]]:
     """Whose variant a file is graded on, and the notice when that is not its own line's.
 
     Who handed the file in (the platform's or the batch's ``submitter``) decides, never the
-    file's own ``student:`` line; ``what`` names what the id draws ("corpus", "sheet")."""
-    if submitter is None or student == submitter or not _valid(submitter):
+    file's own ``student:`` line, which decides only where there is no door (``submitter`` is
+    None); ``what`` names what the id draws ("corpus", "sheet"). A door that names no one it
+    can use raises :class:`NotGradable` with the reason: the file earns no variant credit."""
+    if submitter is None:
+        return student, []
+    if isinstance(submitter, NoSubmitter):
+        raise NotGradable(_unidentified(file_name, submitter.reason, what))
+    problem = _invalid(submitter)
+    if problem is not None:
+        raise NotGradable(_unidentified(
+            file_name, f"who handed it in is named {str(submitter)[:70]!r}, which is not a "
+                       f"student id ({problem})", what))
+    if student == submitter:
         return student, []
     said = (f"says student: {str(student)[:70]!r}" if student is not None
             else "has no student: line")
@@ -251,11 +265,16 @@ def handed_in_by(file_name: str, student: Any, submitter: Optional[str],
         "course made for you."]
 
 
-def _valid(submitter: str) -> bool:
-    """Whether the platform's id can pick a variant (a folder named "Jane Doe" cannot: then
-    the file's own line is used)."""
-    try:
-        check_student(submitter)
-    except VariantError:
-        return False
-    return True
+def _unidentified(file_name: str, reason: str, what: str) -> str:
+    """The one sentence a file graded without a usable submitter gets."""
+    return (f"{file_name} earns no credit: {reason}, so the grader cannot tell whose {what} "
+            f"it is graded on (it never takes the file's own student: line for that, as anyone "
+            f"can write any id there): hand it in alone, under your own account, or ask your "
+            f"course staff to grade it under your id.")
+
+
+def _invalid(submitter: str) -> Optional[str]:
+    """Why the door's id cannot pick a variant (a folder named "Jane Doe" cannot), or None."""
+    if not isinstance(submitter, str) or not STUDENT_PATTERN.match(submitter):
+        return "an id is 1-64 letters, digits or ._@+- starting with a letter or digit"
+    return None

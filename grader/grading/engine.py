@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Callable, Optional, Union
 
 from grader.grading.checks import check_kind
-from grader.spec.hooks import CheckContext, Opened
+from grader.spec.hooks import CheckContext, Opened, Submitter
 from grader.grading.evidence import withhold_unearned
 from grader.grading.feedback import graded
 from grader.grading.naming import MilestoneObservations
@@ -130,7 +130,7 @@ def grade_submission(
     strict_sandbox: bool = False,
     seed_secret: Optional[str] = None,
     helper: bool = True,
-    submitter: Optional[str] = None,
+    submitter: Submitter = None,
     on_check: Optional[Callable[[int, int, str], None]] = None,
 ) -> GradeReport:
     """Grade the student file ``submitted`` (a path, or a file read already: it is read from
@@ -145,7 +145,8 @@ def grade_submission(
     process on another core (:mod:`grader.grading.ahead`); callers that already keep every
     core busy with gradings pass False. ``submitter`` is who handed the file in, as the
     platform or the batch knows them (a family whose work is per student checks the file
-    against it). ``on_check(done, total, what)`` is told before each check starts (progress).
+    against it): an id, a ``NoSubmitter`` saying why the door names no one (no variant
+    credit), or None where there is no door (the file's own ``student:`` line is taken). ``on_check(done, total, what)`` is told before each check starts (progress).
     """
     started = time.perf_counter()
     if not isinstance(submitted, HandedIn) and not Path(submitted).is_file():

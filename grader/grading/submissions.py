@@ -25,7 +25,7 @@ from grader.grading.submission_file import (
     prepared_submission,
 )
 from grader.spec import Exercise
-from grader.spec.hooks import Opened, SubmissionKind
+from grader.spec.hooks import Opened, SubmissionKind, Submitter
 from grader.spec.registry import family_of
 
 
@@ -47,7 +47,7 @@ class SandboxedCode:
 
     def open(self, stack: contextlib.ExitStack, path: Path, exercise: Exercise, *,
              seed_secret: Optional[str], strict_sandbox: bool, helper: bool,
-             submitter: Optional[str] = None, content: Optional[bytes] = None) -> Opened:
+             submitter: Submitter = None, content: Optional[bytes] = None) -> Opened:
         from grader.sandbox import Sandbox, SandboxLimits
 
         try:

@@ -19,7 +19,7 @@ import contextlib
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Generic, Optional, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, Optional, Protocol, TypeVar, Union
 
 from grader.result import CheckResult, GradeReport, Visibility
 from grader.spec.mistake_book import Observation
@@ -265,6 +265,24 @@ class Opened:
     output: Callable[[], str] = lambda: ""
 
 
+@dataclass(frozen=True)
+class NoSubmitter:
+    """A door (a platform, ``grade batch``) that names no one student as who handed a file in.
+
+    ``reason`` says why, as a clause that completes "the file was not graded on a variant:"
+    ("Gradescope lists 2 submitters for it (a group submission)"). A kind whose work is per
+    student then gives no credit that depends on a student, and says so; it never takes the
+    file's own word for who the student is."""
+
+    reason: str
+
+
+Submitter = Optional[Union[str, NoSubmitter]]
+"""Who handed a file in: their id as the door names them (a ``str``, valid or not), a
+:class:`NoSubmitter` when the door names no one it can use, or None where there is no door at
+all (``grade submit`` run by the student: the file's own ``student:`` line is then taken)."""
+
+
 class SubmissionKind(Protocol):
     """What students hand in: its file suffixes, the file-name rule of specs, how to open it."""
 
@@ -275,10 +293,11 @@ class SubmissionKind(Protocol):
 
     def open(self, stack: contextlib.ExitStack, path: Path, exercise: "Exercise", *,
              seed_secret: Optional[str], strict_sandbox: bool, helper: bool,
-             submitter: Optional[str] = None, content: Optional[bytes] = None) -> Opened:
+             submitter: Submitter = None, content: Optional[bytes] = None) -> Opened:
         """``submitter`` is who handed the file in, as the platform or the batch knows them
-        (a kind whose submissions are not per student ignores it); ``content`` is the file's
-        bytes when the caller has read them already, so the file is read once."""
+        (:data:`Submitter`; a kind whose submissions are not per student ignores it);
+        ``content`` is the file's bytes when the caller has read them already, so the file is
+        read once."""
         ...
 
 

@@ -24,9 +24,11 @@ run anywhere:
 
 Who handed the file in is passed on as ``grade submit --student ID`` where the platform says
 so, so that an exercise with a variant per student grades the variant of the submitter:
-Gradescope's ``submission_metadata.json`` (the email of its one user; a group submission
-passes none), PrairieLearn's ``data/data.json`` (the variant's ``params.bpe_student``, set by
-the question's ``server.py``), GitHub Classroom's ``GITHUB_ACTOR`` (who pushed).
+Gradescope's ``submission_metadata.json`` (the email of its one user), PrairieLearn's
+``data/data.json`` (the variant's ``params.bpe_student``, set by the question's
+``server.py``), GitHub Classroom's ``GITHUB_ACTOR`` (who pushed). Where the platform names no
+one (a group submission, no metadata), ``grade submit --no-student REASON`` says why: an
+answers file then earns no credit, whatever its own ``student:`` line says.
 
 On Gradescope and PrairieLearn, run as root, the bundle's directory (the spec with its
 hidden cases, the settings) is first made readable by root only, so that the student's code,
@@ -147,22 +149,36 @@ def find_repository_file(directory: Path, expected_name: str) -> Path:
 def submitter(layout: Layout, environ: dict):
     """Who handed the submission in, as the platform names them, or None when it does not say
     (or names several: a group). A value that cannot be an id is left out."""
-    found = None
+    return who_handed_in(layout, environ)[0]
+
+
+def who_handed_in(layout: Layout, environ: dict):
+    """``(id, None)`` when the platform names the one student who handed the submission in,
+    else ``(None, reason)``: the clause the report quotes ("Gradescope lists 2 submitters for
+    it (a group submission)"). Whether the id is a valid one is the grader's to say."""
     if layout.platform == "gradescope":
-        users = _json_file(layout.root / "submission_metadata.json").get("users")
-        if isinstance(users, list) and len(users) == 1 and isinstance(users[0], dict):
-            found = users[0].get("email")
+        metadata = _json_file(layout.root / "submission_metadata.json")
+        users = metadata.get("users")
+        if not metadata:
+            return None, "Gradescope's submission_metadata.json, which names who handed it in, cannot be read"
+        if not isinstance(users, list) or not users:
+            return None, "Gradescope names no submitter for it"
+        if len(users) > 1:
+            return None, f"Gradescope lists {len(users)} submitters for it (a group submission)"
+        found = users[0].get("email") if isinstance(users[0], dict) else None
+        platform = "Gradescope"
     elif layout.platform == "prairielearn":
         params = _json_file(layout.root / "data" / "data.json").get("params")
-        if isinstance(params, dict):
-            found = params.get(VARIANT_PARAM)
+        found = params.get(VARIANT_PARAM) if isinstance(params, dict) else None
+        platform = f"PrairieLearn's variant (its params.{VARIANT_PARAM})"
     else:
         found = environ.get("GITHUB_ACTOR")
-    if not isinstance(found, str) or not found.strip() or len(found) > SUBMITTER_LIMIT:
-        return None
-    if any(ord(character) < 32 for character in found):
-        return None
-    return found.strip()
+        platform = "GitHub (GITHUB_ACTOR)"
+    if not isinstance(found, str) or not found.strip():
+        return None, f"{platform} names no one who handed it in"
+    if len(found) > SUBMITTER_LIMIT or any(ord(character) < 32 for character in found):
+        return None, f"{platform} names who handed it in with a value that is no student id"
+    return found.strip(), None
 
 
 def _json_file(path: Path) -> dict:
@@ -195,7 +211,9 @@ def load_config(directory: Path) -> dict:
 
 
 def grade_command(submission: Path, exercise_file: Path, platform: str, output: Path,
-                  strict: bool, student=None) -> list:
+                  strict: bool, student=None, nobody=None) -> list:
+    """The ``grade submit`` command line: who handed the file in as ``--student``, or, when the
+    platform names no one, ``--no-student`` with the reason (never the file's own line)."""
     grade = Path(sys.executable).parent / "grade"
     if not grade.exists():
         raise GraderFault(
@@ -205,7 +223,9 @@ def grade_command(submission: Path, exercise_file: Path, platform: str, output: 
     command = [str(grade), "submit", str(submission), "--exercise", str(exercise_file),
                "--format", platform, "-o", str(output)]
     command += ["--strict-sandbox"] if strict else []
-    return command + ([f"--student={student}"] if student else [])
+    if student:
+        return command + [f"--student={student}"]
+    return command + [f"--no-student={nobody or 'the platform names no one who handed it in'}"]
 
 
 def grading_environment(config: dict, bundle_dir: Path) -> dict:
@@ -292,13 +312,14 @@ def grade(layout: Layout, config: dict, bundle_dir: Path, environ=None) -> str:
     else:
         submission = find_submission(layout.submission_dir, config["student_file"],
                                      tuple(config.get("submission_suffixes") or DEFAULT_SUFFIXES))
-    student = submitter(layout, environ)
-    print(f"grading {submission}" + (f", handed in by {student}" if student else ""), flush=True)
+    student, nobody = who_handed_in(layout, environ)
+    print(f"grading {submission}" + (f", handed in by {student}" if student else
+                                     f" ({nobody})"), flush=True)
     exercise_file = bundle_dir / config["exercise_file"]
     with tempfile.TemporaryDirectory(prefix="bpe-grading-") as scratch:
         output = Path(scratch) / "results.json"
         command = grade_command(submission, exercise_file, layout.platform, output,
-                                bool(config["strict_sandbox"]), student)
+                                bool(config["strict_sandbox"]), student, nobody)
         finished = run_grader(command, float(config["timeout_seconds"]), scratch,
                               grading_environment(config, bundle_dir))
         if finished.returncode != 0:

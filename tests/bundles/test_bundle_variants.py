@@ -91,7 +91,9 @@ def test_the_submitter_is_read_from_what_each_platform_gives(tmp_path):
     assert entrypoint.submitter(layout, {}) == "ada@uni.edu"
     group = users + [{"email": "bob@uni.edu", "id": 2, "name": "Bob"}]
     (tmp_path / "submission_metadata.json").write_text(json.dumps({"users": group}))
-    assert entrypoint.submitter(layout, {}) is None  # a group: the file's own line decides
+    assert entrypoint.submitter(layout, {}) is None  # a group: no one, and the reason
+    assert entrypoint.who_handed_in(layout, {}) == (
+        None, "Gradescope lists 2 submitters for it (a group submission)")
     (tmp_path / "submission_metadata.json").write_text("{ not json")
     assert entrypoint.submitter(layout, {}) is None
     layout = entrypoint.Layout("prairielearn", {"GRADE_ROOT": str(tmp_path)})

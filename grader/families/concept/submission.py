@@ -3,8 +3,9 @@
 No code runs: the file is read in the trusted process by the grader's data-file kind
 (:class:`grader.families.api.DataFile`), with the answers-file limits, and the order of the
 student's options is recomputed from the id of whoever handed it in (the platform's or the
-batch's submitter, else the file's own ``student:`` line) and the course secret. A file that
-cannot be read or names no valid student is not gradable, with the reason.
+batch's submitter; the file's own ``student:`` line only where there is no door) and the
+course secret. A file handed in through a door that names no one it can use, a file that
+cannot be read and one that names no valid student are not graded, with the reason.
 """
 
 from __future__ import annotations

@@ -2,7 +2,8 @@
 
 No code runs and no sandbox starts: the file is read in the trusted process by the grader's
 data-file kind (:class:`grader.families.api.DataFile`), which decides whose variant it is (its
-submitter's, as the platform or the batch knows them, else its own ``student:`` line). Here
+submitter's, as the platform or the batch knows them; its own ``student:`` line only where
+there is no door, and no credit where a door names no one it can use). Here
 the variant is recomputed from that id and the course secret, and the checks then see an
 :class:`AnswerSheet`. A file made for another corpus than its student's is not graded, with
 the reason.

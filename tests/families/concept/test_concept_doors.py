@@ -4,6 +4,7 @@ folder, and each LMS bundle's entry point with the bundle's own secret."""
 from __future__ import annotations
 
 import csv
+import json
 
 import pytest
 from click.testing import CliRunner
@@ -13,7 +14,7 @@ from grader.families.concept.answers import expected_answers
 from grader.families.concept.audit import sheet_text
 from grader.families.concept.variants import draw_sheet
 from grader.spec import load_exercise
-from support.doors import points, run_door
+from support.doors import handed_in_by, points, run_door
 
 EXERCISE = load_exercise("lesson97-checks")
 
@@ -50,7 +51,25 @@ def test_a_class_of_sheets_is_batched_and_a_broken_one_is_recorded(tmp_path):
 def test_every_bundles_entry_point_grades_a_sheet_with_its_secret(tmp_path, platform):
     results, _ = run_door(tmp_path / "root", platform, EXERCISE,
                           {"answers.yaml": answers("ada", "bundle-secret", wrong=True)},
-                          secret="bundle-secret")
+                          secret="bundle-secret", **handed_in_by(platform, "ada"))
     assert points(platform, results, EXERCISE.total_points) == pytest.approx(85)
     if platform == "prairielearn":
         assert results["gradable"] is True
+
+
+@pytest.mark.parametrize("platform", ["gradescope", "prairielearn", "classroom"])
+def test_a_classmates_sheet_through_a_door_that_names_no_one_earns_nothing(tmp_path, platform):
+    """A group submission, a variant without its student, a push without an actor: the sheet's
+    own student: line is not taken for who handed it in, and the report says why."""
+    identity = (handed_in_by(platform, "ada", group=("bob",)) if platform == "gradescope"
+                else handed_in_by(platform))
+    results, log = run_door(tmp_path / "root", platform, EXERCISE,
+                            {"answers.yaml": answers("bob", "bundle-secret")},
+                            secret="bundle-secret", **identity)
+    shown = json.dumps(results)
+    if platform == "prairielearn":
+        assert results["gradable"] is False, log[-2000:]
+    else:
+        assert points(platform, results, EXERCISE.total_points) == 0, log[-2000:]
+    assert "so the grader cannot tell whose sheet it is graded on" in shown
+    assert ("2 submitters" if platform == "gradescope" else "names no one") in shown

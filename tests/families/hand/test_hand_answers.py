@@ -355,6 +355,7 @@ def test_a_batch_grades_each_file_as_its_students_own(tmp_path):
     assert totals["alice"] == 100 and totals["bob"] < 50
 
 
-def test_a_platform_id_that_cannot_pick_a_variant_leaves_the_files_own_line(tmp_path):
+def test_a_platform_id_that_cannot_pick_a_variant_earns_nothing_whatever_the_files_line(tmp_path):
     report = grade_submission(sheet_for("alice", tmp_path), EXERCISE, submitter="Jane Doe")
-    assert report.score == report.max_score and report.errors == []
+    assert report.score == 0
+    assert "who handed it in is named 'Jane Doe', which is not a student id" in report.errors[0]
