@@ -89,6 +89,7 @@ class SandboxedCode:
             blocked = {role: reason for role in roles}
         stack.callback(calls.close)
         return Opened(calls=calls, box=box, layers=dict(box.layers), not_gradable=not_gradable,
+                      notes=source.notes,
                       blocked=lambda milestone: blocked.get(milestone.function),
                       output=ledger.text)
 
