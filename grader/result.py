@@ -142,6 +142,9 @@ class GradeReport:
     sandbox_layers: dict[str, bool] = field(default_factory=dict)
     student_output: str = ""
     seconds: float | None = None
+    # How the submission was read and run, in plain words for the student (a notebook's cells
+    # graded, magics dropped, a cell that raised): shown before the milestones.
+    notes: list[str] = field(default_factory=list)
 
     def mark_not_gradable(self, reason: str) -> None:
         self.errors.append(NOT_GRADABLE_PREFIX + reason)
@@ -177,6 +180,8 @@ class GradeReport:
             "errors": list(self.errors),
             "sandbox_layers": dict(self.sandbox_layers),
         }
+        if self.notes:
+            data["notes"] = list(self.notes)
         if self.seconds is not None:
             data["seconds"] = self.seconds
         return data

@@ -48,6 +48,7 @@ def report_from_json(data: Mapping[str, Any], student_output: str = "") -> Grade
         sandbox_layers=dict(data.get("sandbox_layers", {})),
         student_output=student_output,
         seconds=data.get("seconds"),
+        notes=[note for note in data.get("notes", []) if isinstance(note, str)],
     )
 
 

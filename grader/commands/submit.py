@@ -72,7 +72,7 @@ def _threshold(value: Optional[str], maximum: float) -> Optional[float]:
               help="Refuse to grade when an isolation layer this host should have is missing.")
 @click.option("--fail-under", metavar="SCORE",
               help="Exit 3 when the score is below SCORE points (or SCORE% of the total).")
-@click.option("-q", "--quiet", is_flag=True, help="No progress line and no notes on standard error.")
+@click.option("-q", "--quiet", is_flag=True, help="No progress line on standard error.")
 @click.option("--seed-secret", metavar="TEXT", default=None,
               help="Secret that picks the generated inputs and the timed corpus; default: "
                    "$GRADE_SEED_SECRET, the file $GRADE_SEED_SECRET_FILE, else a per-user "
@@ -110,12 +110,7 @@ def submit(
             grade_submission,
             resolve_exercise,
         )
-        from grader.grading.submission_file import (
-            SubmissionFileError,
-            handed_in,
-            header_mismatch,
-            read_submission,
-        )
+        from grader.grading.submission_file import handed_in, header_mismatch
 
         if output is not None and not output.parent.is_dir():
             raise click.BadParameter(f"the directory {output.parent} does not exist", param_hint="-o")
@@ -129,12 +124,6 @@ def submit(
             mismatch = header_mismatch(handed, exercise.id)
             if mismatch:
                 say(f"warning: {mismatch}", err=True)
-        if not quiet:
-            try:
-                for note in read_submission(handed).notes:
-                    say(f"note: {note}", err=True)
-            except SubmissionFileError:
-                pass  # the report says why it could not be graded
         try:
             from grader.report import HUMAN_FORMATS, RenderFault, render
             from grader.sandbox import SandboxUnavailable, layers_notice

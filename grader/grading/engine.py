@@ -178,7 +178,7 @@ def grade_submission(
     return GradeReport(
         exercise=spec.id, title=spec.title, milestones=milestones,
         errors=[NOT_GRADABLE_PREFIX + reason for reason in opened.not_gradable] + opened.notices,
-        sandbox_layers=dict(opened.layers), student_output=output,
+        sandbox_layers=dict(opened.layers), student_output=output, notes=list(opened.notes),
         seconds=round(time.perf_counter() - started, 4))
 
 

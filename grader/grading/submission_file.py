@@ -5,8 +5,10 @@ Jupyter (``.ipynb``). The file is read from disk once (:func:`handed_in`, a :cla
 every later step (its header, its notes, what the sandbox imports, a data file's answers)
 works on those bytes, so a file changed while it is graded is graded as it was read.
 :func:`read_submission` returns the Python source with the BOM dropped, line ends made
-``\\n`` and, for a notebook, the code cells in order with IPython magics and shell lines
-dropped; each change is noted in plain words. :func:`prepared_submission` writes that source
+``\\n`` and, for a notebook, the code cells in order (``parts``: the lines of each, which the
+sandbox runs one by one as Jupyter does, a cell that raises not stopping the next) with timing
+magics replaced by the statement they run (``%time m = f()`` runs ``m = f()``) and other
+IPython magics and shell lines dropped; each change is noted in plain words. :func:`prepared_submission` writes that source
 to a temporary ``.py`` file, so the sandbox always sees ordinary Python. The ``# exercise: ID`` header is read from the same source, and
 :func:`explain_load_error` turns an import the exercise does not allow into advice.
 """
@@ -29,7 +31,13 @@ BOM = "\ufeff"
 HEADER = re.compile(r"^\s*#\s*exercise\s*:\s*(\S+)\s*$")
 HEADER_SEARCH_LINES = 20
 # Cell magics whose body is still Python the student meant to run.
-TRANSPARENT_CELL_MAGICS = ("%%time", "%%timeit", "%%capture")
+TRANSPARENT_CELL_MAGICS = ("%%time", "%%timeit", "%%capture", "%%prun")
+# Line magics that run the statement after their options, as IPython does: the option
+# letters that take a value (``-n 3``) and those that do not; ``%time`` takes none.
+STATEMENT_MAGICS: dict[str, Optional[tuple[str, str]]] = {
+    "time": None, "timeit": ("nrp", "tcqo"), "prun": ("DlsT", "rq")}
+SHOWN_LINE_CHARS = 300
+LISTED_LINES = 12  # the lines one note lists, the rest counted
 _MISSING_MODULE = re.compile(r"No module named '([^'.]+)[^']*'")
 MAX_SUBMISSION_BYTES = 4_000_000
 """A submission larger than this is refused before it is parsed (a homework is a few KB; a
@@ -49,6 +57,8 @@ class SubmissionSource:
     notebook: bool = False
     changed: bool = False
     cells: list[tuple[int, int]] = field(default_factory=list)  # per line of text: (cell, line)
+    # A notebook's code cells as run one by one: (first line, last line in text, cell number).
+    parts: list[tuple[int, int, int]] = field(default_factory=list)
 
     def where(self, line: int) -> str:
         """Line ``line`` of the graded text as the student knows it: in a notebook, the cell
@@ -154,39 +164,94 @@ def _notebook_source(name: str, text: str) -> SubmissionSource:
             "Save and Export Notebook As > Executable Script)"
         ) from None
     dropped: list[str] = []
+    ran: list[str] = []
     cells: list[str] = []
     origins: list[tuple[int, int]] = []
+    parts: list[tuple[int, int, int]] = []
     for number, cell in enumerate(notebook.cells, start=1):
         if cell.get("cell_type") != "code":
             continue
-        kept = _code_cell(number, cell.get("source", ""), dropped)
+        kept = _code_cell(number, cell.get("source", ""), dropped, ran)
         if kept.strip():
             if cells:
                 origins += [(number, 0), (number, 0)]  # the blank lines between two cells
             cells.append(kept.rstrip("\n") + "\n")
+            first = len(origins) + 1
             origins += [(number, inside) for inside in range(1, cells[-1].count("\n") + 1)]
-    notes = [f"{name} is a notebook: its {len(cells)} code cell(s) were graded in order as one file"]
+            parts.append((first, len(origins), number))
+    notes = [f"{name} is a notebook: its {len(cells)} code cell(s) were run in order, each as "
+             "Jupyter runs it (a cell that raises is reported and the next cells still run)"]
+    if ran:
+        notes.append("IPython timing magics were graded as the statement they run (once, "
+                     "untimed): " + _listed(ran))
     if dropped:
-        shown = "; ".join(dropped[:5]) + (f"; and {len(dropped) - 5} more" if len(dropped) > 5 else "")
-        notes.append(f"IPython magics and shell lines are not Python and were dropped: {shown}")
-    return SubmissionSource("\n\n".join(cells), notes, notebook=True, cells=origins)
+        notes.append("IPython magics and shell lines are not Python and were dropped: "
+                     + _listed(dropped))
+    return SubmissionSource("\n\n".join(cells), notes, notebook=True, cells=origins, parts=parts)
 
 
-def _code_cell(number: int, source: str, dropped: list[str]) -> str:
+def _listed(lines: list[str]) -> str:
+    shown = lines[:LISTED_LINES]
+    return "; ".join(shown) + (f"; and {len(lines) - len(shown)} more" if lines[len(shown):] else "")
+
+
+def _shown(line: str) -> str:
+    """A line of a cell as a note shows it: whole (a very long one cut, marked ``...``)."""
+    line = line.strip()
+    return line if len(line) <= SHOWN_LINE_CHARS else line[:SHOWN_LINE_CHARS] + "..."
+
+
+def magic_statement(line: str) -> Optional[str]:
+    """The Python statement a line magic runs (``%time STMT``, ``%timeit -n 3 STMT``,
+    ``%prun -s cumulative STMT``, ``NAME = %time EXPR``), or None for any other line."""
+    match = re.match(r"^(\s*)(?:([A-Za-z_][\w.]*\s*=)\s*)?%(\w+)(.*)$", line)
+    if not match:
+        return None
+    indent, target, magic, rest = match.groups()
+    if magic not in STATEMENT_MAGICS or (target and magic != "time"):
+        return None
+    options = STATEMENT_MAGICS[magic]
+    rest = rest.lstrip()
+    while options is not None and rest.startswith("-"):
+        option = re.match(r"-(\S+)\s*", rest)
+        if option is None:
+            break
+        letters, rest = option.group(1), rest[option.end():]
+        for at, letter in enumerate(letters):
+            if letter not in options[0] + options[1]:
+                return None  # not an option of this magic: the line is left as it is
+            if letter in options[0]:
+                if at == len(letters) - 1:  # its value is the next word
+                    value = re.match(r"\S+\s*", rest)
+                    if value is None:
+                        return None
+                    rest = rest[value.end():]
+                break
+    if not rest.strip():
+        return None
+    return indent + (target + " " if target else "") + rest.rstrip()
+
+
+def _code_cell(number: int, source: str, dropped: list[str], ran: list[str]) -> str:
     lines = source.replace("\r\n", "\n").split("\n")
     first = lines[0].strip() if lines else ""
     if first.startswith("%%"):
-        if first.split()[0] in TRANSPARENT_CELL_MAGICS:
-            dropped.append(f"cell {number}: {first}")
-            lines = lines[1:]
-        else:
-            dropped.append(f"cell {number}: the whole {first.split()[0]} cell")
+        magic = first.split()[0]
+        if magic not in TRANSPARENT_CELL_MAGICS:
+            dropped.append(f"cell {number}: the whole {magic} cell")
             return ""
+        ran.append(f"cell {number}: {_shown(first)}")
+        setup = magic_statement(first[1:]) if magic == "%%timeit" else None
+        lines = [setup.strip() if setup else ""] + lines[1:]  # line numbers stay the cell's
     kept = []
     for line in lines:
         stripped = line.lstrip()
-        if stripped.startswith(("%", "!")) or re.match(r"^\w+\s*=\s*[!%]", stripped):
-            dropped.append(f"cell {number}: {stripped[:40]}")
+        statement = magic_statement(line) if stripped.startswith("%") or "=" in stripped else None
+        if statement is not None:
+            ran.append(f"cell {number}: {_shown(line)}")
+            kept.append(statement)
+        elif stripped.startswith(("%", "!")) or re.match(r"^[\w.]+\s*=\s*[!%]", stripped):
+            dropped.append(f"cell {number}: {_shown(line)}")
             kept.append("")  # keep line numbers within the cell
         else:
             kept.append(line)

@@ -11,6 +11,7 @@ isolation layers that held, why it is not gradable, and which milestones cannot 
 from __future__ import annotations
 
 import contextlib
+import re
 from pathlib import Path
 from typing import Optional
 
@@ -21,6 +22,7 @@ from grader.grading.student_calls import StudentCalls
 from grader.grading.submission_file import (
     HandedIn,
     SubmissionFileError,
+    SubmissionSource,
     explain_load_error,
     prepared_submission,
 )
@@ -71,7 +73,9 @@ class SandboxedCode:
             return Opened(not_gradable=[reason], blocked=lambda milestone: reason)
         box = stack.enter_context(Sandbox(sandboxed, limits=limits, strict=strict_sandbox,
                                           allowed_imports=exercise.allowed_imports,
-                                          where=source.where if source.notebook else None))
+                                          where=source.where if source.notebook else None,
+                                          parts=([part[:2] for part in source.parts]
+                                                 if source.notebook else None)))
         loaded = box.load()
         ledger = OutputLedger(box)
         ledger.loaded()
@@ -79,7 +83,9 @@ class SandboxedCode:
         if loaded.ok:
             calls = StudentCalls(box, exercise, loaded.functions, file_name=path.name,
                                  secret=secret, output=ledger)
-            blocked = {role: calls.missing_message(role) for role in roles}
+            blocked = {role: cell_missing(calls.missing_message(role), calls.function_name(role),
+                                          source, loaded.failed_parts)
+                       for role in roles}
             not_gradable = list(dict.fromkeys(m for m in blocked.values() if m))
         else:
             calls = StudentCalls(box, exercise, (), file_name=path.name, secret=secret, output=ledger)
@@ -88,12 +94,41 @@ class SandboxedCode:
             not_gradable = [reason]
             blocked = {role: reason for role in roles}
         stack.callback(calls.close)
+        notes = source.notes + [
+            f"cell {source.parts[index][2]} {failed_part_words(words)}; "
+            + ("the next cells still ran and grading went on" if index + 1 < len(source.parts)
+               else "grading went on with the cells before it")
+            for index, words in loaded.failed_parts]
         return Opened(calls=calls, box=box, layers=dict(box.layers), not_gradable=not_gradable,
+                      notes=notes,
                       blocked=lambda milestone: blocked.get(milestone.function),
                       output=ledger.text)
 
 
 SANDBOXED_CODE = SandboxedCode()
+
+
+def failed_part_words(words: str) -> str:
+    """What happened to a cell, after its number: ``raised NameError: ...`` as it is, a
+    syntax error as ``could not run: SyntaxError in cell 4, line 2: ...``."""
+    return words if words.startswith("raised ") else f"could not run: {words}"
+
+
+def cell_missing(message: Optional[str], name: str, source: SubmissionSource,
+                 failed: list[tuple[int, str]]) -> Optional[str]:
+    """``message`` (a function is missing), and why when its notebook cell did not run to the
+    end: ``the def of encode is in cell 4, which raised ... and stopped there``."""
+    if message is None:
+        return None
+    lines = source.text.split("\n")
+    definition = re.compile(rf"^\s*(async\s+)?def\s+{re.escape(name)}\s*\(")
+    for index, words in failed:
+        first, last, cell = source.parts[index]
+        if any(definition.match(line) for line in lines[first - 1:last]):
+            stopped = " and stopped there" if words.startswith("raised ") else ""
+            return (f"{message} (the def of {name} is in cell {cell}, which "
+                    f"{failed_part_words(words)}{stopped}; fix that cell)")
+    return message
 
 
 def submission_kind(exercise: Exercise) -> SubmissionKind:

@@ -124,6 +124,7 @@ def bounded_view(report: GradeReport, *, compact: bool = False) -> GradeReport:
         title=bounded_text(report.title, 500),
         milestones=milestones,
         errors=[bounded_text(error, message_chars) for error in report.errors],
+        notes=[bounded_text(note, message_chars) for note in report.notes],
         sandbox_layers={bounded_text(k, 100): bool(v) for k, v in report.sandbox_layers.items()},
         student_output=bounded_text(report.student_output, SHORT_MESSAGE_CHARS if compact
                                     else OUTPUT_CHARS),

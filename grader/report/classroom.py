@@ -32,6 +32,7 @@ from grader.report.safety import safe_text
 from grader.result import CheckResult, GradeReport, MilestoneResult, display_error
 
 MESSAGE_LIMIT = 8_000
+NOTE_TEST_NAME = "About your submission"  # the job log (templates/lms/entrypoint.py) shows it as a note
 
 
 def render_classroom(report: GradeReport, options: ReportOptions) -> str:
@@ -41,7 +42,8 @@ def render_classroom(report: GradeReport, options: ReportOptions) -> str:
 def classroom_result(report: GradeReport) -> dict[str, Any]:
     pairs = [(milestone, check) for milestone in report.milestones for check in milestone.checks]
     scores = rounded_scores([check.score for _, check in pairs], report.score)
-    tests = [classroom_test(milestone, check, score) for (milestone, check), score in zip(pairs, scores)]
+    tests = [note_test(note) for note in report.notes]
+    tests += [classroom_test(milestone, check, score) for (milestone, check), score in zip(pairs, scores)]
     tests += [error_test(error) for error in report.errors]
     return {
         "version": 1,
@@ -117,6 +119,20 @@ def classroom_test(milestone: MilestoneResult, check: CheckResult, score: float)
         "status": "pass" if check.passed else "fail",
         "score": score,
         "message": safe_text("\n".join(check_feedback(check, include_measurements=False)), MESSAGE_LIMIT),
+        "test_code": "",
+        "filename": "",
+        "line_no": 0,
+    }
+
+
+def note_test(note: str) -> dict[str, Any]:
+    """How the submission was read and run, listed first so the reporter prints it; it
+    carries no points and fails nothing."""
+    return {
+        "name": NOTE_TEST_NAME,
+        "status": "pass",
+        "score": 0,
+        "message": safe_text(note, MESSAGE_LIMIT),
         "test_code": "",
         "filename": "",
         "line_no": 0,

@@ -98,6 +98,7 @@ class DocumentView:
     max_score: str
     errors: list[str]
     milestones: list[MilestoneView]
+    notes: list[str]
     hidden_note: str
     sandbox_note: str
     student_output: str | None
@@ -111,6 +112,7 @@ def document_view(report: GradeReport, options: ReportOptions) -> DocumentView:
         score=points(report.score),
         max_score=points(report.max_score),
         errors=[safe_text(display_error(error), MESSAGE_LIMIT) for error in report.errors],
+        notes=[safe_text(note, MESSAGE_LIMIT) for note in report.notes],
         milestones=[milestone_view(index, m, grouping)
                     for index, m in enumerate(report.milestones, 1)],
         hidden_note=hidden_note(report),

@@ -142,6 +142,9 @@ def top_output(report: GradeReport, options: ReportOptions) -> str:
         if withheld:
             when = when.replace("Their results", "Their results and your total score")
         parts.append(f"{note} {when}")
+    if report.notes:
+        notes = "\n".join(safe_text(note, 2000) for note in report.notes)
+        parts.append("**About your submission**\n\n" + fenced_block(notes))
     if report.errors:
         errors = "\n".join(safe_text(display_error(error), 2000) for error in report.errors)
         parts.append("**Problems with the submission**\n\n" + fenced_block(errors))

@@ -24,7 +24,8 @@ ATTRIBUTE_LIMIT = 500
 
 def render_junit(report: GradeReport, options: ReportOptions) -> str:
     root = ET.Element("testsuites", {"name": attribute(report.exercise)})
-    suites = [milestone_suite(report, milestone) for milestone in report.milestones]
+    suites = [notes_suite(report)] if report.notes else []
+    suites += [milestone_suite(report, milestone) for milestone in report.milestones]
     if report.errors:
         suites.append(errors_suite(report))
     root.extend(suites)
@@ -103,6 +104,14 @@ def failure_type(check: CheckResult) -> str:
     if check.visibility == "hidden":
         return "hidden-check"
     return attribute(check.diagnosis.id) if check.diagnosis else "check-failed"
+
+
+def notes_suite(report: GradeReport) -> ET.Element:
+    """How the submission was read and run, first: a suite of no tests, the notes its output."""
+    suite = ET.Element("testsuite", {"name": "About your submission", "tests": "0",
+                                     "failures": "0", "errors": "0", "skipped": "0"})
+    ET.SubElement(suite, "system-out").text = safe_text("\n".join(report.notes), BODY_LIMIT)
+    return suite
 
 
 def errors_suite(report: GradeReport) -> ET.Element:

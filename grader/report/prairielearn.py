@@ -33,8 +33,10 @@ def prairielearn_results(report: GradeReport, options: ReportOptions) -> dict[st
         return {
             "gradable": False,
             "format_errors": [safe_text(problem, FIELD_LIMIT) for problem in problems],
-            "message": "Your submission could not be graded; fix the problems listed and submit again.",
-            "output": safe_text("\n".join(problems), FIELD_LIMIT),
+            "message": safe_text(" ".join(
+                ["Your submission could not be graded; fix the problems listed and submit again."]
+                + report.notes), FIELD_LIMIT),
+            "output": safe_text("\n".join(report.notes + problems), FIELD_LIMIT),
         }
     return {
         "gradable": True,
@@ -56,11 +58,14 @@ def fraction(score: float, max_score: float) -> float:
 
 
 def summary_message(report: GradeReport) -> str:
-    return " ".join(part for part in (f"Score {score_line(report)}.", hidden_note(report)) if part)
+    notes = [note if note.endswith(".") else note + "." for note in report.notes]
+    parts = notes + [f"Score {score_line(report)}.", hidden_note(report)]
+    return safe_text(" ".join(part for part in parts if part), FIELD_LIMIT)
 
 
 def overall_output(report: GradeReport, options: ReportOptions) -> str:
-    parts = [safe_text(display_error(error), FIELD_LIMIT) for error in report.errors]
+    parts = [safe_text(note, FIELD_LIMIT) for note in report.notes]
+    parts += [safe_text(display_error(error), FIELD_LIMIT) for error in report.errors]
     if sandbox_note(report):
         parts.append(sandbox_note(report))
     shown = student_output(report, options, platform=True)

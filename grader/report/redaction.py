@@ -53,6 +53,7 @@ def public_view(report: GradeReport) -> GradeReport:
         report,
         milestones=milestones,
         errors=list(report.errors),
+        notes=list(report.notes),
         sandbox_layers=dict(report.sandbox_layers),
         seconds=None if any(unseen_inputs(c) for c in report.checks) else report.seconds,
     )

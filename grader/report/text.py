@@ -58,7 +58,7 @@ def render_text(
 ) -> str:
     paint = Painter(color)
     layout = Grouping(verbose=verbose, failures_only=failures_only)
-    blocks = [header_lines(report, paint), error_lines(report, paint)]
+    blocks = [header_lines(report, paint), note_lines(report, paint), error_lines(report, paint)]
     blocks += [milestone_lines(index, m, paint, layout) for index, m in enumerate(report.milestones, 1)]
     blocks += [total_lines(report, paint), output_lines(report, options, paint)]
     return "\n\n".join("\n".join(block) for block in blocks if block) + "\n"
@@ -67,6 +67,21 @@ def render_text(
 def header_lines(report: GradeReport, paint: Painter) -> list[str]:
     title = safe_text(f"{report.title} ({report.exercise})" if report.title else report.exercise, 200)
     return [paint(title, "bold"), "=" * min(len(title), WIDTH)]
+
+
+def note_lines(report: GradeReport, paint: Painter) -> list[str]:
+    """How the submission was read and run (a notebook's cells), before anything graded."""
+    if not report.notes:
+        return []
+    lines = [paint("About your submission:", "bold")]
+    for note in report.notes:
+        lines += wrapped_note(safe_text(note, 2000))
+    return lines
+
+
+def wrapped_note(note: str) -> list[str]:
+    return textwrap.wrap(note, WIDTH, initial_indent="  - ", subsequent_indent="    ",
+                         break_long_words=False, break_on_hyphens=False) or ["  -"]
 
 
 def error_lines(report: GradeReport, paint: Painter) -> list[str]:

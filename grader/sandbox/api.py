@@ -59,7 +59,8 @@ from grader.sandbox.replies import (
     CallOutcome,
     LoadOutcome,
 )
-from grader.sandbox.replies import MAX_BATCH, AnswerReading, answer_outcome, batch_outcome
+from grader.sandbox.replies import (
+    MAX_BATCH, AnswerReading, answer_outcome, batch_outcome, failed_parts_field)
 from grader.sandbox.replies import clip as _clip
 from grader.sandbox.replies import envelope as _envelope
 from grader.sandbox.replies import exception_text as _exception_text
@@ -127,7 +128,8 @@ class Sandbox:
 
     def __init__(self, submission: str | os.PathLike, limits: SandboxLimits | None = None,
                  strict: bool = False, allowed_imports: Sequence[str] = (),
-                 where: Callable[[int], str] | None = None) -> None:
+                 where: Callable[[int], str] | None = None,
+                 parts: Sequence[tuple[int, int]] | None = None) -> None:
         if os.name != "posix":
             raise SandboxUnavailable("the sandbox needs a POSIX host (Linux or macOS); "
                                      "on Windows, grade inside WSL")
@@ -151,6 +153,8 @@ class Sandbox:
         # How a line of the submission is named in messages (a notebook's cell and line).
         self.where = where or (lambda line: f"line {line}")
         self._named_lines = where
+        # Line ranges run in turn, one that raises not stopping the next (a notebook's cells)
+        self.parts = [list(part) for part in parts] if parts is not None else None
         self._output = OutputCapture(self.limits.max_output_bytes)
         self._worker: WorkerProcess | None = None
         self._load: LoadOutcome | None = None
@@ -221,7 +225,7 @@ class Sandbox:
             request = {"op": "load", "id": self._next_id(),
                        "memory_bytes": self.limits.memory_mib << 20, "timeout": timeout,
                        "nproc": self._process_rlimit,
-                       "landlock": bool(self.layers.get("landlock"))}
+                       "landlock": bool(self.layers.get("landlock")), "parts": self.parts}
             raw = worker.exchange(_json(request), started + timeout + GRACE_SECONDS,
                                   ENVELOPE_BYTES)
             outcome = self._load_outcome(raw, request["id"])
@@ -247,7 +251,8 @@ class Sandbox:
             functions = reply.get("functions")
             if type(functions) is not list or not all(type(f) is str for f in functions):
                 raise WireError("functions is not a list of names")
-            return LoadOutcome(True, None, [_clip(f, 200) for f in functions])
+            failed = failed_parts_field(reply, len(self.parts or ()), self.where)
+            return LoadOutcome(True, None, [_clip(f, 200) for f in functions], failed)
         if status == "load-error":
             return LoadOutcome(False, _clip(_load_error_text(reply, self._named_lines)))
         if status == "load-exit":

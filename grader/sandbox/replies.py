@@ -25,6 +25,9 @@ class LoadOutcome:
     ok: bool
     error: str | None
     functions: list[str] = field(default_factory=list)
+    # The parts run one by one (a notebook's cells) that did not compile or raised, as
+    # (index of the part, what happened in words), in the order they ran; the rest still ran.
+    failed_parts: list[tuple[int, str]] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -101,6 +104,28 @@ def load_error_text(reply: dict, where: Callable[[int], str] | None = None) -> s
         line = int_field(reply, "line")
         error = error.replace(f" on line {line}:", f" in {where(line)}:", 1)
     return error
+
+
+MAX_FAILED_PARTS = 20
+
+
+def failed_parts_field(reply: dict, parts: int, where: Callable[[int], str]) -> list[tuple[int, str]]:
+    """The ``failed_parts`` of a load reply, read strictly: each ``(index, words)``, a part
+    that did not compile (``SyntaxError in cell 4, line 2: ...``) or that raised
+    (``raised NameError: ... (at cell 5, line 3)``), in the order of the parts."""
+    items = reply.get("failed_parts", [])
+    if type(items) is not list or len(items) > MAX_FAILED_PARTS:
+        raise WireError("failed_parts is not a short list")
+    failed = []
+    for item in items:
+        if type(item) is not dict:
+            raise WireError("a failed part is not an object")
+        index = int_field(item, "part")
+        if not 0 <= index < parts:
+            raise WireError("a failed part out of range")
+        words = exception_text(item, where) if "exception" in item else load_error_text(item, where)
+        failed.append((index, clip(words)))
+    return sorted(failed, key=lambda pair: pair[0])
 
 
 def clip(text: str, limit: int = MAX_ERROR_CHARS) -> str:

@@ -9,7 +9,11 @@ to the student and are never used for the protocol.
 It is a pristine fork server: it never executes student code itself. ``load`` compiles the
 submission once and forks a child that executes it, to report its functions (and which
 common standard-library modules it imports, so the server can import them ahead of later
-calls). Every ``call`` forks a fresh child from the server that executes the compiled module
+calls). A notebook comes with its cells' line ranges in the load request: each is compiled on
+its own (keeping its lines in the file, so a traceback names the cell) and every execution runs
+them in turn, a cell that raises an ``Exception`` noted by this loader and the next still run,
+as Jupyter runs a notebook with errors allowed; the load reply lists the cells that did not
+compile or raised. Every ``call`` forks a fresh child from the server that executes the compiled module
 and then the one function, in an empty private directory under SCRATCH, under resource
 limits and the Landlock rules built once at load. The call's arguments never pass through
 the server: the child reads them straight from the request pipe, before any student code
@@ -69,6 +73,12 @@ except ValueError:
     TracebackType = type(sys.exc_info()[2])
 SUBMISSION_LABEL = ["student.py"]  # the file name shown in tracebacks and syntax errors
 CODE = [None]  # the compiled submission, once loaded (never executed by the server)
+# A notebook's cells: the compiled code of each part of the file run on its own (None for a
+# part that did not compile), and the parts that did not compile, as the load reports them.
+PARTS = [None]
+PARTS_UNCOMPILED = []
+MAX_PARTS = 10000
+MAX_FAILED_PARTS = 10  # the cells that raised, as many as the load reply has room for
 CONFIG = {}  # per-submission settings from the load request
 RULESET = [None]  # the Landlock ruleset fd every child restricts itself with
 SERIAL = [0]
@@ -491,6 +501,9 @@ def compile_submission(path):
             "error": "not valid UTF-8 (byte 0x%02x on line %d); save the file as UTF-8"
             % (raw[error.start], line),
         }
+    parts = CONFIG.get("parts")
+    if parts is not None:
+        return compile_parts(source, parts)
     try:
         CODE[0] = compile(source, SUBMISSION_LABEL[0], "exec", dont_inherit=True)
     except SyntaxError as error:
@@ -506,20 +519,62 @@ def compile_submission(path):
     return None
 
 
-def execute_module(path):
-    """In a child: execute the compiled submission as module ``student``; return it."""
+def compile_parts(source, parts):
+    """Compile each part (lines ``first`` to ``last`` of the file, a notebook's cell) on its
+    own, keeping its line numbers in the file: a part that does not compile is noted and left
+    out, as Jupyter runs the next cell after one with a syntax error."""
+    lines = source.split("\n")
+    compiled = []
+    del PARTS_UNCOMPILED[:]
+    for index, (first, last) in enumerate(parts):
+        text = "\n" * (first - 1) + "\n".join(lines[first - 1:last]) + "\n"
+        try:
+            compiled.append(compile(text, SUBMISSION_LABEL[0], "exec", dont_inherit=True))
+        except SyntaxError as error:
+            compiled.append(None)
+            failure = {"part": index, "error": "%s on line %s: %s"
+                       % (type(error).__name__, error.lineno, error.msg)}
+            if type(error.lineno) is int:
+                failure["line"] = error.lineno
+            PARTS_UNCOMPILED.append(failure)
+        except (ValueError, MemoryError, RecursionError) as error:
+            compiled.append(None)
+            PARTS_UNCOMPILED.append({"part": index, "error": "could not be compiled: %s"
+                                     % type(error).__name__})
+    PARTS[0] = compiled
+    CODE[0] = compiled  # something was loaded: calls run the parts that compiled
+    return None
+
+
+def execute_module(path, failures=None):
+    """In a child: execute the compiled submission as module ``student``; return it. A
+    notebook's cells run one after the other; one that raises an ``Exception`` is noted in
+    ``failures`` (its index and the exception) and the next cells still run."""
     module = ModuleType(MODULE_NAME)
     module.__file__ = path
     sys.modules[MODULE_NAME] = module
-    exec(CODE[0], module.__dict__)
+    if PARTS[0] is None:
+        exec(CODE[0], module.__dict__)
+        return module
+    compiled = PARTS[0]
+    for index in range(len(compiled)):  # bound names: a cell may replace builtins
+        code = compiled[index]
+        if code is None:
+            continue
+        try:
+            exec(code, module.__dict__)
+        except Exception as error:  # noqa: BLE001 - as Jupyter, the next cell still runs
+            if failures is not None and len(failures) < MAX_FAILED_PARTS:
+                failures.append({"part": index, "exception": describe_exception(error)})
     return module
 
 
 def load_in_child(path):
     """Body of the load child: the import's outcome, its functions and preloadable modules."""
     before = set(sys.modules)
+    failures = []
     try:
-        module = execute_module(path)
+        module = execute_module(path, failures)
     except SystemExit as error:
         code_value = error.code if type(error.code) is int else (0 if error.code is None else 1)
         return {"status": "load-exit", "code": code_value}
@@ -535,8 +590,11 @@ def load_in_child(path):
             top = name.split(".")[0]
             if top in PRELOADABLE or top in ALLOWED_MODULES:
                 imported.add(top)
-    return {"status": "loaded", "functions": function_names(module),
-            "modules": sorted(imported)}
+    reply = {"status": "loaded", "functions": function_names(module),
+             "modules": sorted(imported)}
+    if PARTS[0] is not None:
+        reply["failed_parts"] = failures
+    return reply
 
 
 def function_names(module):
@@ -919,6 +977,12 @@ def send_load_reply(reply_fd, how, status, answer):
         if type(found) is dict:
             preload(found.get("modules"))
             reply = {key: found[key] for key in LOAD_FIELDS if key in found}
+            if PARTS[0] is not None and reply.get("status") == "loaded":
+                # The cells that did not compile, as the server found them; then the ones
+                # that raised, as the load child saw them run.
+                ran = found.get("failed_parts")
+                reply["failed_parts"] = PARTS_UNCOMPILED[:MAX_FAILED_PARTS] + (
+                    ran[:MAX_FAILED_PARTS] if type(ran) is list else [])
         else:
             reply = {"status": "load-error", "error": "its import sent a malformed answer"}
     elif how == "timeout":
@@ -1246,7 +1310,8 @@ def serve(request_fd, reply_fd, submission):
 
 def load(request, reply_fd, channel_fds, submission):
     CONFIG.update(memory_bytes=request.get("memory_bytes"), nproc=request.get("nproc"),
-                  timeout=request.get("timeout", 10), load_id=request["id"])
+                  timeout=request.get("timeout", 10), load_id=request["id"],
+                  parts=checked_parts(request.get("parts")))
     memory = CONFIG.get("memory_bytes")
     if memory and hasattr(resource, "RLIMIT_AS"):
         try:
@@ -1266,6 +1331,17 @@ def load(request, reply_fd, channel_fds, submission):
             CODE[0] = None
             return
     fork_child(None, reply_fd, channel_fds, submission)
+
+
+def checked_parts(parts):
+    """The load request's parts (``[first, last]`` line pairs), or None to run the file whole."""
+    if type(parts) is not list or len(parts) > MAX_PARTS:
+        return None
+    for part in parts:
+        if (type(part) is not list or len(part) != 2 or type(part[0]) is not int
+                or type(part[1]) is not int or not 1 <= part[0] <= part[1]):
+            return None
+    return [(part[0], part[1]) for part in parts]
 
 
 def become_namespace_init():

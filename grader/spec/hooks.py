@@ -261,6 +261,7 @@ class Opened:
     layers: dict[str, bool] = field(default_factory=dict)
     not_gradable: list[str] = field(default_factory=list)
     notices: list[str] = field(default_factory=list)  # problems that still let it be graded
+    notes: list[str] = field(default_factory=list)  # how the file was read and run, for the student
     blocked: Callable[["Milestone"], Optional[str]] = lambda milestone: None
     output: Callable[[], str] = lambda: ""
 

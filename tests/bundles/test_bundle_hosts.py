@@ -166,7 +166,8 @@ def test_gradescope_grades_in_a_default_container(gradescope_root, submission, o
 def notebook_of(source: Path, path: Path) -> Path:
     """``source`` as a notebook of two code cells around a markdown one, as a student saves it."""
     lines = source.read_text(encoding="utf-8").splitlines()
-    cut = len(lines) // 2
+    # cut before a top-level def past the middle: each cell runs on its own, as in Jupyter
+    cut = next(i for i in range(len(lines) // 2, len(lines)) if lines[i].startswith("def "))
     notebook = nbformat.v4.new_notebook()
     notebook.cells = [nbformat.v4.new_code_cell("\n".join(lines[:cut])),
                       nbformat.v4.new_markdown_cell("## Encoding"),

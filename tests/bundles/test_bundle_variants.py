@@ -48,7 +48,8 @@ entrypoint = load_entrypoint()
 
 def notebook_text(source: str) -> str:
     lines = source.splitlines()
-    cut = len(lines) // 2
+    # cut before a top-level def past the middle: each cell runs on its own, as in Jupyter
+    cut = next(i for i in range(len(lines) // 2, len(lines)) if lines[i].startswith("def "))
     notebook = nbformat.v4.new_notebook()
     notebook.cells = [nbformat.v4.new_code_cell("\n".join(lines[:cut])),
                       nbformat.v4.new_markdown_cell("## The rest"),
@@ -78,6 +79,9 @@ def test_a_notebook_uploaded_to_gradescope_or_prairielearn_is_graded(tmp_path, p
     assert points(platform, results, CODE.total_points) == pytest.approx(expected)
     if kind == "wrong":
         assert expected < CODE.total_points
+    # what the student sees says how the notebook was run
+    shown = results["output"] + results.get("message", "")
+    assert "homework.ipynb is a notebook: its 2 code cell(s) were run in order" in shown
 
 
 # --------------------------------------------------------------------------- who handed it in
