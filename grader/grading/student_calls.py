@@ -81,9 +81,9 @@ class StudentCalls:
         self._answered: set[str] = set()  # functions that have answered a call in time
         self._returned: set[str] = set()  # functions a call of which ended other than by time-out
         # per function, each input it timed out on: (size, its call as shown or None if hidden,
-        # whether it was the smallest of the public cases' inputs)
-        self._timed_out: dict[str, list[tuple[int, Optional[str], bool]]] = {}
-        self._smallest_case: Optional[str] = None  # the call made now is on the smallest public case
+        # how it compares with the public cases' inputs: "smallest", "tied" or "")
+        self._timed_out: dict[str, list[tuple[int, Optional[str], str]]] = {}
+        self._smallest_case = ""  # the call made now is on the smallest public case, or tied
         self._stuck: dict[str, str] = {}  # function -> why its calls are skipped
         # told a short account of the time-outs so far after each one (progress)
         self.on_timeout: Optional[Callable[[str], None]] = None
@@ -224,22 +224,26 @@ class StudentCalls:
         first time-out here on its smallest other one, so that when it is taken for stuck
         (:data:`LOOP_TIMEOUTS`) its smallest input was among those tried."""
         name = self.function_name(role)
-        mine = [other for wanted_role, other in wanted if wanted_role == role]
+        mine = {repr(other): other for wanted_role, other in wanted if wanted_role == role}
         if self._never_returned_name(role):
-            args = min(mine, key=_size)
-        answer = self.call(role, *args)
+            args = min(mine.values(), key=_size)
+        self._made_on(role, args, mine)
+        rest = [other for key, other in mine.items() if key != repr(args)]
+        if (self._made[repr((role, args))][-1].kind == "timeout" and rest
+                and self._never_returned_name(role) and name not in self._stuck):
+            self._made_on(role, min(rest, key=_size), mine)
+
+    def _made_on(self, role: str, args: tuple, pool: dict[str, tuple]) -> None:
+        """A call made ahead on ``args``, noting how its size ranks in ``pool`` (the inputs of
+        the check) should it time out."""
+        others = [_size(other) for key, other in pool.items() if key != repr(args)]
+        self._smallest_case = ("smallest" if all(_size(args) < size for size in others) else
+                               "tied" if all(_size(args) <= size for size in others) else "")
+        try:
+            answer = self.call(role, *args)
+        finally:
+            self._smallest_case = ""
         self._made.setdefault(repr((role, args)), []).append(answer)
-        rest = [other for other in mine if repr(other) != repr(args)]
-        if answer.kind == "timeout" and rest and self._never_returned_name(role) \
-                and name not in self._stuck:
-            smallest = min(rest, key=_size)
-            if _size(smallest) <= min(_size(other) for other in mine):
-                self._smallest_case = repr((role, smallest))
-            try:
-                answer = self.call(role, *smallest)
-            finally:
-                self._smallest_case = None
-            self._made.setdefault(repr((role, smallest)), []).append(answer)
 
     def drop_unused_calls(self) -> None:
         """Forget batched answers no call took, so no later check (a determinism check's
@@ -330,7 +334,7 @@ class StudentCalls:
             return
         whole = f"{name}({', '.join(repr(arg) for arg in args)})"
         shown = cap(whole, CALL_TEXT_CHARS) if self.output.visible_now() else None
-        smallest = shown is not None and self._smallest_case is not None
+        smallest = self._smallest_case if shown is not None else ""
         self._timed_out.setdefault(name, []).append((len(whole), shown, smallest))
         if (name not in self._returned and role is not None
                 and len(self._timed_out[name]) >= LOOP_TIMEOUTS):
@@ -356,8 +360,9 @@ class StudentCalls:
         if len(tried) == 1:
             what = ("did not return on the one input it was run on"
                     + (f", {shown}" if shown else "") + f" (stopped after {limit})")
-        elif smallest and all(other[0] > size for index, other in enumerate(tried) if index != first):
-            what = (f"did not return on any input it was run on, even {shown}, the smallest of "
+        elif smallest and all(other[0] >= size for other in tried):
+            rank = ("the smallest of" if smallest == "smallest" else "as small as any of")
+            what = (f"did not return on any input it was run on, even {shown}, {rank} "
                     f"its public cases ({len(tried)} calls, each stopped after {limit})")
         else:
             example = next((seen[1] for seen in sorted(tried, key=lambda seen: seen[0])
