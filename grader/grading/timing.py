@@ -200,8 +200,9 @@ def call_failure_message(name: str, outcome: Any, timeout: float, workload: str,
     if outcome.kind == "timeout":
         if settings is not None and timeout > settings.max_seconds:
             return (f"{name} did not finish {workload}: it was stopped after {timeout:g} s of "
-                    f"wall-clock time, which leaves a loaded machine room above the "
-                    f"{settings.max_seconds:g} s cap ({limits_text(settings)}). {hint}")
+                    f"wall-clock time. The cap is {settings.max_seconds:g} s "
+                    f"({limits_text(settings)}); a run is stopped only later, to leave room for "
+                    f"a loaded machine. {hint}")
         return f"{name} did not finish within {timeout:g} s {workload}. {hint}"
     if outcome.kind == "memory":
         return f"{failure_message(name, outcome)} {workload}. {hint}"
