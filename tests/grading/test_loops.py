@@ -108,4 +108,4 @@ def test_a_timed_out_efficiency_run_names_the_cap_beside_where_it_was_stopped():
     message = call_failure_message("train_bpe", _Timeout(), 4.0, "on a large corpus",
                                    hint="Be quick.", first="'train'", settings=_Limits())
     assert "did not finish within 4 s" not in message
-    assert "stopped after 4 s of wall-clock time" in message and "2 s cap" in message
+    assert "stopped after 4 s of wall-clock time" in message and "The cap is 2 s" in message
