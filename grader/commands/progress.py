@@ -6,8 +6,8 @@ student.py ... 3 s``), updates it in place every half second, and erases it when
 otherwise it writes nothing, so logs and pipes stay clean. A call that says how far it is
 (:meth:`Progress.step`, e.g. the grading engine before each check) shows that too:
 ``grading student.py: check 7/19 (train: differential) ... 12 s``, and the engine adds the
-student's calls that timed out so far (``check 2/7 (train: cases; train_bpe: 2 time-outs, never
-returned, rest skipped) ... 5 s``). A line too wide for the terminal is cut before the time.
+student's calls that timed out so far, first, so a narrow terminal still shows them
+(``check 2/7 (time-outs: train_bpe 2 (rest skipped); train: cases) ... 5 s``). A line too wide for the terminal is cut before the time.
 """
 
 from __future__ import annotations

@@ -142,7 +142,7 @@ def grade_submission(
         def progress(timeouts: str = "") -> None:
             if on_check is not None:  # the check under way, and the time-outs so far
                 timeouts = timeouts or (calls.timeouts_note() if calls is not None else "")
-                on_check(at, total, f"{current}; {timeouts}" if timeouts else current)
+                on_check(at, total, f"{timeouts}; {current}" if timeouts else current)
 
         if calls is not None and on_check is not None:
             calls.on_timeout = progress

@@ -385,15 +385,11 @@ class StudentCalls:
         return name not in self._returned and bool(self._timed_out.get(name))
 
     def timeouts_note(self) -> str:
-        """A short account of the time-outs so far (``train_bpe: 2 time-outs, never returned,
-        rest skipped``), or "" when there were none."""
-        parts = []
-        for name, tried in self._timed_out.items():
-            part = f"{name}: {len(tried)} time-out{'s' if len(tried) != 1 else ''}"
-            if name in self._stuck:
-                part += ", never returned, rest skipped"
-            parts.append(part)
-        return "; ".join(parts)
+        """A short account of the time-outs so far, per function (``time-outs: train_bpe 2
+        (rest skipped), vocab_tradeoff 1``), or "" when there were none."""
+        parts = [f"{name} {len(tried)}" + (" (rest skipped)" if name in self._stuck else "")
+                 for name, tried in self._timed_out.items()]
+        return "time-outs: " + ", ".join(parts) if parts else ""
 
     @staticmethod
     def _answer(name: str, outcome: CallOutcomeLike, args: list,

@@ -7,6 +7,7 @@ no advice on speed; the other functions are graded in full.
 
 from __future__ import annotations
 
+import re
 import time
 from pathlib import Path
 
@@ -51,7 +52,7 @@ def test_a_trainer_that_never_returns_is_graded_in_seconds(tmp_path, exercise_id
                               seed_secret="loops",
                               on_check=lambda done, total, what: told.append(what))
     assert time.perf_counter() - started < 15
-    assert any(f"{name}: 2 time-outs, never returned, rest skipped" in what for what in told)
+    assert any(f"time-outs: {name} 2 (rest skipped)" in what for what in told)
     specs = {milestone.id: milestone for milestone in exercise.milestones}
     for milestone in report.milestones:
         messages = [check.message for check in milestone.checks]
@@ -90,8 +91,7 @@ def test_a_function_that_returns_on_some_inputs_is_not_skipped(tmp_path):
     messages = [check.message for milestone in report.milestones for check in milestone.checks]
     assert not any("did not return on any" in message for message in messages)
     assert any("train_bpe timed out after" in message for message in messages)
-    assert any("train_bpe: 1 time-out" in what or "train_bpe: 2 time-outs" in what
-               for what in told)
+    assert any(re.search(r"time-outs: train_bpe \d+", what) for what in told)
     assert not any("rest skipped" in what for what in told)
     assert report.milestones[0].checks[0].passed  # its other inputs are still run
 
