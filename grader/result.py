@@ -93,6 +93,9 @@ class MilestoneResult:
     work_explained_by: str | None = field(default=None, repr=False, compare=False)
     # every visible answer it got wrong is a crash or a do-nothing answer (for grade audit)
     answers_trivial: bool = field(default=False, repr=False, compare=False)
+    # why its checks' points are withheld (no evidence of real work), None when they are not;
+    # the human reports say it beside the passed checks that earn nothing
+    withheld_because: str | None = field(default=None, repr=False, compare=False)
 
     @property
     def score(self) -> float:

@@ -5,7 +5,9 @@ and ``--quiet`` was not given, it writes one line after ``DELAY`` seconds (``gra
 student.py ... 3 s``), updates it in place every half second, and erases it when the call ends;
 otherwise it writes nothing, so logs and pipes stay clean. A call that says how far it is
 (:meth:`Progress.step`, e.g. the grading engine before each check) shows that too:
-``grading student.py: check 7/19 (train: differential) ... 12 s``.
+``grading student.py: check 7/19 (train: differential) ... 12 s``, and the engine adds the
+student's calls that timed out so far, first, so a narrow terminal still shows them
+(``check 2/7 (time-outs: train_bpe 2 (rest skipped); train: cases) ... 5 s``). A line too wide for the terminal is cut before the time.
 """
 
 from __future__ import annotations
@@ -49,10 +51,12 @@ class Progress:
         if self._stop.wait(self.delay):
             return
         while not self._stop.is_set():
-            line = f"{self.label}{self._step} ... {time.monotonic() - self._started:.0f} s"
+            line = f"{self.label}{self._step}"
+            elapsed = f" ... {time.monotonic() - self._started:.0f} s"
             width = shutil.get_terminal_size((100, 24)).columns - 1
-            if len(line) > width:  # a wrapped line could not be redrawn in place
-                line = line[: max(0, width - 3)] + "..."
+            if len(line) + len(elapsed) > width:  # a wrapped line could not be redrawn in place
+                line = line[: max(0, width - len(elapsed) - 1)] + "…"
+            line = (line + elapsed)[:width]
             self.stream.write("\r" + line.ljust(self._written))
             self.stream.flush()
             self._written = len(line)

@@ -31,7 +31,7 @@ defined, and docs/families.md walks through a family that uses them.
   ``inputs_unmodified``, ``failed_call``.
 - **Timing** (an efficiency check's run): :class:`Clocks`, ``best_clocks``, ``best_time``,
   ``call_clocks``, ``call_failure_message``, ``clock_of``, ``clocked_details``,
-  ``limits_text``, ``measured``, ``over_ratio``, ``speed_verdict``, ``timing_details``,
+  ``limits_text``, ``measured``, ``over_ratio``, ``speed_verdict``, ``stuck_run``, ``timing_details``,
   ``untimed_milestone_title``, ``wall_timeout``; work a grading's helper prepares:
   ``collect_prepared``, ``start_prepared``, ``corpus_key``, ``timing_key``; ``corpus_seed``.
 - **Data files** (students hand in YAML answers): :class:`DataFile`, :class:`HandedFile`,
@@ -94,6 +94,7 @@ from grader.grading.timing import (
     measured,
     over_ratio,
     speed_verdict,
+    stuck_run,
     timing_details,
     untimed_milestone_title,
     wall_timeout,
@@ -175,7 +176,7 @@ __all__ = [
     "in_file_order", "inputs_unmodified", "is_str_pair", "jinja_environment",
     "json_pair", "json_pairs", "judge_answers_mistake", "limits_text", "literal", "load_exercise",
     "measured", "milestone_model", "observed", "over_ratio", "parse_data_file", "parse_exercise",
-    "points_earned", "quote_hint", "reference_audit", "shorter_words", "show", "smaller_int", "speed_verdict",
+    "points_earned", "quote_hint", "reference_audit", "shorter_words", "show", "smaller_int", "speed_verdict", "stuck_run",
     "split_evenly", "st", "start_prepared", "structural_reductions", "timing_details", "timing_key",
     "untimed_milestone_title", "variant_seed", "wall_timeout", "yaml_quoted",
 ]

@@ -163,11 +163,21 @@ def grade_submission(
                                                 strict_sandbox=strict_sandbox, helper=helper,
                                                 submitter=submitter, content=handed.raw)
         total, done = sum(len(milestone.checks) for milestone in spec.milestones), 0
+        current, at = "", 0
+        calls = opened.calls if isinstance(opened.calls, StudentCalls) else None
+
+        def progress(timeouts: str = "") -> None:
+            if on_check is not None:  # the check under way, and the time-outs so far
+                timeouts = timeouts or (calls.timeouts_note() if calls is not None else "")
+                on_check(at, total, f"{timeouts}; {current}" if timeouts else current)
+
+        if calls is not None and on_check is not None:
+            calls.on_timeout = progress
         for milestone in spec.milestones:
             def told(what: str, where: str = milestone.id) -> None:
-                nonlocal done
-                if on_check is not None:
-                    on_check(done, total, f"{where}: {what}")
+                nonlocal done, current, at
+                current, at = f"{where}: {what}", done
+                progress()
                 done += 1
             milestones.append(
                 grade_milestone(opened.calls, opened.box, milestone, opened.blocked(milestone), spec,

@@ -22,7 +22,8 @@ of the milestones checking the same function. A function none of whose checks is
 ``grade audit`` reports it, since its do-nothing submissions then earn points.
 
 A check whose points are withheld (passed, or a differential check's share of the inputs its
-code answers) keeps its verdict, shows 0 points and says why.
+code answers) keeps its verdict, shows 0 points and says why; the milestone keeps the reason
+(``withheld_because``) for the line of the human reports that sums up its passed checks.
 """
 
 from __future__ import annotations
@@ -66,6 +67,7 @@ def withhold_unearned(milestones: list[MilestoneResult], exercise: Exercise) -> 
             continue
         template = family.role(role).no_work if family.has_role(role) else NO_WORK
         reason = template.format(name=f"{exercise.function(role).name}()")
+        result.withheld_because = reason
         for check in result.checks:
             if check.score > 0:
                 check.score = 0.0

@@ -49,6 +49,10 @@ class OutputLedger:
         finally:
             self._visible_depth -= 1
 
+    def visible_now(self) -> bool:
+        """Whether calls made now are on inputs the student may see."""
+        return self._visible_depth > 0
+
     @contextmanager
     def call(self, visible: Optional[bool] = None) -> Iterator[None]:
         """Around one call of student code: keep or withhold what it printed."""

@@ -26,7 +26,7 @@ ROUNDS = 24
 """At most this many rounds (each one batched sandbox call, and calls one by one after it
 for whatever the batch left unanswered)."""
 CANDIDATES_PER_ROUND = 48
-EXPENSIVE_KINDS = frozenset({"timeout", "budget", "memory"})
+EXPENSIVE_KINDS = frozenset({"timeout", "budget", "memory", "stuck"})
 
 
 def size(example: Any) -> tuple[int, str]:

@@ -8,6 +8,11 @@ there is none (an exception, a time-out, a missing function, a value of the wron
 Nothing the student returns is used before its shape is checked (:mod:`grader.grading.shapes`). What each call
 prints is kept for the report only when the call was on a visible input
 (:mod:`grader.grading.output_ledger`).
+
+A function that timed out on :data:`LOOP_TIMEOUTS` inputs and never returned on any is taken
+for stuck in a loop: its remaining calls are not made, each answered at once with one message
+that says so (:meth:`StudentCalls.never_returned`), so a loop costs a few call limits instead
+of the whole time budget, and the other functions are graded in full.
 """
 
 from __future__ import annotations
@@ -22,16 +27,18 @@ from grader.grading.output_ledger import OutputLedger
 from grader.grading.plain_words import plain
 from grader.grading.secrets import inputs_seed
 from grader.spec import Exercise
-from grader.spec.registry import role_of
+from grader.spec.registry import depends_on, role_of
 from grader.spec.hooks import CallOutcome as CallOutcomeLike
 from grader.spec.hooks import SandboxLike, StudentAnswer
 
 MAX_FAILURE_CHARS = 300
+LOOP_TIMEOUTS = 2  # time-outs, and no call ever returned: the function's other calls are skipped
+CALL_TEXT_CHARS = 120
 Kept = TypeVar("Kept")
 
 # Outcome kinds whose sandbox message is a sentence of its own; the others read as a
 # predicate of the function ("train_bpe raised KeyError: 'x'").
-_SELF_CONTAINED_KINDS = frozenset({"missing", "budget"})
+_SELF_CONTAINED_KINDS = frozenset({"missing", "budget", "stuck"})
 
 
 class Probed(BaseException):
@@ -72,6 +79,14 @@ class StudentCalls:
         self._note_remembered = True
         self._made: dict[str, list[StudentAnswer]] = {}  # batched answers of fresh calls
         self._answered: set[str] = set()  # functions that have answered a call in time
+        self._returned: set[str] = set()  # functions a call of which ended other than by time-out
+        # per function, each input it timed out on: (size, its call as shown or None if hidden,
+        # how it compares with the public cases' inputs: "smallest", "tied" or "")
+        self._timed_out: dict[str, list[tuple[int, Optional[str], str]]] = {}
+        self._smallest_case = ""  # the call made now is on the smallest public case, or tied
+        self._stuck: dict[str, str] = {}  # function -> why its calls are skipped
+        # told a short account of the time-outs so far after each one (progress)
+        self.on_timeout: Optional[Callable[[str], None]] = None
         self._kept: dict[str, Any] = {}
         self._closing = ExitStack()
         weakref.finalize(self, self._closing.close)  # for calls nobody closes explicitly
@@ -127,7 +142,7 @@ class StudentCalls:
             raise Probed
         spec = role_of(self.exercise, role)
         name = self.function_name(role)
-        answer = self._call(name, spec.send(self.exercise, args), spec.arguments)
+        answer = self._call(name, spec.send(self.exercise, args), spec.arguments, role)
         return self._canonical(role, answer)
 
     def _canonical(self, role: str, answer: StudentAnswer) -> StudentAnswer:
@@ -191,6 +206,7 @@ class StudentCalls:
         left to be called one by one."""
         batch: list[tuple[str, tuple]] = []
         tried: set[str] = set()
+        wanted = list(wanted)
         for role, args in wanted:
             answered = self.function_name(role) in self._answered
             if answered or role in tried:
@@ -198,10 +214,36 @@ class StudentCalls:
                     batch.append((role, args))
                 continue
             tried.add(role)
-            answer = self.call(role, *args)
-            self._made.setdefault(repr((role, args)), []).append(answer)
+            self._made_alone(role, args, wanted)
         for key, answer in self._batched(batch):
             self._made.setdefault(key, []).append(answer)
+
+    def _made_alone(self, role: str, args: tuple, wanted: list[tuple[str, tuple]]) -> None:
+        """The first call of a function that has not answered yet, made alone. One that timed
+        out before and never returned is called on its smallest input instead, and after a
+        first time-out here on its smallest other one, so that when it is taken for stuck
+        (:data:`LOOP_TIMEOUTS`) its smallest input was among those tried."""
+        name = self.function_name(role)
+        mine = {repr(other): other for wanted_role, other in wanted if wanted_role == role}
+        if self._never_returned_name(role):
+            args = min(mine.values(), key=_size)
+        self._made_on(role, args, mine)
+        rest = [other for key, other in mine.items() if key != repr(args)]
+        if (self._made[repr((role, args))][-1].kind == "timeout" and rest
+                and self._never_returned_name(role) and name not in self._stuck):
+            self._made_on(role, min(rest, key=_size), mine)
+
+    def _made_on(self, role: str, args: tuple, pool: dict[str, tuple]) -> None:
+        """A call made ahead on ``args``, noting how its size ranks in ``pool`` (the inputs of
+        the check) should it time out."""
+        others = [_size(other) for key, other in pool.items() if key != repr(args)]
+        self._smallest_case = ("smallest" if all(_size(args) < size for size in others) else
+                               "tied" if all(_size(args) <= size for size in others) else "")
+        try:
+            answer = self.call(role, *args)
+        finally:
+            self._smallest_case = ""
+        self._made.setdefault(repr((role, args)), []).append(answer)
 
     def drop_unused_calls(self) -> None:
         """Forget batched answers no call took, so no later check (a determinism check's
@@ -215,7 +257,8 @@ class StudentCalls:
         many = getattr(self.box, "call_many", None)
         answered: list[tuple[str, StudentAnswer]] = []
         for role, pending in by_role.items():
-            if many is None or len(pending) < 2 or self.missing_message(role) or self._spent(role):
+            if (many is None or len(pending) < 2 or self.missing_message(role) or self._spent(role)
+                    or self._never_returned_name(role)):
                 continue
             spec, name = role_of(self.exercise, role), self.function_name(role)
             sent = [spec.send(self.exercise, args) for args in pending]
@@ -224,6 +267,7 @@ class StudentCalls:
             for args, arguments, outcome in zip(pending, sent, outcomes):
                 self.calls += 1
                 self._seconds[name] = self._seconds.get(name, 0.0) + float(outcome.seconds or 0)
+                self._note_outcome(role, name, arguments, outcome)
                 answered.append((repr((role, args)), self._canonical(
                     role, self._answer(name, outcome, arguments, spec.arguments))))
         return answered
@@ -257,8 +301,11 @@ class StudentCalls:
         total = float(self.exercise.limits.total_seconds or 0.0)
         return total / max(1, len(self.exercise.roles()))
 
-    def _call(self, name: str, args: list, arg_names: tuple[str, ...]) -> StudentAnswer:
+    def _call(self, name: str, args: list, arg_names: tuple[str, ...],
+              role: Optional[str] = None) -> StudentAnswer:
         self.calls += 1
+        if name in self._stuck:
+            return StudentAnswer(kind="stuck", failure=self._stuck[name])
         share = self.share_seconds()
         if len(self.exercise.roles()) > 1 and self._seconds.get(name, 0.0) >= share:
             return StudentAnswer(kind="budget", failure=(
@@ -274,7 +321,75 @@ class StudentCalls:
         used = (float(self.exercise.limits.call_seconds) if outcome.kind == "timeout"
                 else float(getattr(outcome, "seconds", 0) or 0))
         self._seconds[name] = self._seconds.get(name, 0.0) + used
+        self._note_outcome(role, name, args, outcome)
         return self._answer(name, outcome, args, arg_names)
+
+    # ----------------------------------------------------------------- loops
+
+    def _note_outcome(self, role: Optional[str], name: str, args: list, outcome: Any) -> None:
+        """Note how a call ended; a function that timed out on :data:`LOOP_TIMEOUTS` inputs
+        without ever returning is stuck from then on."""
+        if outcome.kind != "timeout":
+            self._returned.add(name)
+            return
+        whole = f"{name}({', '.join(repr(arg) for arg in args)})"
+        shown = cap(whole, CALL_TEXT_CHARS) if self.output.visible_now() else None
+        smallest = self._smallest_case if shown is not None else ""
+        self._timed_out.setdefault(name, []).append((len(whole), shown, smallest))
+        if (name not in self._returned and role is not None
+                and len(self._timed_out[name]) >= LOOP_TIMEOUTS):
+            self._stuck[name] = self._loop_message(role, name)
+        if self.on_timeout is not None:
+            self.on_timeout(self.timeouts_note())
+
+    def never_returned(self, role: str) -> Optional[str]:
+        """Why ``role``'s function looks stuck in a loop, or None: it timed out on some input
+        and no call of it ever returned (the sentence names the inputs, visible ones only)."""
+        name = self.function_name(role)
+        if name in self._stuck:
+            return self._stuck[name]
+        if name in self._returned or not self._timed_out.get(name):
+            return None
+        return self._loop_message(role, name)
+
+    def _loop_message(self, role: str, name: str) -> str:
+        tried = self._timed_out[name]
+        limit = f"{float(self.exercise.limits.call_seconds):g} s"
+        first = min(range(len(tried)), key=lambda index: tried[index][0])
+        size, shown, smallest = tried[first]
+        if len(tried) == 1:
+            what = ("did not return on the one input it was run on"
+                    + (f", {shown}" if shown else "") + f" (stopped after {limit})")
+        elif smallest and all(other[0] >= size for other in tried):
+            rank = ("the smallest of" if smallest == "smallest" else "as small as any of")
+            what = (f"did not return on any input it was run on, even {shown}, {rank} "
+                    f"its public cases ({len(tried)} calls, each stopped after {limit})")
+        else:
+            example = next((seen[1] for seen in sorted(tried, key=lambda seen: seen[0])
+                            if seen[1]), None)
+            what = (f"did not return on any of the {len(tried)} inputs it was run on"
+                    + (f" (e.g. {example})" if example else "") + f", each stopped after {limit}")
+        skipped = ", so its other calls are skipped" if len(tried) >= LOOP_TIMEOUTS else ""
+        message = f"{name} {what}{skipped}: look for a loop that never ends"
+        callees = sorted(
+            self.function_name(other) for other in depends_on(self.exercise, role)
+            if other in self.exercise.roles() and other != role
+            and self.function_name(other) != name and self._never_returned_name(other))
+        if callees:
+            message += (f"; if it calls {' or '.join(callees)}, which did not return on any "
+                        "input either, fix that loop first")
+        return message
+
+    def _never_returned_name(self, role: str) -> bool:
+        name = self.function_name(role)
+        return name not in self._returned and bool(self._timed_out.get(name))
+
+    def timeouts_note(self) -> str:
+        """A short account of the time-outs so far, per function (``time-outs: train_bpe 2
+        (rest skipped), vocab_tradeoff 1``), or "" when there were none."""
+        parts = [f"{name} {len(tried)}" + (" (rest skipped)" if name in self._stuck else "")
+                 for name, tried in self._timed_out.items()]
+        return "time-outs: " + ", ".join(parts) if parts else ""
 
     @staticmethod
     def _answer(name: str, outcome: CallOutcomeLike, args: list,
@@ -291,6 +406,10 @@ class StudentCalls:
         except shapes.ShapeError as error:
             return StudentAnswer(failure=cap(str(error)), kind=error.kind, modified=modified,
                                  returned=returned)
+
+
+def _size(args: tuple) -> int:
+    return len(repr(args))
 
 
 def modification(function: str, names: tuple[str, ...], sent: list, after: Optional[list]) -> Optional[str]:

@@ -193,10 +193,16 @@ def _rounded(seconds: Optional[float]) -> Optional[float]:
 
 
 def call_failure_message(name: str, outcome: Any, timeout: float, workload: str, *,
-                         hint: str, first: str) -> str:
+                         hint: str, first: str, settings: Optional[SpeedLimits] = None) -> str:
     """Why there is no answer to time: too slow or too big (``hint`` helps), the submission's
-    overall time budget, or a crash (``first``, the milestone that shows it on small inputs)."""
+    overall time budget, or a crash (``first``, the milestone that shows it on small inputs).
+    With ``settings`` a time-out names the cap beside the point where the run was stopped."""
     if outcome.kind == "timeout":
+        if settings is not None and timeout > settings.max_seconds:
+            return (f"{name} did not finish {workload}: it was stopped after {timeout:g} s of "
+                    f"wall-clock time. The cap is {settings.max_seconds:g} s "
+                    f"({limits_text(settings)}); a run is stopped only later, to leave room for "
+                    f"a loaded machine. {hint}")
         return f"{name} did not finish within {timeout:g} s {workload}. {hint}"
     if outcome.kind == "memory":
         return f"{failure_message(name, outcome)} {workload}. {hint}"
@@ -205,6 +211,20 @@ def call_failure_message(name: str, outcome: Any, timeout: float, workload: str,
                 f"{name}: the earlier checks used it up, so make every function quick on small "
                 "inputs first.")
     return f"{failure_message(name, outcome)} {workload}; make the {first} milestone pass first."
+
+
+def stuck_run(calls: Any, role: str, settings: SpeedLimits) -> Optional[tuple[str, dict]]:
+    """The efficiency check's message and ``details`` when ``role``'s function never returned
+    on the inputs it was run on before (a loop, most likely): it is not timed, and given no
+    advice on speed. None when it did return (or was not run)."""
+    never = getattr(calls, "never_returned", None)
+    message = never(role) if never is not None else None
+    if message is None:
+        return None
+    details = timing_details(None, 0.0, settings)
+    details["reference_seconds"] = None
+    details["clock"] = clock_of(settings)
+    return f"{message}. Its speed is not timed until it returns.", details
 
 
 def untimed_milestone_title(exercise: Any, role: str) -> str:

@@ -1,7 +1,8 @@
 """The shape of a milestone in every human report (text, Markdown, HTML): its rows, said once.
 
 By default a milestone's passed checks are summed up in one row (timed runs shown in full,
-and a note when a passed check has something to say); each failing check is shown in full,
+and a note when a passed check has something to say; when their points are withheld for want
+of evidence of work, the row says why); each failing check is shown in full,
 but failures with the same cause (the same crash, say) are written out once: later ones in
 the milestone become one "and N more failed the same way" row, and in a later milestone one
 row referring back; hidden failures are one row. ``verbose`` shows every check in full,
@@ -56,17 +57,22 @@ def milestone_rows(milestone: MilestoneResult, grouping: Grouping) -> list[Row]:
     rows: list[Row] = []
     passed = [check for check in milestone.checks if check.passed]
     if passed and not grouping.failures_only:
-        rows += passed_rows(passed)
+        rows += passed_rows(passed, milestone.withheld_because)
     return rows + failed_rows(milestone, grouping)
 
 
-def passed_rows(passed: list[CheckResult]) -> list[Row]:
+def passed_rows(passed: list[CheckResult], withheld: str | None = None) -> list[Row]:
+    """The passed checks summed up (with why they earn nothing, ``withheld``, when their
+    points are withheld), a note, and the timed runs in full."""
     timing = [c for c in passed if isinstance(c.details, dict) and c.details.get("kind") == "timing"]
     others = [check for check in passed if check not in timing]
     rows = []
     if others:
         hidden = sum(check.visibility == "hidden" for check in others)
         label = f"{count_checks(len(others))} passed" + (f" ({hidden} hidden)" if hidden else "")
+        if (withheld and sum(check.max_score for check in others) > 0
+                and not any(check.score > 0 for check in others)):
+            label += f"; {withheld}"
         rows.append(Row(PASSED, tuple(others), label))
     notes = [c for c in others if c.visibility == "visible" and is_note(c.message)]
     if notes:

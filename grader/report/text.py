@@ -124,6 +124,14 @@ def row_lines(row: Row, paint: Painter) -> list[str]:
     if row.kind == NOTE:
         return wrapped([row.label], paint)
     mark = paint("✓", "green") if row.kind == PASSED else paint("✗", "red")
+    if row.kind == PASSED and len(row.label) + 4 + len(row.points) + 2 > WIDTH:
+        # a long summary (why its points are withheld, say): wrapped, the points on line one
+        first, *rest = textwrap.wrap(row.label, WIDTH - 6 - len(row.points),
+                                     break_long_words=False, break_on_hyphens=False)
+        return ([with_points(f"  {mark} {first}", row.points, len(first) + 4)]
+                + [f"{INDENT}{line}" for line in textwrap.wrap(" ".join(rest), WIDTH - len(INDENT),
+                                                                break_long_words=False,
+                                                                break_on_hyphens=False)])
     return [with_points(f"  {mark} {row.label}", row.points, len(row.label) + 4)]
 
 

@@ -55,6 +55,7 @@ from grader.families.api import (
     measured,
     speed_verdict,
     start_prepared,
+    stuck_run,
     timing_details,
     timing_key,
     untimed_milestone_title,
@@ -83,6 +84,10 @@ def run(context: CheckContext) -> list[CheckResult]:
     calls = context.calls
     secret = calls.secret if calls is not None else None
     # The timed corpus is generated from the secret: what the student prints on it is withheld.
+    stuck = stuck_run(calls, TRAIN, exercise.efficiency)
+    if stuck is not None:  # it never returned on the small inputs: a loop, not slowness
+        message, details = stuck
+        return [graded(CHECK_ID, TITLE, share, False, message=message, details=details)]
     unseen = calls.output.call(visible=False) if calls is not None else contextlib.nullcontext()
     with unseen:
         return [_timed_run(box, exercise, share, secret)]
@@ -122,7 +127,8 @@ def judge(box: SandboxLike, exercise: Exercise, outcome: Any, expected: list[Pai
     workload = describe_workload(settings)
     if not outcome.ok:
         return False, call_failure_message(name, outcome, wall_timeout(settings), workload,
-                                           hint=STAFF_HINT, first=untimed_milestone_title(exercise, TRAIN))
+                                           hint=STAFF_HINT, first=untimed_milestone_title(exercise, TRAIN),
+                                           settings=settings)
     try:
         actual = merges_shape(exercise, outcome.value, name)
     except ShapeError as error:

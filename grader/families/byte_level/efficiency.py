@@ -48,6 +48,7 @@ from grader.families.api import (
     limits_text,
     over_ratio,
     speed_verdict,
+    stuck_run,
     untimed_milestone_title,
     wall_timeout,
 )
@@ -96,6 +97,10 @@ def run(context: CheckContext) -> list[CheckResult]:
     """One result, worth the check's points; what the code prints here is withheld."""
     calls = context.calls
     secret = calls.secret if calls is not None else None
+    stuck = stuck_run(calls, TRAIN, context.exercise.efficiency)
+    if stuck is not None:  # it never returned on the small inputs: a loop, not slowness
+        message, details = stuck
+        return [graded(CHECK_ID, TITLE, context.points, False, message=message, details=details)]
     unseen = calls.output.call(visible=False) if calls is not None else contextlib.nullcontext()
     with unseen:
         return [timed_run(context.box, context.exercise, context.points, secret)]
@@ -145,7 +150,8 @@ def judge(exercise: Exercise, name: str, outcome: Any, expected: tuple, student:
             return False, (f"{name} was stopped {workload}: {over_ratio(settings)} ({limits}), "
                            f"so it was not run to the end. {HINT}")
         return False, call_failure_message(name, outcome, timeout, workload, hint=HINT,
-                                           first=untimed_milestone_title(exercise, TRAIN))
+                                           first=untimed_milestone_title(exercise, TRAIN),
+                                           settings=settings)
     try:
         vocab, merges = byte_training(outcome.value, name)
     except ShapeError as error:

@@ -204,7 +204,9 @@ def test_a_timeout_fails_without_a_student_time():
     result = grade(box)
     assert not result.passed
     assert result.details["student_seconds"] is None
-    assert "did not finish within 4 s" in result.message
+    # the stop and the cap in one message, each named for what it is
+    assert "stopped after 4 s of wall-clock time. The cap is 2 s" in result.message
+    assert "did not finish within" not in result.message
     assert "Counter of the unique words" in result.message
 
 
