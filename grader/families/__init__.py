@@ -4,8 +4,9 @@ Each family is a package here holding everything about one kind of exercise (its
 model and rules, expected values, stub examples, judges, generated inputs, properties, timed
 run, mistakes and student-style submissions), and defines one ``FAMILY`` record
 (:class:`grader.spec.family.Family`). Stages reach a family only through
-:func:`grader.spec.family.family_of`, which imports its package on first use; a family may
-import another only when its record names that one in ``builds_on``.
+:func:`grader.spec.registry.family_of`, which imports its package on first use. A family
+imports the grader only through :mod:`grader.families.api`, and another family only when its
+record names that one in ``builds_on``.
 """
 
 FAMILIES: dict[str, str] = {

@@ -1,12 +1,15 @@
-"""The families rule of docs/architecture.md, checked on the source tree and by a toy family.
+"""The families rule of docs/architecture.md, checked on the source tree and by the worked
+family of docs/families.md.
 
 Everything about one family lives in its folder under ``grader/families/``; the stages reach a
-family only through its record (``grader.spec.family``). So: no module outside the families
-names a role or a family; there is no import cycle, counting imports inside functions, and no
-import below a module's code; only the registry imports a family, and a family imports
-another only when it builds on it; every family fills its record; and a family defined
-under ``tests/`` (``tests/families/toy``) is registered, checked, stubbed and graded end to
-end in the sandbox, and loaded from a course folder, with no change to the grader.
+family only through its record (``grader.spec.registry``). So: no module outside the families
+names a role or a family; there is no import cycle, counting imports inside functions and for
+type checkers, and no import below a module's code; only the registry imports a family; a
+family imports the grader only through ``grader.families.api`` and another family only when
+it builds on it; every family fills its record; and the page's worked family, extracted into
+a course folder, is checked, stubbed, graded end to end in the sandbox, audited, batched and
+bundled with no change to the grader, and broken on purpose to show each gap is a spec
+problem.
 """
 
 from __future__ import annotations
