@@ -2,8 +2,10 @@
 
 Stage 1 of the flow (see docs/architecture.md). ``models`` holds the fields every spec has,
 as plain records (``records``) checked by the pydantic models ``validators`` derives from
-them, ``family`` the record each exercise family fills and the registry that finds it (each
-family's own spec fields and rules live in its folder), ``yaml_lines`` reads YAML
+them; the family contract: ``family`` the typed record each exercise family fills, ``hooks``
+and ``mistake_book`` the values its hooks take and give, ``family_check`` what is checked of a
+record when it loads, ``registry`` how a family is found (each family's own spec fields and
+rules live in its folder); ``yaml_lines`` reads YAML
 remembering lines, ``problems`` and ``messages`` say what is wrong, ``rules`` holds the
 semantic checks pydantic cannot express, ``loading`` finds and loads specs (by id on the
 search path: course folders, then the shipped ones), ``spec_cache`` keeps validated specs
