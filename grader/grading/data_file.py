@@ -15,9 +15,11 @@ Each student's file is graded on that student's own variant: when the platform (
 another name. A door that names no one it can use (a group submission, an id that is no
 student id, such as a folder named "Jane Doe") gets no variant credit and the reason: anyone
 can write any id on the ``student:`` line, so that line decides only where there is no door at
-all (``grade submit`` run by the student for feedback, with no ``--student``). A family whose students hand in such a file makes one :class:`DataFile` with its
-``sheet`` function: from the file read and the student it identifies, what its own check kind
-grades (raising :class:`NotGradable` when the file cannot be graded, with the reason).
+all (``grade submit`` run by the student for feedback, with no ``--student``).
+
+A family whose students hand in such a file makes one :class:`DataFile` with its ``sheet``
+function: from the file read and the student it identifies, what its own check kind grades
+(raising :class:`NotGradable` when the file cannot be graded, with the reason).
 """
 
 from __future__ import annotations
@@ -197,7 +199,6 @@ def _restricted_loader() -> type:
     import yaml
 
     class _AnswerLoader(yaml.SafeLoader):
-        """A safe loader with integers as the only implicit type, and no aliases."""
 
         def compose_node(self, parent: Any, index: Any) -> Any:  # type: ignore[override]
             if self.check_event(yaml.AliasEvent):
