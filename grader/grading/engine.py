@@ -25,7 +25,6 @@ from pathlib import Path
 from typing import Callable, Optional, Union
 
 from grader.grading.checks import check_kind
-from grader.spec.hooks import CheckContext, Opened, Submitter
 from grader.grading.evidence import withhold_unearned
 from grader.grading.feedback import graded
 from grader.grading.naming import MilestoneObservations
@@ -41,6 +40,7 @@ from grader.grading.submission_file import (
 )
 from grader.grading.submissions import GradingSetupError, submission_kind
 from grader.result import NOT_GRADABLE_PREFIX, GradeReport, MilestoneResult
+from grader.spec.hooks import CheckContext, Opened, Submitter
 from grader.spec import (
     ID_PATTERN,
     Exercise,
@@ -88,7 +88,7 @@ def resolve_exercise(submitted: Submitted,
     except ExerciseNotFound as error:
         if origin == "--exercise":
             raise GradingSetupError(f"{origin}: {error}") from None
-        if "did you mean" in str(error):
+        if error.suggestion is not None:
             raise GradingSetupError(f"{origin}: {error}") from None
         raise GradingSetupError(
             f"{origin} names exercise {exercise!r}, which is not found: {error}\n"
@@ -146,7 +146,8 @@ def grade_submission(
     core busy with gradings pass False. ``submitter`` is who handed the file in, as the
     platform or the batch knows them (a family whose work is per student checks the file
     against it): an id, a ``NoSubmitter`` saying why the door names no one (no variant
-    credit), or None where there is no door (the file's own ``student:`` line is taken). ``on_check(done, total, what)`` is told before each check starts (progress).
+    credit), or None where there is no door (the file's own ``student:`` line is taken).
+    ``on_check(done, total, what)`` is told before each check starts (progress).
     """
     started = time.perf_counter()
     if not isinstance(submitted, HandedIn) and not Path(submitted).is_file():

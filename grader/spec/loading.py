@@ -186,18 +186,26 @@ def _resolve(id_or_path: Union[str, os.PathLike]) -> Path:
     except FileNotFoundError as error:
         raise ExerciseNotFound([Problem(str(id_or_path), None, "", str(error))]) from None
     if found is None:
-        raise ExerciseNotFound([Problem("", None, "", not_found_message(str(id_or_path), ids))])
+        close = closest_id(str(id_or_path), ids)
+        raise ExerciseNotFound([Problem("", None, "", not_found_message(str(id_or_path), ids))],
+                               suggestion=close)
     return found
+
+
+def closest_id(name: str, ids: list[str]) -> Optional[str]:
+    """The exercise id nearest to ``name``, when one is near enough to suggest."""
+    import difflib  # only here: a lookup that succeeds needs none of this
+
+    close = difflib.get_close_matches(name, ids, n=1)
+    return close[0] if close else None
 
 
 def not_found_message(name: str, ids: list[str]) -> str:
     """No exercise ``name``: the closest id when one is near, else every id, and where else to
     look. The folders searched are named as the user gave them; the install's own is not."""
-    import difflib  # only here: a lookup that succeeds needs none of this
-
-    close = difflib.get_close_matches(name, ids, n=1)
+    close = closest_id(name, ids)
     if close:
-        return f"no exercise {name!r}; did you mean {close[0]!r}?"
+        return f"no exercise {name!r}; did you mean {close!r}?"
     course = [display_path(d) for d in search_dirs() if d != _shipped_dir()]
     searched = (f"in {', '.join(course)} or the shipped exercises" if course
                 else "among the shipped exercises")

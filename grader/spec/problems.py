@@ -57,7 +57,12 @@ class FamilyUnusable(SpecError):
 
 
 class ExerciseNotFound(SpecError):
-    """No shipped exercise has the requested id and no such file exists."""
+    """No shipped exercise has the requested id and no such file exists; ``suggestion`` is
+    the closest id, when one is near enough to name."""
+
+    def __init__(self, problems: list[Problem], suggestion: Optional[str] = None) -> None:
+        super().__init__(problems)
+        self.suggestion = suggestion
 
 
 class SpecUnreadable(SpecError):
