@@ -13,14 +13,27 @@ from __future__ import annotations
 
 import os
 import time
+from contextlib import ExitStack
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Mapping, Sequence, Union
 
 from grader.batch.discovery import Accepts, Discovered, Submission, Unusable, discover
 from grader.batch.fingerprints import content_hash, grader_version, settings_hash, spec_hash
-from grader.batch.gradebook import COMMIT_EVERY, COMMIT_SECONDS, Fingerprint, Gradebook, Grading
-from grader.batch.outputs import OutputSettings, Written, write_outputs
+from grader.batch.gradebook import (
+    COMMIT_EVERY,
+    COMMIT_SECONDS,
+    GRADING_COLUMNS,
+    SCHEMA_VERSION,
+    Fingerprint,
+    Gradebook,
+    GradebookError,
+    Grading,
+)
+from grader.batch.outputs import Exports, OutputSettings, Written, write_outputs, write_text
+from grader.batch.policy import META_KEY as POLICY_KEY
+from grader.batch.policy import Policy, choose, resolve_policy, same_grading
+from grader.batch.regrade import Change, Impact, why_regraded
 from grader.batch.progress import Progress
 from grader.batch.runner import Outcome, Task, run_tasks
 from grader.batch.sharding import Shard
@@ -36,6 +49,8 @@ from grader.report.class_report import SimilarityLeads
 from grader.spec import Exercise
 
 GRADEBOOK = "gradebook.sqlite"
+PREVIEW = "regrade-preview.sqlite"  # the gradings of a dry run, until a real run takes them
+DRY_RUN_CSV = "regrade-dry-run.csv"
 
 ExerciseArg = Union[Exercise, str, os.PathLike, None]
 
@@ -55,6 +70,12 @@ class BatchOptions:
     # Gradings are committed together, this many or this many seconds' worth at a time.
     commit_every: int = COMMIT_EVERY
     commit_seconds: float = COMMIT_SECONDS
+    # Which grading the exports take (grader.batch.policy); None: the one the gradebook
+    # recorded, else "latest".
+    policy: str | None = None
+    # Grade what changed and show the impact, leaving the gradebook and the exports as they
+    # are (the gradings go to PREVIEW, where the next real run takes them from).
+    dry_run: bool = False
 
 
 @dataclass
@@ -72,12 +93,23 @@ class BatchSummary:
     grader_errors: list[tuple[str, str]] = field(default_factory=list)
     written: Written = field(default_factory=Written)
     seconds: float = 0.0
+    from_preview: int = 0
+    impact: Impact | None = None
+    policy: Policy | None = None
+    dry_run: bool = False
 
     def lines(self) -> list[str]:
         lines = [f"{self.students} submission(s) ({self.layout} layout): "
-                 f"{self.graded} graded, {self.reused} unchanged since the last run"
+                 f"{self.graded} graded"
+                 + (f" ({self.from_preview} of them taken from the dry run)"
+                    if self.from_preview else "")
+                 + f", {self.reused} unchanged since the last run"
                  + (f", {self.not_graded} not graded yet" if self.not_graded else "")
                  + f"; {len(self.unusable)} unusable; {self.seconds:.1f} s"]
+        if self.impact is not None:
+            lines += self.impact.lines()
+        elif self.policy is not None:
+            lines.append(self.policy.line(self.dry_run))
         if self.interrupted:
             lines.append("interrupted: every grading that finished is in the gradebook; "
                          "run the same command again to grade the rest")
@@ -98,8 +130,8 @@ class _Prepared:
 
 
 def run_batch(submissions: Path, out: Path, options: BatchOptions | None = None) -> BatchSummary:
-    """Grade ``submissions`` into ``out``; raises ``DiscoveryError``, ``GradebookError`` or
-    ``GradingSetupError`` (a bad ``--exercise``) for unusable arguments."""
+    """Grade ``submissions`` into ``out``; raises ``DiscoveryError``, ``GradebookError``,
+    ``PolicyError`` or ``GradingSetupError`` (a bad ``--exercise``) for unusable arguments."""
     options = options or BatchOptions()
     started = time.monotonic()
     fixed = _fixed_exercise(options.exercise, submissions)
@@ -110,15 +142,35 @@ def run_batch(submissions: Path, out: Path, options: BatchOptions | None = None)
     out.mkdir(parents=True, exist_ok=True)
     summary = BatchSummary(out=out, layout=found.layout, unusable=list(found.unusable))
     settings_digest = settings_hash(options.grading_options)
-    with Gradebook(out / GRADEBOOK, commit_every=options.commit_every,
-                   commit_seconds=options.commit_seconds) as book:
+    dry_run = options.dry_run
+    with ExitStack() as books:
+        book = _main_book(out, options, books)
+        preview = (books.enter_context(Gradebook(out / PREVIEW)) if dry_run
+                   or (out / PREVIEW).exists() else None)
+        target = preview if dry_run else book
+        assert target is not None
+        policy = resolve_policy(book, options.policy)
         prepared = _prepare(found.submissions, fixed, settings_digest,
                             summary.unusable, summary.warnings)
         summary.students = len(prepared)
+        first_run = book is None or book.count() == 0
+        before = {(g.student, g.exercise): g for g in book.latest()} if book else {}
         tasks, by_key = [], {}
+        regraded: dict[tuple[str, str], int] = {}  # graded in this run: the grading's id
+        fresh: set[int] = set()
         for key, item in enumerate(prepared):
-            if not options.regrade and book.reusable(item.fingerprint) is not None:
+            identity = (item.submission.student, item.exercise.id)
+            if (not options.regrade and book is not None
+                    and book.reusable(item.fingerprint) is not None):
                 summary.reused += 1
+            elif preview is not None and preview.reusable(item.fingerprint) is not None:
+                grading_id = preview.reusable(item.fingerprint)
+                if not dry_run:  # graded by the dry run: the gradebook takes that grading
+                    grading_id = _copy(preview, grading_id, target)
+                    fresh.add(grading_id)
+                summary.graded += 1
+                summary.from_preview += 1
+                regraded[identity] = grading_id
             else:
                 # Who handed it in is as the batch's door names them, never a line of the file.
                 tasks.append(Task(key, item.path, item.exercise,
@@ -126,40 +178,133 @@ def run_batch(submissions: Path, out: Path, options: BatchOptions | None = None)
                                    "submitter": item.submission.submitter}))
                 by_key[key] = item
         progress = Progress(len(tasks), enabled=options.progress)
-        fresh: set[int] = set()
 
         def finished(outcome: Outcome) -> None:
             item = by_key[outcome.key]
             try:
-                grading_id = book.record(_row(item, outcome), outcome.summary, outcome.report_json)
+                grading_id = target.record(_row(item, outcome), outcome.summary,
+                                           outcome.report_json)
             except Exception as error:  # noqa: BLE001 - one student's row, never the batch
                 failed = Outcome(outcome.key, error=bounded_text(
                     f"the grading could not be stored: {type(error).__name__}: {error}", 500),
                     seconds=outcome.seconds)
-                grading_id = book.record(_row(item, failed))
+                grading_id = target.record(_row(item, failed))
             fresh.add(grading_id)
+            regraded[(item.submission.student, item.exercise.id)] = grading_id
             summary.graded += 1
             progress.advance(failed=outcome.outcome == "grader-error", student=item.submission.student)
 
         progress.draw(force=True)
         summary.interrupted = run_tasks(tasks, options.jobs or os.cpu_count() or 1, finished,
-                                        on_tick=book.commit_if_due)
-        book.commit()
-        progress.phase("writing grades.csv, the reports and the class report")
-        summary.not_graded = len(tasks) - summary.graded
-        book.set_unusable((u.entry, u.student, u.reason) for u in summary.unusable)
-        wanted = {(p.submission.student, p.exercise.id) for p in prepared}
-        gradings = [g for g in book.latest() if (g.student, g.exercise) in wanted]
+                                        on_tick=target.commit_if_due)
+        target.commit()
+        progress.phase("working out what changed" if dry_run
+                       else "writing grades.csv, the reports and the class report")
+        summary.not_graded = len(tasks) - (summary.graded - summary.from_preview)
+        wanted = {(p.submission.student, p.exercise.id): p for p in prepared}
+        latest = {(g.student, g.exercise): g for g in (book.latest() if book else [])}
+        if dry_run:
+            previewed = {g.id: g for g in target.history()}
+            latest.update({key: previewed[grading_id] for key, grading_id in regraded.items()})
+        gradings = [latest[key] for key in sorted(latest) if key in wanted]
         _collect_problems(gradings, summary)
-        leads = options.similarity(Path(submissions), out) if options.similarity else None
+        history = _history(book, [latest[key] for key in regraded] if dry_run else [])
+        exports, impact = _exports(gradings, wanted, before, book, history, set(regraded),
+                                   policy, options.regrade, dry_run)
+        summary.impact = None if first_run else impact
+        summary.policy, summary.dry_run = policy, dry_run
         try:
+            if dry_run:
+                if impact.changes and not first_run:
+                    write_text(out / DRY_RUN_CSV, impact.csv(), summary.written)
+                return summary
+            assert book is not None
+            book.set_unusable((u.entry, u.student, u.reason) for u in summary.unusable)
+            if policy.recorded != policy.name:
+                book.set_meta(POLICY_KEY, policy.name)
+            book.set_exported(exports.gradings)
+            if first_run or not impact.changes:  # the last regrade's files stay as they were
+                exports.changes = None
+            else:
+                exports.regrade_csv = impact.csv()
+            if policy.switched:  # every report's note on a kept grade may have changed
+                fresh.update(g.id for g in gradings)
+            leads = options.similarity(Path(submissions), out) if options.similarity else None
             summary.written = write_outputs(out, book, gradings, options.output, fresh,
-                                            {p.exercise.id: p.exercise for p in prepared}, leads)
+                                            {p.exercise.id: p.exercise for p in prepared}, leads,
+                                            exports)
+            if not summary.interrupted:
+                _forget_preview(out, books, preview)
         finally:
             progress.finish()
-    summary.unusable.sort(key=lambda u: (u.entry, u.student))
-    summary.seconds = time.monotonic() - started
+            summary.unusable.sort(key=lambda u: (u.entry, u.student))
+            summary.seconds = time.monotonic() - started
     return summary
+
+
+def _main_book(out: Path, options: BatchOptions, books: ExitStack) -> Gradebook | None:
+    """The gradebook, opened to be written; in a dry run only read, and None if absent."""
+    path = out / GRADEBOOK
+    if not options.dry_run:
+        return books.enter_context(Gradebook(path, commit_every=options.commit_every,
+                                             commit_seconds=options.commit_seconds))
+    if not path.exists():
+        return None
+    book = books.enter_context(Gradebook(path, read_only=True))
+    if book.meta("schema_version") != str(SCHEMA_VERSION):
+        raise GradebookError(f"{path} was written by an older grader: run once without "
+                             "--dry-run to bring it up to date")
+    return book
+
+
+def _copy(source: Gradebook, grading_id: int, target: Gradebook) -> int:
+    """Record in ``target`` the grading ``grading_id`` of ``source``; return its new id."""
+    full = source.db.execute("SELECT * FROM gradings WHERE id = ?", (grading_id,)).fetchone()
+    values = {column: full[column] for column in GRADING_COLUMNS}
+    values["report"] = None
+    return target.record(values, report_json=full["report"] or None)
+
+
+def _forget_preview(out: Path, books: ExitStack, preview: Gradebook | None) -> None:
+    """A real run has taken what the dry run graded: its gradebook and CSV go."""
+    if preview is not None:
+        preview.close()
+    for name in (PREVIEW, PREVIEW + "-wal", PREVIEW + "-shm", DRY_RUN_CSV):
+        (out / name).unlink(missing_ok=True)
+
+
+def _history(book: Gradebook | None, extra: Sequence[Grading]) -> dict[tuple[str, str], list[Grading]]:
+    """Every grading of each student and exercise, oldest first; ``extra`` after them."""
+    grouped: dict[tuple[str, str], list[Grading]] = {}
+    for grading in [*(book.history() if book else []), *extra]:
+        grouped.setdefault((grading.student, grading.exercise), []).append(grading)
+    return grouped
+
+
+def _exports(gradings: Sequence[Grading], wanted: Mapping[tuple[str, str], "_Prepared"],
+             before_latest: Mapping[tuple[str, str], Grading], book: Gradebook | None,
+             history: Mapping[tuple[str, str], list[Grading]], regraded: set[tuple[str, str]],
+             policy: Policy, forced: bool, dry_run: bool) -> tuple[Exports, Impact]:
+    """What the exports take under ``policy`` and how that differs from what they held."""
+    exported_ids = book.exported() if book else {}
+    by_id = {g.id: g for rows in history.values() for g in rows if g.book is book}
+    chosen, notes = [], {}
+    impact = Impact(policy, dry_run=dry_run)
+    for after in gradings:
+        key = (after.student, after.exercise)
+        before = by_id.get(exported_ids[key]) if key in exported_ids else None
+        before = before or before_latest.get(key)
+        choice = choose(policy.name, after, before, history.get(key, [after]))
+        chosen.append(choice.grading)
+        if choice.note:
+            notes[key] = choice.note
+        moved = before is None or not same_grading(choice.grading, before)
+        if key in regraded or moved:
+            why = (why_regraded(before_latest.get(key), wanted[key].fingerprint, forced)
+                   if key in regraded else ["policy"])
+            impact.changes.append(Change(after.student, after.exercise, before, after, choice,
+                                         why, key in regraded))
+    return Exports(chosen, notes, impact.section()), impact
 
 
 def accepts(exercise: Exercise | None) -> Accepts:

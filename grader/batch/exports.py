@@ -24,7 +24,7 @@ import hashlib
 import io
 import re
 from pathlib import Path
-from typing import Iterable, Sequence
+from typing import Iterable, Mapping, Sequence
 
 from grader.batch.gradebook import Grading
 from grader.batch.stored import report_from_json
@@ -53,10 +53,12 @@ def milestone_ids(gradings: Iterable[Grading]) -> list[str]:
 
 
 def grades_csv(gradings: Sequence[Grading],
-               unusable: Sequence[tuple[str, str, str]] = ()) -> str:
-    """One row per grading (its reason: why it could not be graded, or the grader's fault),
-    and one per unusable entry that names a student (no score, the reason): nobody handed in
-    is missing from the file."""
+               unusable: Sequence[tuple[str, str, str]] = (),
+               notes: Mapping[tuple[str, str], str] | None = None) -> str:
+    """One row per grading (its reason: why it could not be graded, or the grader's fault,
+    and ``notes[(student, exercise)]``: why a grading policy kept it), and one per unusable
+    entry that names a student (no score, the reason): nobody handed in is missing from the
+    file."""
     milestones = milestone_ids(gradings)
     several = len({g.exercise for g in gradings}) > 1
     header = (["student"] + (["exercise"] if several else []) + ["total"] + milestones
@@ -68,7 +70,9 @@ def grades_csv(gradings: Sequence[Grading],
         row = [grading.student] + ([grading.exercise] if several else [])
         row.append("" if errored else score_text(grading.score))
         row += ["" if errored or m not in scores else score_text(scores[m]) for m in milestones]
-        row += [grading.outcome, grading.error if errored else grading.not_gradable]
+        reason = grading.error if errored else grading.not_gradable
+        note = (notes or {}).get((grading.student, grading.exercise), "")
+        row += [grading.outcome, "; ".join(text for text in (note, reason) if text)]
         rows.append(row)
     graded = {grading.student for grading in gradings}
     for entry, student, reason in unusable:
@@ -80,9 +84,12 @@ def grades_csv(gradings: Sequence[Grading],
 
 def canvas_csv(gradings: Sequence[Grading], assignment: str | None = None,
                titles: dict[str, str] | None = None,
-               unusable: Sequence[tuple[str, str, str]] = ()) -> str:
+               unusable: Sequence[tuple[str, str, str]] = (),
+               current: Sequence[Grading] | None = None) -> str:
     """Canvas's import format; ``assignment`` names the column when there is one exercise.
-    A student whose entry was unusable has a row with no score (Canvas leaves it ungraded)."""
+    A student whose entry was unusable has a row with no score (Canvas leaves it ungraded).
+    ``Points Possible`` is of the ``current`` gradings (default: ``gradings``): a grade a
+    policy kept from an earlier spec does not set the assignment's maximum."""
     exercises = list(dict.fromkeys(g.exercise for g in gradings))
     titles = titles or {}
     columns = {}
@@ -91,7 +98,8 @@ def canvas_csv(gradings: Sequence[Grading], assignment: str | None = None,
             columns[exercise] = assignment
         else:
             columns[exercise] = titles.get(exercise) or exercise
-    possible = {exercise: max((g.max_score for g in gradings if g.exercise == exercise),
+    current = gradings if current is None else current
+    possible = {exercise: max((g.max_score for g in current if g.exercise == exercise),
                               default=0.0) for exercise in exercises}
     rows = [list(CANVAS_FIXED) + [columns[e] for e in exercises],
             ["Points Possible", "", "", "", ""] + [score_text(possible[e]) for e in exercises]]
@@ -154,10 +162,13 @@ def report_file_name(student: str, exercise: str = "", several: bool = False) ->
     return base + ".html"
 
 
-def write_reports(gradings: Sequence[Grading], folder: Path, *, only_missing_or: set[int] = frozenset()
-                  ) -> int:
+def write_reports(gradings: Sequence[Grading], folder: Path, *, only_missing_or: set[int] = frozenset(),
+                  notes: Mapping[tuple[str, str], str] | None = None) -> int:
     """Write ``folder/STUDENT.html`` for each grading with a report; return how many were
-    written. Existing files are kept unless their grading's id is in ``only_missing_or``."""
+    written. Existing files are kept unless their grading's id is in ``only_missing_or`` or
+    the grading has a note (``notes[(student, exercise)]``: which grade the exports kept, shown
+    first in the report)."""
+    notes = notes or {}
     folder.mkdir(parents=True, exist_ok=True)
     several = len({g.exercise for g in gradings}) > 1
     written = 0
@@ -166,12 +177,16 @@ def write_reports(gradings: Sequence[Grading], folder: Path, *, only_missing_or:
         if not grading.has_report:  # grading failed: no report, and none left from before
             path.unlink(missing_ok=True)
             continue
-        if grading.id not in only_missing_or and path.exists():
+        note = notes.get((grading.student, grading.exercise))
+        if grading.id not in only_missing_or and not note and path.exists():
             continue
         data, student_output = grading.stored()
         if data is None:
             continue
         report = report_from_json(data, student_output)
+        if note:
+            report.notes.insert(0, f"Your recorded grade: {note}. This report is of your "
+                                   "latest grading.")
         path.write_text(render(report, "html"), encoding="utf-8")
         written += 1
     return written

@@ -18,6 +18,9 @@ Tables (``sqlite3 OUT/gradebook.sqlite .schema`` shows them):
   and time-outs (:mod:`~grader.batch.summaries`), which the class report counts;
 - ``unusable``: what the last run found but could not grade (``entry``, ``student``,
   ``reason``);
+- ``exported``: the grading each student's exported grade (grades.csv, Canvas) was last
+  taken from, per exercise: the latest one, or an earlier one that the grading policy kept
+  (:mod:`~grader.batch.policy`; the policy itself is ``meta``'s ``policy``);
 - the view ``latest``: each student's most recent grading per exercise.
 
 Older gradings stay (the history of re-grades); a student's current grade is the latest row.
@@ -84,6 +87,12 @@ CREATE TABLE IF NOT EXISTS unusable (
     student TEXT NOT NULL DEFAULT '',
     reason TEXT NOT NULL,
     PRIMARY KEY (entry, student)
+);
+CREATE TABLE IF NOT EXISTS exported (
+    student TEXT NOT NULL,
+    exercise TEXT NOT NULL,
+    grading_id INTEGER NOT NULL REFERENCES gradings (id),
+    PRIMARY KEY (student, exercise)
 );
 CREATE VIEW IF NOT EXISTS latest AS
     SELECT g.* FROM gradings g
@@ -232,6 +241,7 @@ class Gradebook:
         self.commit_every = max(1, commit_every)
         self.commit_seconds = commit_seconds
         self.pending = 0
+        self.closed = False
         self._since: float | None = None
         try:
             self.db = sqlite3.connect(str(self.path), isolation_level=None)
@@ -298,7 +308,10 @@ class Gradebook:
         self.close()
 
     def close(self) -> None:
-        """Commit what is pending and close the file."""
+        """Commit what is pending and close the file (once: closing again does nothing)."""
+        if self.closed:
+            return
+        self.closed = True
         try:
             self.commit()
         finally:
@@ -408,13 +421,20 @@ class Gradebook:
     def latest(self) -> list[Grading]:
         """Each student's latest grading per exercise, by student then exercise; the reports
         stay in the file until one is asked for."""
+        return self._light("latest", "ORDER BY student, exercise")
+
+    def history(self) -> list[Grading]:
+        """Every grading, oldest first (light, as :meth:`latest` gives them)."""
+        return self._light("gradings", "ORDER BY id")
+
+    def _light(self, table: str, order: str) -> list[Grading]:
         columns = ", ".join(LIGHT_COLUMNS)
-        rows = self.db.execute(f"SELECT {columns}, report IS NOT NULL AS has_report FROM latest"
-                               " ORDER BY student, exercise").fetchall()
+        rows = self.db.execute(f"SELECT {columns}, report IS NOT NULL AS has_report FROM {table} "
+                               + order).fetchall()
         scores: dict[int, list[tuple[str, float, float]]] = {}
         for grading_id, milestone, score, max_score in self.db.execute(
                 "SELECT s.grading_id, s.milestone, s.score, s.max_score FROM milestone_scores s"
-                " JOIN latest l ON l.id = s.grading_id ORDER BY s.grading_id, s.position"):
+                f" JOIN {table} l ON l.id = s.grading_id ORDER BY s.grading_id, s.position"):
             scores.setdefault(grading_id, []).append((milestone, score, max_score))
         gradings = []
         for row in rows:
@@ -424,6 +444,34 @@ class Gradebook:
             gradings.append(Grading(**values, milestone_scores=scores.get(row["id"], []),
                                     book=self))
         return gradings
+
+    def exported(self) -> dict[tuple[str, str], int]:
+        """(student, exercise) -> the id of the grading its exported grade was last taken
+        from; empty for a gradebook written before exports were recorded."""
+        if not self._has_table("exported"):
+            return {}
+        return {(student, exercise): grading_id for student, exercise, grading_id
+                in self.db.execute("SELECT student, exercise, grading_id FROM exported")}
+
+    def set_exported(self, chosen: Iterable[Grading]) -> None:
+        """Record the gradings the exports were just written from."""
+        self._begin()
+        self.db.executemany("INSERT OR REPLACE INTO exported VALUES (?, ?, ?)",
+                            [(g.student, g.exercise, g.id) for g in chosen])
+        self.commit()
+
+    def meta(self, key: str) -> str | None:
+        row = self.db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+        return None if row is None else str(row[0])
+
+    def set_meta(self, key: str, value: str) -> None:
+        self._begin()
+        self.db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (key, value))
+        self.commit()
+
+    def _has_table(self, name: str) -> bool:
+        return self.db.execute("SELECT 1 FROM sqlite_master WHERE name = ?",
+                               (name,)).fetchone() is not None
 
     def stored(self, grading_id: int, report: bool = True) -> tuple[dict[str, Any] | None, str]:
         """The decoded report (None when grading failed, or not asked for) and printed output

@@ -20,6 +20,7 @@ from grader.batch.discovery import DiscoveryError
 from grader.batch.gradebook import GradebookError
 from grader.batch.merge import merge as merge_gradebooks
 from grader.batch.outputs import CSV_FORMATS, OutputSettings
+from grader.batch.policy import POLICIES, PolicyError
 from grader.batch.sharding import Shard, ShardError
 from grader.commands.common import exercises_dir_option, grader_fault, say, with_exit_codes
 from grader.grading.engine import GradingSetupError
@@ -113,7 +114,9 @@ def batch() -> None:
     "SUBMISSIONS holds one submission per student: STUDENT.py or STUDENT.ipynb files, one "
     "folder per student, or a Gradescope 'Export Submissions' folder. OUT receives "
     "gradebook.sqlite, grades.csv, reports/STUDENT.html and class-report.html; running again "
-    "grades only what changed (the submission, the spec, the grader or the seed secret)."),
+    "grades only what changed (the submission, the spec, the grader or the seed secret); "
+    "when that changes stored grades, OUT/regrade.csv and the class report's 'What changed' "
+    "say who went up or down, by how much, on which milestone and why."),
                epilog="'grade batch merge --help' tells how to combine the outputs of shards.")
 @click.argument("submissions", type=click.Path(path_type=Path))
 @click.option("-o", "--output", "out", required=True, type=click.Path(path_type=Path),
@@ -142,11 +145,21 @@ def batch() -> None:
               help="Also rank the pairs of submissions by shared code and rare shared wrong "
                    "answers (as 'grade similarity --graded'), into OUT/similarity.html and a "
                    "section of the class report; needs --exercise.")
+@click.option("--policy", type=click.Choice(POLICIES), default=None,
+              help="Which grading the exports (grades.csv, Canvas) take: 'latest', "
+                   "'keep-best' (the best of the student's files) or 'no-decrease' (an "
+                   "exported grade never goes down). Recorded in the gradebook; default: the "
+                   "recorded one, else latest.")
+@click.option("--dry-run", is_flag=True,
+              help="Grade what changed and show the impact (OUT/regrade-dry-run.csv, a "
+                   "summary of who goes up or down) without changing the gradebook or the "
+                   "exports; the next run without it takes these gradings.")
 @exercises_dir_option
 def grade_folder(submissions: Path, out: Path, exercise_id: Optional[str], jobs: Optional[int],
                  regrade: bool, shard: Optional[str], csv_formats: tuple[str, ...],
                  canvas_assignment: Optional[str], title: Optional[str], strict_sandbox: bool,
-                 progress: Optional[bool], seed_secret: Optional[str], similarity: bool) -> None:
+                 progress: Optional[bool], seed_secret: Optional[str], similarity: bool,
+                 policy: Optional[str], dry_run: bool) -> None:
     from grader.grading.secrets import SeedSecretError, resolve_secret
 
     try:
@@ -159,16 +172,16 @@ def grade_folder(submissions: Path, out: Path, exercise_id: Optional[str], jobs:
         secret = resolve_secret(seed_secret)
     except SeedSecretError as error:
         raise click.BadParameter(str(error), param_hint="--seed-secret") from None
-    compare = _similarity(submissions, exercise_id, title) if similarity else None
+    compare = _similarity(submissions, exercise_id, title) if similarity and not dry_run else None
     options = BatchOptions(
         exercise=exercise_id, jobs=jobs or _default_jobs(), regrade=regrade, shard=chosen_shard,
         grading_options={"strict_sandbox": strict_sandbox, "seed_secret": secret},
         output=_output_settings(csv_formats, canvas_assignment, title), progress=progress,
-        similarity=compare,
+        similarity=compare, policy=policy, dry_run=dry_run,
     )
     try:
         summary = run_batch(submissions, out, options)
-    except (DiscoveryError, GradebookError, GradingSetupError) as error:
+    except (DiscoveryError, GradebookError, GradingSetupError, PolicyError) as error:
         raise click.UsageError(str(error)) from None
     except Exception as error:  # noqa: BLE001 - any other failure is the grader's own fault
         grader_fault("batch", "internal error", error)

@@ -4,8 +4,8 @@ For each exercise: the distribution of totals and of each milestone's scores (in
 charts, no script, no network), the named mistakes ranked by how many students made them
 (with the students), every check ranked by failure rate (a hidden check that nearly every
 loadable submission fails is flagged: its expected value may be wrong), the efficiency
-ratios (student time / reference time), and the submissions that crashed, timed out, did not
-load, or could not be graded at all. Rendered from ``GradeReport`` objects with
+ratios (student time / reference time), the submissions that crashed, timed out, did not
+load, or could not be graded at all, and what the run changed (a regrade's "What changed"). Rendered from ``GradeReport`` objects with
 ``templates/class_report.html.j2`` (autoescaped); the charts are built here and escaped here.
 
 Crashes and time-outs are recognised from the check messages the sandbox writes (a call that
@@ -120,12 +120,41 @@ class ExerciseSection:
 
 
 @dataclass
+class ChangeRow:
+    """One student's line of "What changed" (points already as text)."""
+
+    student: str
+    exercise: str
+    before: str
+    after: str
+    change: str
+    milestones: str
+    why: str
+    exported: str
+    note: str
+
+
+@dataclass
+class ChangesSection:
+    """What the last run of ``grade batch`` changed: a summary line, the policy the exports
+    follow, and the changes (kept grades first, then the largest), at most a page of them;
+    ``total`` of them are in ``file``."""
+
+    summary: str
+    policy: str
+    rows: list[ChangeRow]
+    total: int
+    file: str
+
+
+@dataclass
 class ClassView:
     title: str
     students: int
     unusable: int
     sections: list[ExerciseSection] = field(default_factory=list)
     problems: list[ProblemRow] = field(default_factory=list)
+    changes: ChangesSection | None = None
 
 
 def class_view(entries: Sequence[ClassEntry], unusable: Sequence[UnusableEntry] = (),

@@ -271,7 +271,7 @@ def test_a_real_class_counts_the_same_and_a_schema_1_gradebook_is_upgraded(tmp_p
     page = (out / "class-report.html").read_text()
     as_schema_1(path)
     with Gradebook(path) as book:
-        assert book.db.execute("SELECT value FROM meta").fetchone()[0] == "2"
+        assert book.meta("schema_version") == "2"
         assert counted_view(book, book.latest(), [], "A class", exercises) == expected
     again = run_batch(folder, out, BatchOptions(exercise=exercise, jobs=2, progress=False))
     assert (again.graded, again.reused) == (0, 3)
