@@ -8,6 +8,8 @@ settings; ``gradebook`` is the sqlite record of every grading, with the ``summar
 that ``class_stats`` counts the class report from; ``runner`` grades in parallel
 worker processes; ``progress`` draws the terminal progress bar; ``stored`` rebuilds a report
 from the gradebook's JSON; ``exports`` writes the CSV files and per-student reports;
-``outputs`` writes every output file; ``sharding`` splits a class across machines; ``merge``
-combines gradebooks; ``batch`` ties them together behind ``grade batch``.
+``outputs`` writes every output file; ``policy`` picks the grading each student's exported grade
+is taken from (latest, keep-best, no-decrease); ``regrade`` works out what a run changed
+(``regrade.csv``, the class report's "What changed"); ``sharding`` splits a class across
+machines; ``merge`` combines gradebooks; ``batch`` ties them together behind ``grade batch``.
 """

@@ -83,7 +83,8 @@ def regraded(request, graded, exercise, changed, tmp_path_factory):
     out = shutil.copytree(graded / "out", root / "out")
     first = rows(out / "grades.csv")
     files = {name: (out / name).read_bytes()
-             for name in ("grades.csv", "grades-canvas.csv", "class-report.html")}
+             for name in ("grades.csv", "grades-canvas.csv", "class-report.html",
+                          "gradebook.sqlite", "reports/bob.html")}
     copy(WORSE, folder / "bob.py")  # bob hands in a worse file
     dry = run_batch(folder, out, options(changed, policy=policy, dry_run=True))
     after_dry = {name: (out / name).read_bytes() for name in files}
