@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from grader.package_data import jinja_environment
+from grader.spec.doctest_lines import wrap_doctests
 from grader.spec.registry import family_of
 from grader.spec.hooks import Doctest, StubText
 from grader.spec.models import Exercise
@@ -62,7 +63,7 @@ def render_stub(exercise: Exercise) -> str:
             f'exercise {exercise.id!r}: a text in the spec contains """, which would end a '
             "docstring of the stub early; use ''' or rephrase"
         )
-    return source
+    return wrap_doctests(source)
 
 
 def starting_file(exercise: Exercise) -> str:
