@@ -405,16 +405,20 @@ class Gradebook:
     # ----------------------------------------------------------------------- reading
 
     def reusable(self, fingerprint: Fingerprint) -> int | None:
-        """The id of the latest grading with exactly this fingerprint, unless grading itself
-        failed."""
+        """The id of the student's latest grading of this exercise when it has exactly this
+        fingerprint, unless grading itself failed. An earlier grading of the same file is not
+        reused: a student who hands in an earlier file again is graded again, so the latest
+        grading is always of the file handed in."""
         row = self.db.execute(
-            "SELECT id, outcome FROM gradings WHERE student = ? AND exercise = ?"
-            " AND submission_sha256 = ? AND spec_sha256 = ? AND grader_version = ?"
-            " AND settings_sha256 = ? ORDER BY id DESC LIMIT 1",
-            (fingerprint.student, fingerprint.exercise, fingerprint.submission_sha256,
-             fingerprint.spec_sha256, fingerprint.grader_version, fingerprint.settings_sha256),
+            "SELECT id, outcome, submission_sha256, spec_sha256, grader_version, settings_sha256"
+            " FROM gradings WHERE student = ? AND exercise = ? ORDER BY id DESC LIMIT 1",
+            (fingerprint.student, fingerprint.exercise),
         ).fetchone()
         if row is None or row["outcome"] == "grader-error":
+            return None
+        if (row["submission_sha256"], row["spec_sha256"], row["grader_version"],
+                row["settings_sha256"]) != (fingerprint.submission_sha256, fingerprint.spec_sha256,
+                                            fingerprint.grader_version, fingerprint.settings_sha256):
             return None
         return int(row["id"])
 

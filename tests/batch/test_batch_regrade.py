@@ -269,3 +269,20 @@ def test_the_command_as_written_shows_a_dry_run_then_applies_it(tmp_path) -> Non
     assert exported["ben"]["total"] == table["ben"]["after"] != table["ben"]["before"]
     assert canvas(out / "grades-canvas.csv") == {"ann": "85", "ben": table["ben"]["after"]}
     assert "Points Possible,,,,,95" in (out / "grades-canvas.csv").read_text()
+
+
+def test_a_student_who_hands_in_an_earlier_file_again_is_graded_on_it(tmp_path, exercise) -> None:
+    from batch_helpers import CORRECT, WRONG
+
+    folder, out = tmp_path / "class", tmp_path / "out"
+    copy(CORRECT, folder / "alice.py")
+    run_batch(folder, out, options(exercise))
+    full = rows(out / "grades.csv")["alice"]["total"]
+    copy(WRONG, folder / "alice.py")
+    run_batch(folder, out, options(exercise))
+    assert rows(out / "grades.csv")["alice"]["total"] != full
+    copy(CORRECT, folder / "alice.py")  # back to the first file
+    again = run_batch(folder, out, options(exercise))
+    assert (again.graded, again.reused) == (1, 0)
+    assert rows(out / "grades.csv")["alice"]["total"] == full
+    assert rows(out / "regrade.csv")["alice"]["why"] == "submission"
