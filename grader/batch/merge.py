@@ -4,7 +4,9 @@ Every grading row of every source is copied (rows already present, same student,
 fingerprints and time, are not copied twice), in the order they were graded, so each
 student's latest grading stays the latest. The unusable entries are united. The outputs are
 then written exactly as ``grade batch`` writes them. A student graded in more than one source
-with different results is reported: the later grading wins.
+with different results is reported: the later grading wins. The exports follow the grading
+policy the sources recorded (they must agree), each student's exported grade taken as its
+shard chose it.
 """
 
 from __future__ import annotations
@@ -15,7 +17,8 @@ from typing import Sequence
 
 from grader.batch.fingerprints import spec_hash
 from grader.batch.gradebook import GRADING_COLUMNS, Gradebook, GradebookError, Grading
-from grader.batch.outputs import OutputSettings, Written, write_outputs
+from grader.batch.outputs import Exports, OutputSettings, Written, write_outputs
+from grader.batch.policy import META_KEY, choose
 from grader.spec import Exercise, SpecError, load_exercise
 
 GRADEBOOK = "gradebook.sqlite"
@@ -60,6 +63,7 @@ def merge(sources: Sequence[Path], out: Path, settings: OutputSettings | None = 
     books: list[Gradebook] = []
     try:
         books += [Gradebook(path, read_only=True) for path in paths]
+        policy = _sources_policy(books)
         # Every row's identity and score first; each row in full only as it is copied.
         rows, unusable = [], set()
         for number, book in enumerate(books):
@@ -86,14 +90,58 @@ def merge(sources: Sequence[Path], out: Path, settings: OutputSettings | None = 
             summary.conflicts = _conflicts([(row, paths[number]) for row, number in rows])
             gradings = target.latest()
             summary.students = len({g.student for g in gradings})
+            exports = _policy_exports(policy, books, target, gradings)
             target.commit()
             summary.written = write_outputs(out, target, gradings,
                                             settings or OutputSettings(), fresh,
-                                            unchanged_exercises(gradings))
+                                            unchanged_exercises(gradings), exports=exports)
     finally:
         for book in books:
             book.close()
     return summary
+
+
+def _sources_policy(books: Sequence[Gradebook]) -> str | None:
+    """The grading policy the sources recorded (None: none did); sources that disagree are
+    refused before anything is copied."""
+    policies = {book.meta(META_KEY) for book in books} - {None}
+    if len(policies) > 1:
+        raise GradebookError("the sources' exports follow different grading policies ("
+                             + ", ".join(sorted(str(p) for p in policies))
+                             + "): grade every shard with the same --policy")
+    return str(policies.pop()) if policies else None
+
+
+def _policy_exports(policy: str | None, books: Sequence[Gradebook], target: Gradebook,
+                    gradings: Sequence[Grading]) -> Exports | None:
+    """What the exports take under the sources' ``policy``, each student's grade as its shard
+    exported it, recorded in ``target`` (None: no policy recorded, the latest gradings)."""
+    if policy is None:
+        return None
+    target.set_meta(META_KEY, policy)
+    ids = {tuple(row[1:]): row[0] for row in target.db.execute(
+        f"SELECT id, {', '.join(IDENTITY)} FROM gradings")}
+    exported: dict[tuple[str, str], int] = {}
+    for book in books:
+        if book.exported():
+            for row in book.db.execute(f"SELECT {', '.join('g.' + c for c in IDENTITY)} FROM "
+                                       "exported e JOIN gradings g ON g.id = e.grading_id"):
+                if tuple(row) in ids:
+                    exported[(row[0], row[1])] = ids[tuple(row)]
+    history: dict[tuple[str, str], list[Grading]] = {}
+    for grading in target.history():
+        history.setdefault((grading.student, grading.exercise), []).append(grading)
+    by_id = {g.id: g for rows in history.values() for g in rows}
+    chosen, notes = [], {}
+    for latest in gradings:
+        key = (latest.student, latest.exercise)
+        before = by_id.get(exported.get(key, -1))
+        choice = choose(policy, latest, before, history.get(key, [latest]))
+        chosen.append(choice.grading)
+        if choice.note:
+            notes[key] = choice.note
+    target.set_exported(chosen)
+    return Exports(chosen, notes)
 
 
 def unchanged_exercises(gradings: Sequence[Grading]) -> dict[str, Exercise]:

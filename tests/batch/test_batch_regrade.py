@@ -286,3 +286,33 @@ def test_a_student_who_hands_in_an_earlier_file_again_is_graded_on_it(tmp_path, 
     assert (again.graded, again.reused) == (1, 0)
     assert rows(out / "grades.csv")["alice"]["total"] == full
     assert rows(out / "regrade.csv")["alice"]["why"] == "submission"
+
+
+def test_merged_shards_export_what_each_shard_exported_under_its_policy(graded, exercise,
+                                                                        changed, tmp_path) -> None:
+    from grader.batch.gradebook import GradebookError
+    from grader.batch.merge import merge
+    from grader.batch.sharding import Shard
+
+    folder = shutil.copytree(graded / "class", tmp_path / "class")
+    shards = []
+    for number in (1, 2):
+        out = tmp_path / f"part{number}"
+        run_batch(folder, out, options(exercise, policy="no-decrease", shard=Shard(number, 2)))
+        shards.append(out)
+    copy(WORSE, folder / "bob.py")
+    for number, out in enumerate(shards, 1):
+        run_batch(folder, out, options(changed, shard=Shard(number, 2)))
+    merged = tmp_path / "merged"
+    merge(shards, merged)
+    from_shards = {}
+    for out in shards:
+        from_shards.update(rows(out / "grades.csv"))
+    together = rows(merged / "grades.csv")
+    assert {s: r["total"] for s, r in together.items()} == {
+        s: r["total"] for s, r in from_shards.items()}
+    assert "kept" in together["bob"]["reason"]  # bob's worse file did not lower his grade
+    other = tmp_path / "other"
+    run_batch(folder, other, options(changed, policy="keep-best", shard=Shard(1, 2)))
+    with pytest.raises(GradebookError, match="different grading policies"):
+        merge([shards[1], other], tmp_path / "refused")
