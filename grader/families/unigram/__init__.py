@@ -29,7 +29,9 @@ FAMILY = Family(
     conventions=deferred(f"{HERE}.stub", "stub_text"),
     mistakes=mistakes.BOOK,
     students=Students(applicable=deferred(f"{HERE}.students", "applicable_mistakes"),
-                      source=deferred(f"{HERE}.students", "student_source")),
+                      source=deferred(f"{HERE}.students", "student_source"),
+                      combined=deferred(f"{HERE}.students", "combined_mistakes"),
+                      combination=deferred(f"{HERE}.mistakes", "combination_by_id")),
     do_nothing=deferred(f"{HERE}.do_nothing", "sources"),
     placeholder_case=deferred(f"{HERE}.rules", "placeholder_case"),
 )
