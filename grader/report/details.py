@@ -105,6 +105,7 @@ class StepTable:
     rule: str
     rule_text: str
     actual_unlisted: bool = False  # the student's pair is not among the counted pairs
+    measure: str = "count"  # what the second column holds: "count", or "score" (WordPiece)
 
     @property
     def unlisted_note(self) -> str:
@@ -330,6 +331,7 @@ def step_table(difference: dict) -> StepTable:
         rule=safe_text(str(difference.get("rule") or ""), 60),
         rule_text=safe_text(str(difference.get("rule_text") or ""), VALUE_LIMIT),
         actual_unlisted=bool(counts) and actual is not None and actual not in {pair for pair, _ in counts},
+        measure="score" if difference.get("measure") == "score" else "count",
     )
 
 

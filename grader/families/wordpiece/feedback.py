@@ -72,6 +72,7 @@ def wordpiece_difference(
                           "pick": json_pair(order_tied(frequent, rule)[0] if frequent else None)},
         "rule": rule,
         "rule_text": DESCRIPTIONS[rule],
+        "measure": "score",
     }
 
 
