@@ -19,7 +19,9 @@ lists ``[a, b]``; ``step`` numbers count from 1.
                                              # highest count first (may be the top few)
          "tied": [["l", "o"], ["o", "w"]],   # the pairs sharing the top count
          "rule": "lexicographic",            # the exercise's tie-break rule id
-         "rule_text": "the smallest pair (a, b), comparing a first, then b"}}
+         "rule_text": "the smallest pair (a, b), comparing a first, then b",
+         "measure": "count"}}                 # optional: "score" when the third column of
+                                             # pair_counts holds scores (WordPiece)
 
 ``tokens`` — an encode case::
 

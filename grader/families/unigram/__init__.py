@@ -9,7 +9,8 @@ segmentation equals SentencePiece's own on held-out text. The folder holds the s
 (``expected``), answer shapes (``shapes``), the stub (``stub``), the cases' judges and the
 generated inputs' records (``judges``, ``generated``) with their feedback (``feedback``),
 properties (``properties``), do-nothing submissions (``do_nothing``), the mistakes
-(``mistakes``) and the student-style submissions that make them (``students``).
+(``mistakes``, with those of published code in ``real_code``) and the student-style
+submissions that make them (``students``).
 """
 
 from grader.families.unigram import mistakes

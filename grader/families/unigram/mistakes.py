@@ -5,7 +5,11 @@ path, and words segmented without the ``▁`` that marks their start. ``log_like
 best path's score (max) instead of the sum over every path (log-sum-exp), and probabilities
 multiplied without logs, which underflows to 0.0 on a long text so ``math.log`` fails.
 ``em_step``: expected counts returned as their logs, never divided by the total. ``prune``:
-single characters removed like any other piece.
+single characters removed like any other piece. The mistakes of published code
+(:mod:`.real_code`): unknown characters as ``<unk>``, left out, not joined or crashing;
+SentencePiece's ``add_dummy_prefix=false`` and its digamma M-step (conventions, said to be
+so); hard EM; pruning by probability or one piece short; and greedy longest match with
+``<unk>`` as a combination of two.
 
 Run signatures are the roles' arguments as keywords: ``run(text, pieces)``,
 ``run(corpus, pieces)``, ``run(corpus, pieces, keep)``. Floats compare within

@@ -5,8 +5,12 @@ The lessons' WordPiece merges the pair with the highest score
 wrong: ranking by raw pair frequency (the deck's trap: that is BPE), counting each symbol once
 per distinct word instead of weighting it by the word's count, and comparing floating-point
 scores rounded to a few decimals (as the slides print them), which makes unequal scores tie
-so the tie rule picks the wrong pair. ``first_divergence`` mistakes: steps counted from 0,
-the two pairs swapped, and WordPiece ranked by raw frequency (so it never parts from BPE).
+so the tie rule picks the wrong pair; and BERT's ``##`` convention, said to be one. The
+trainers of published code (:mod:`.real_code`): the Hugging Face course's loop, the score
+over the sum of the parts' counts, symbol counts taken per pair, a crash with no pair left.
+``first_divergence`` mistakes: steps counted from 0, the two pairs swapped, WordPiece ranked
+by raw frequency (so it never parts from BPE), the ``##`` convention, and symbol counts
+taken per pair.
 
 Run signatures (keyword arguments, as the catalogue's ``train`` entries):
 ``run(corpus, num_merges, *, tie_break, end_of_word)`` for both roles.

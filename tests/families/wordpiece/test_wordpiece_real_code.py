@@ -108,3 +108,34 @@ def test_a_bpe_step_table_is_still_headed_count():
                         "pair_counts": [["a", "b", 3], ["b", "c", 2]]})
     assert table.measure == "count"
     assert step_table_lines(table)[1].split() == ["pair", "count", "note"]
+
+
+def test_the_specs_worked_tie_is_recomputed_from_its_own_numbers():
+    """The tie example the stub prints ("(a, b) scores 15/(15*23), ...: all exactly 1/23, so
+    the rule picks (a, b)"): every count it states is the reference's at the first step, the
+    scores are equal there and highest, and the exercise's rule picks the pair it names."""
+    import ast
+    import re
+    from fractions import Fraction
+
+    from reference.wordpiece import wordpiece_steps
+
+    text = " ".join(EXERCISE.conventions.tie_example.split())
+    corpus = ast.literal_eval(re.search(r"corpus (\{.*?\})", text).group(1))
+    stated = re.findall(r"\((\S+), (\S+)\) (?:scores )?(\d+)/\((\d+)\*(\d+)\)", text)
+    common = Fraction(*map(int, re.search(r"all exactly (\d+)/(\d+)", text).groups()))
+    picked = re.search(r"the rule picks \((\S+), (\S+)\)", text).groups()
+    step = next(wordpiece_steps(corpus, 1, tie_break=EXERCISE.conventions.tie_break,
+                                end_of_word=EOW))
+    words = initial_segmentation(corpus, EOW)
+    symbols = {}
+    for word, count in words.items():
+        for symbol in word:
+            symbols[symbol] = symbols.get(symbol, 0) + count
+    assert len(stated) == 3
+    for a, b, pair_count, count_a, count_b in stated:
+        pair = (a, b)
+        assert {int(count_a), int(count_b)} == {symbols[a], symbols[b]}
+        assert step.scores[pair] == Fraction(int(pair_count), int(count_a) * int(count_b)) == common
+    assert sorted(step.tied) == sorted((a, b) for a, b, *_ in stated)
+    assert step.score == common and step.pair == picked
