@@ -278,6 +278,17 @@ REAL_CODE_MISTAKES: tuple[Mistake, ...] = (
         witness={"text": "a b", "pieces": {"\u2581": -1.0, "a": -1.0, "b": -1.0}},
     ),
     Mistake(
+        id="unigram-extra-spaces-kept",
+        title="SentencePiece's remove_extra_whitespaces=false: every space kept as \u2581",
+        hint=("This is a SentencePiece convention, not a bug: with remove_extra_whitespaces="
+              "false every space becomes '\u2581', runs of spaces and spaces at the ends "
+              "included. This exercise asks for SentencePiece's default, "
+              "remove_extra_whitespaces=true: drop spaces at both ends and count a run of "
+              "spaces as one before replacing them."),
+        role=SEGMENT, run=real_code.segment_extra_spaces_kept,
+        witness={"text": " a", "pieces": {"\u2581": -1.0, "a": -1.0}},
+    ),
+    Mistake(
         id="unigram-em-hard-counts",
         title="Hard EM: counts taken from the Viterbi segmentation only",
         hint=("You count the pieces of each text's best segmentation (Viterbi, or hard, EM). "

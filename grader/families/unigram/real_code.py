@@ -4,8 +4,8 @@ Each is a runnable wrong implementation, catalogued by :mod:`grader.families.uni
 
 - ``segment``: unknown characters handled otherwise than as one piece per run (each run
   returned as ``<unk>``, left out, one piece per character, or a crash because the lattice has
-  no path through them); SentencePiece's ``add_dummy_prefix=false`` (no ``▁`` in front), a
-  convention of its own.
+  no path through them); SentencePiece's ``add_dummy_prefix=false`` (no ``▁`` in front) and
+  ``remove_extra_whitespaces=false`` (every space a ``▁``), conventions of their own.
 - ``em_step``: hard EM (counts on the Viterbi segmentation only), and SentencePiece's own
   M-step (``digamma(count) - digamma(total)``, expected counts below 0.5 dropped).
 - ``prune``: pieces removed by lowest log-probability instead of lowest loss, and one piece
@@ -89,6 +89,12 @@ def _without_dummy_prefix(text: str) -> str:
 def segment_without_dummy_prefix(text: str, pieces: Pieces) -> list[str]:
     """SentencePiece's ``add_dummy_prefix=false``: spaces become ``▁``, none is put in front."""
     return _path_without_prefix(_without_dummy_prefix(text), pieces)
+
+
+def segment_extra_spaces_kept(text: str, pieces: Pieces) -> list[str]:
+    """SentencePiece's ``remove_extra_whitespaces=false``: every space becomes ``▁``, runs and
+    ends included, after the one ``▁`` put in front."""
+    return _path_without_prefix(SPACE + text.replace(" ", SPACE) if text else "", pieces)
 
 
 def _path_without_prefix(normalized: str, pieces: Pieces) -> list[str]:

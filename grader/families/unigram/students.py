@@ -156,6 +156,8 @@ SEGMENT_BODY = {
     "separate": "return [piece for piece, unknown in best_path(normalize(text), pieces)]",
     "no_prefix": ("s = SPACE.join(word for word in text.split(' ') if word)\n"
                   "    return join_unknown(best_path(s, pieces))"),
+    "all_spaces": ("s = SPACE + text.replace(' ', SPACE) if text else ''\n"
+                   "    return join_unknown(best_path(s, pieces))"),
     "words": ("tokens = []\n    for word in text.split():\n"
               "        tokens += join_unknown(best_path(word, pieces))\n    return tokens"),
 }
@@ -307,6 +309,7 @@ REAL_CODE = {
         StudentMistake("unigram-unknown-not-joined", SEGMENT, parts={"segment_body": "separate"}),
         StudentMistake("unigram-unknown-crash", SEGMENT, parts={"best_path": "known_only"}),
         StudentMistake("unigram-no-dummy-prefix", SEGMENT, parts={"segment_body": "no_prefix"}),
+        StudentMistake("unigram-extra-spaces-kept", SEGMENT, parts={"segment_body": "all_spaces"}),
         StudentMistake("unigram-em-hard-counts", EM_STEP, parts={"em_counts": "viterbi"}),
         StudentMistake("unigram-em-digamma", EM_STEP, parts={"new_scores": "digamma"}),
         StudentMistake("unigram-prune-by-probability", PRUNE, parts={"order": "probability"}),

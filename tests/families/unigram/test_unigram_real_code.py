@@ -44,7 +44,8 @@ def test_each_real_code_mistake_departs_from_the_reference_on_its_witness(mistak
 
 def test_conventions_of_sentencepiece_are_said_to_be_conventions():
     by_id = {m.id: m for m in REAL_CODE_MISTAKES}
-    for mistake_id in ("unigram-no-dummy-prefix", "unigram-em-digamma"):
+    for mistake_id in ("unigram-no-dummy-prefix", "unigram-extra-spaces-kept",
+                       "unigram-em-digamma"):
         hint = by_id[mistake_id].hint
         assert "SentencePiece" in hint and "This exercise asks for" in hint, mistake_id
     assert by_id["unigram-no-dummy-prefix"].hint.startswith("This is a SentencePiece convention")

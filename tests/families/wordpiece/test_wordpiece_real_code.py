@@ -139,3 +139,18 @@ def test_the_specs_worked_tie_is_recomputed_from_its_own_numbers():
         assert step.scores[pair] == Fraction(int(pair_count), int(count_a) * int(count_b)) == common
     assert sorted(step.tied) == sorted((a, b) for a, b, *_ in stated)
     assert step.score == common and step.pair == picked
+
+
+def test_a_tie_the_students_pair_is_not_in_is_not_described():
+    """Check 1's first step is a three-way tie at 1/23; a student whose pair is not one of the
+    three (here the course's ('b', '##c')) did not meet that tie, so none is described; a
+    student who picked a tied pair is told about the tie and the rule."""
+    corpus = {"ab": 10, "abc": 5, "bc": 8}
+    expected = train_wordpiece(corpus, 1)
+    elsewhere = wordpiece_difference(EXERCISE, corpus, 1, expected, [("b", "##c")])
+    assert elsewhere["tied"] == []
+    assert "tie" not in wordpiece_message(elsewhere, 1)
+    assert not any("tied" in row.roles for row in step_table(elsewhere).rows)
+    tied = wordpiece_difference(EXERCISE, corpus, 1, expected, [("b", "c")])
+    assert len(tied["tied"]) == 3
+    assert "3 pairs tie on the highest score" in wordpiece_message(tied, 1)
