@@ -126,9 +126,21 @@ def _shown(role: str) -> Callable[[Calls, Failure], Shown]:
     return shown
 
 
+LONG_TEXT_SHOWN = 40
+"""A text longer than this many characters is shown by its start and its length."""
+
+
+def short_argument(value: Any) -> str:
+    """``repr(value)``, a long text summarised: its first characters and its length (what
+    matters on a long text is that it is long)."""
+    if isinstance(value, str) and len(value) > 2 * LONG_TEXT_SHOWN:
+        return f"{value[:LONG_TEXT_SHOWN]!r} + ... ({len(value)} characters in all)"
+    return repr(value)
+
+
 def _call_text(role: str) -> Callable[[Calls, Any], str]:
     def call_text(calls: Calls, example: Any) -> str:
-        arguments = ", ".join(repr(value) for value in example)
+        arguments = ", ".join(short_argument(value) for value in example)
         return f"{calls.function_name(role)}({arguments})"
     return call_text
 

@@ -168,3 +168,13 @@ def test_a_forward_pass_returning_minus_infinity_is_named_underflow(exp_underflo
     assert failed == {"likelihood"}
     assert names["likelihood"] == {"unigram-likelihood-underflow"}
     assert all(not found for milestone, found in names.items() if milestone != "likelihood")
+
+
+def test_a_long_text_is_summarised_not_dumped(exp_underflow_report):
+    """The 600-character text is shown by its start and its length."""
+    from grader.families.unigram.generated import LONG_TEXT
+
+    message = next(c.message for m in exp_underflow_report.milestones for c in m.checks
+                   if c.id == "differential" and not c.passed)
+    assert LONG_TEXT not in message
+    assert f"({len(LONG_TEXT)} characters in all)" in message
