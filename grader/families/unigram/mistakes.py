@@ -336,8 +336,8 @@ MISTAKES = MISTAKES + REAL_CODE_MISTAKES
 
 def segment_greedy_with_unk(text: str, pieces: Pieces) -> list[str]:
     """Greedy longest match, and each run of unknown characters as ``<unk>``."""
-    return [real_code.UNK if token not in pieces and all(c not in pieces for c in token)
-            else token for token in segment_greedy(text, pieces)]
+    return [real_code.UNK if real_code.is_unknown_run(token, pieces) else token
+            for token in segment_greedy(text, pieces)]
 
 
 def _combined(first: Mistake, second: Mistake, run: Any) -> Mistake:

@@ -23,7 +23,6 @@ from collections.abc import Mapping, Sequence
 from reference.unigram import (
     LOSS_DIGITS,
     SPACE,
-    corpus_log_likelihood,
     expected_counts,
     lattice,
     normalize,
@@ -49,7 +48,7 @@ CRASH_SIGNS = ("NoneType", "KeyError")
 ``None`` (unpacked, or indexed), or the piece of an unknown character looked up."""
 
 
-def _is_unknown_run(token: str, pieces: Pieces) -> bool:
+def is_unknown_run(token: str, pieces: Pieces) -> bool:
     return token not in pieces and bool(token) and all(c not in pieces for c in token)
 
 
@@ -58,19 +57,19 @@ def _is_unknown_run(token: str, pieces: Pieces) -> bool:
 
 def segment_unknown_as_unk(text: str, pieces: Pieces) -> list[str]:
     """Each run of unknown characters returned as ``<unk>``."""
-    return [UNK if _is_unknown_run(token, pieces) else token for token in viterbi(text, pieces)[0]]
+    return [UNK if is_unknown_run(token, pieces) else token for token in viterbi(text, pieces)[0]]
 
 
 def segment_unknown_dropped(text: str, pieces: Pieces) -> list[str]:
     """Unknown characters left out of the segmentation."""
-    return [token for token in viterbi(text, pieces)[0] if not _is_unknown_run(token, pieces)]
+    return [token for token in viterbi(text, pieces)[0] if not is_unknown_run(token, pieces)]
 
 
 def segment_unknown_not_joined(text: str, pieces: Pieces) -> list[str]:
     """Each unknown character a piece of its own, adjacent ones not joined."""
     tokens: list[str] = []
     for token in viterbi(text, pieces)[0]:
-        tokens.extend(token if _is_unknown_run(token, pieces) else [token])
+        tokens.extend(token if is_unknown_run(token, pieces) else [token])
     return tokens
 
 
@@ -88,16 +87,16 @@ def _without_dummy_prefix(text: str) -> str:
 
 def segment_without_dummy_prefix(text: str, pieces: Pieces) -> list[str]:
     """SentencePiece's ``add_dummy_prefix=false``: spaces become ``▁``, none is put in front."""
-    return _path_without_prefix(_without_dummy_prefix(text), pieces)
+    return _best_tokens_as_is(_without_dummy_prefix(text), pieces)
 
 
 def segment_extra_spaces_kept(text: str, pieces: Pieces) -> list[str]:
     """SentencePiece's ``remove_extra_whitespaces=false``: every space becomes ``▁``, runs and
     ends included, after the one ``▁`` put in front."""
-    return _path_without_prefix(SPACE + text.replace(" ", SPACE) if text else "", pieces)
+    return _best_tokens_as_is(SPACE + text.replace(" ", SPACE) if text else "", pieces)
 
 
-def _path_without_prefix(normalized: str, pieces: Pieces) -> list[str]:
+def _best_tokens_as_is(normalized: str, pieces: Pieces) -> list[str]:
     """The Viterbi best segmentation of ``normalized`` as it is (no normalization)."""
     edges = lattice(normalized, pieces)
     best: list = [0.0] + [None] * len(normalized)
