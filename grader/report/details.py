@@ -19,7 +19,9 @@ lists ``[a, b]``; ``step`` numbers count from 1.
                                              # highest count first (may be the top few)
          "tied": [["l", "o"], ["o", "w"]],   # the pairs sharing the top count
          "rule": "lexicographic",            # the exercise's tie-break rule id
-         "rule_text": "the smallest pair (a, b), comparing a first, then b"}}
+         "rule_text": "the smallest pair (a, b), comparing a first, then b",
+         "measure": "count"}}                 # optional: "score" when the third column of
+                                             # pair_counts holds scores (WordPiece)
 
 ``tokens`` — an encode case::
 
@@ -105,6 +107,7 @@ class StepTable:
     rule: str
     rule_text: str
     actual_unlisted: bool = False  # the student's pair is not among the counted pairs
+    measure: str = "count"  # what the second column holds: "count", or "score" (WordPiece)
 
     @property
     def unlisted_note(self) -> str:
@@ -330,6 +333,7 @@ def step_table(difference: dict) -> StepTable:
         rule=safe_text(str(difference.get("rule") or ""), 60),
         rule_text=safe_text(str(difference.get("rule_text") or ""), VALUE_LIMIT),
         actual_unlisted=bool(counts) and actual is not None and actual not in {pair for pair, _ in counts},
+        measure="score" if difference.get("measure") == "score" else "count",
     )
 
 

@@ -76,7 +76,7 @@ def step_heading(table: StepTable, message: str = "") -> str:
     """The line above the pair counts; when ``message`` already names both pairs, only where."""
     where = f"step {table.step}" if table.step is not None else "the first differing step"
     if table.rows and table.expected in (message or "") and table.actual in (message or ""):
-        return f"Pair counts at {where}:"
+        return f"Pair {table.measure}s at {where}:"
     return f"First difference at {where}: the rule picks {table.expected}; your code picked {table.actual}."
 
 
@@ -92,12 +92,12 @@ def step_table_lines(table: StepTable, message: str = "") -> list[str]:
     lines = [step_heading(table, message)]
     if table.rows:
         pair_width = max(len("pair"), *(len(row.pair) for row in table.rows))
-        count_width = max(len("count"), *(len(row.count) for row in table.rows))
-        lines.append(f"  {'pair':<{pair_width}}  {'count':>{count_width}}  note")
+        count_width = max(len(table.measure), *(len(row.count) for row in table.rows))
+        lines.append(f"  {'pair':<{pair_width}}  {table.measure:>{count_width}}  note")
         for row in table.rows:
             lines.append(f"  {row.pair:<{pair_width}}  {row.count:>{count_width}}  {row.notes}".rstrip())
         if table.omitted_rows:
-            lines.append(f"  ({table.omitted_rows} more pairs with lower counts not shown)")
+            lines.append(f"  ({table.omitted_rows} more pairs with lower {table.measure}s not shown)")
         if table.unlisted_note:
             lines.append(f"  {table.unlisted_note}")
     if (table.rule or table.rule_text) and not states_rule(table, message):

@@ -9,7 +9,8 @@ segmentation equals SentencePiece's own on held-out text. The folder holds the s
 (``expected``), answer shapes (``shapes``), the stub (``stub``), the cases' judges and the
 generated inputs' records (``judges``, ``generated``) with their feedback (``feedback``),
 properties (``properties``), do-nothing submissions (``do_nothing``), the mistakes
-(``mistakes``) and the student-style submissions that make them (``students``).
+(``mistakes``, with those of published code in ``real_code``) and the student-style
+submissions that make them (``students``).
 """
 
 from grader.families.unigram import mistakes
@@ -29,7 +30,9 @@ FAMILY = Family(
     conventions=deferred(f"{HERE}.stub", "stub_text"),
     mistakes=mistakes.BOOK,
     students=Students(applicable=deferred(f"{HERE}.students", "applicable_mistakes"),
-                      source=deferred(f"{HERE}.students", "student_source")),
+                      source=deferred(f"{HERE}.students", "student_source"),
+                      combined=deferred(f"{HERE}.students", "combined_mistakes"),
+                      combination=deferred(f"{HERE}.mistakes", "combination_by_id")),
     do_nothing=deferred(f"{HERE}.do_nothing", "sources"),
     placeholder_case=deferred(f"{HERE}.rules", "placeholder_case"),
 )

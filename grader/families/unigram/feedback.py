@@ -51,6 +51,9 @@ def segment_message(text: str, pieces: dict[str, float], want: list[str], got: l
         if "".join(got) == "".join(text.split()):
             lead += f" (each word starts with {SPACE!r}: the text is normalized first)"
         return lead + "."
+    if unknown_runs_joined(got, pieces) == want:
+        return (f"expected {want!r}, got {got!r}: the same pieces, but adjacent unknown "
+                "characters must come back as one piece.")
     ours, theirs = path_score(want, pieces), path_score(got, pieces)
     said = f"expected {want!r} (log-probability {_rounded(ours)}), got {got!r}"
     if theirs is None:
@@ -58,8 +61,34 @@ def segment_message(text: str, pieces: dict[str, float], want: list[str], got: l
     said += f" (log-probability {_rounded(theirs)})"
     if ours is not None and theirs < ours - 1e-9:
         return said + ": the Viterbi segmentation is the one with the highest total."
+    if ours is None or theirs > ours + 1e-9 or not _is_path(got, pieces):
+        return said + "."
     return (said + ": both score the same, and the tie rule keeps, at each position, the "
             "segmentation whose last piece is longer.")
+
+
+def _unknown(token: str, pieces: dict[str, float]) -> bool:
+    return token not in pieces and bool(token) and all(c not in pieces for c in token)
+
+
+def unknown_runs_joined(tokens: list[str], pieces: dict[str, float]) -> list[str]:
+    """``tokens`` with adjacent unknown runs joined, as the segmentation returns them."""
+    joined: list[str] = []
+    previous = False
+    for token in tokens:
+        unknown = _unknown(token, pieces)
+        if unknown and previous:
+            joined[-1] += token
+        else:
+            joined.append(token)
+        previous = unknown
+    return joined
+
+
+def _is_path(tokens: list[str], pieces: dict[str, float]) -> bool:
+    """Whether ``tokens`` is a segmentation the tie rule chose among: every token a piece or
+    a run of unknown characters, no two unknown runs side by side."""
+    return unknown_runs_joined(tokens, pieces) == tokens
 
 
 def number_message(want: float, got: float) -> str:
@@ -86,6 +115,8 @@ def model_message(role: str, want: dict[str, float], got: dict[str, float], with
             text += f" Your probabilities sum to {mass:.4f}, not 1."
     if role == PRUNE and any(len(piece) == 1 for piece in missing):
         text += " Single characters are always kept."
+    if role == PRUNE and len(got) != len(want):
+        text += f" You return {len(got)} pieces; {len(want)} are left after pruning."
     return text
 
 

@@ -10,6 +10,8 @@ way; a right answer that a do-nothing function also gives is no evidence of work
 
 from __future__ import annotations
 
+import math
+from dataclasses import replace
 from functools import partial
 from typing import Any, Callable, Optional
 
@@ -34,6 +36,7 @@ from grader.families.api import (
     Failure,
     Generated,
     Shown,
+    StudentAnswer,
     Verdict,
     observed,
 )
@@ -87,13 +90,28 @@ def items(role: str) -> Callable[..., list[CaseItem]]:
 # --------------------------------------------------------------------------- generated inputs
 
 
+NON_FINITE = ("float(-inf)", "float(inf)", "float(nan)")
+
+
+def _as_crash(answer: StudentAnswer) -> StudentAnswer:
+    """A non-finite float is what an underflowing forward pass returns (``log(0.0)`` guarded
+    to ``-inf``): taken as the failure it is, so naming can explain it like ``math.log(0.0)``
+    raising (the sandbox's kind for a failure that naming reads)."""
+    returned = answer.returned
+    shown = getattr(returned, "type_name", None)  # the sandbox sends -inf as an opaque float
+    if answer.kind == "shape" and ((isinstance(returned, float) and not math.isfinite(returned))
+                                   or shown in NON_FINITE):
+        return replace(answer, kind="exception")
+    return answer
+
+
 def _judge(role: str) -> Callable[[Calls], Callable[[tuple], Optional[Failure]]]:
     def for_calls(calls: Calls) -> Callable[[tuple], Optional[Failure]]:
         def judge_one(example: tuple) -> Optional[Failure]:
             answer = calls.remembered(role, *example)
             if answer.ok and right(calls.exercise, role, example, answer.value):
                 return None
-            return Failure(example, answer, expected(role, example))
+            return Failure(example, _as_crash(answer), expected(role, example))
         return judge_one
     return for_calls
 
@@ -108,9 +126,21 @@ def _shown(role: str) -> Callable[[Calls, Failure], Shown]:
     return shown
 
 
+LONG_TEXT_SHOWN = 40
+"""A text longer than this many characters is shown by its start and its length."""
+
+
+def short_argument(value: Any) -> str:
+    """``repr(value)``, a long text summarised: its first characters and its length (what
+    matters on a long text is that it is long)."""
+    if isinstance(value, str) and len(value) > 2 * LONG_TEXT_SHOWN:
+        return f"{value[:LONG_TEXT_SHOWN]!r} + ... ({len(value)} characters in all)"
+    return repr(value)
+
+
 def _call_text(role: str) -> Callable[[Calls, Any], str]:
     def call_text(calls: Calls, example: Any) -> str:
-        arguments = ", ".join(repr(value) for value in example)
+        arguments = ", ".join(short_argument(value) for value in example)
         return f"{calls.function_name(role)}({arguments})"
     return call_text
 

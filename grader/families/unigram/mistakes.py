@@ -5,7 +5,11 @@ path, and words segmented without the ``▁`` that marks their start. ``log_like
 best path's score (max) instead of the sum over every path (log-sum-exp), and probabilities
 multiplied without logs, which underflows to 0.0 on a long text so ``math.log`` fails.
 ``em_step``: expected counts returned as their logs, never divided by the total. ``prune``:
-single characters removed like any other piece.
+single characters removed like any other piece. The mistakes of published code
+(:mod:`.real_code`): unknown characters as ``<unk>``, left out, not joined or crashing;
+SentencePiece's ``add_dummy_prefix=false`` and its digamma M-step (conventions, said to be
+so); hard EM; pruning by probability or one piece short; and greedy longest match with
+``<unk>`` as a combination of two.
 
 Run signatures are the roles' arguments as keywords: ``run(text, pieces)``,
 ``run(corpus, pieces)``, ``run(corpus, pieces, keep)``. Floats compare within
@@ -31,6 +35,7 @@ from grader.families.unigram.expected import (
     close,
 )
 from grader.families.unigram.generated import LONG_PIECES, LONG_TEXT
+from grader.families.unigram import real_code
 from grader.families.api import Mistake, MistakeBook, NOT_COMPARABLE
 from reference.unigram import (
     LOSS_DIGITS,
@@ -182,12 +187,14 @@ MISTAKES: tuple[Mistake, ...] = (
     ),
     Mistake(
         id="unigram-likelihood-underflow",
-        title="Probabilities multiplied without logs (underflow on a long text)",
+        title="Path probabilities underflow to 0.0 on a long text (no log-sum-exp)",
         hint=(
-            "You multiply probabilities and take the log at the end. On a long text the "
-            "product falls below the smallest float and becomes 0.0, and math.log(0.0) fails. "
-            "Stay in log space: add log-probabilities along a path and combine paths with "
-            "log-sum-exp."
+            "On a long text the probability of every path is below the smallest float: "
+            "multiplied as probabilities, or summed as math.exp(log-probability) without "
+            "first subtracting the largest, the total becomes 0.0, and math.log(0.0) then "
+            "fails (or your code returns -inf). Stay in log space: add log-probabilities "
+            "along a path and combine paths with log-sum-exp, "
+            "m + log(sum(exp(x - m) for x in xs)) with m = max(xs)."
         ),
         role=LIKELIHOOD,
         run=likelihood_by_products,
@@ -219,6 +226,138 @@ MISTAKES: tuple[Mistake, ...] = (
                  "pieces": {"\u2581": -1.0, "a": -1.0, "b": -1.0, "c": -1.0, "ab": -1.0}},
     ),
 )
+
+
+# --------------------------------------------------------------------------- from real code
+
+_UNKNOWN = {"text": "a zz", "pieces": {"\u2581": -1.0, "a": -1.0}}
+_LOW_SINGLES = {"\u2581": -5.0, "a": -5.0, "b": -5.0, "c": -5.0, "ab": -3.0, "bc": -1.0}
+UNKNOWN_KEPT = ("A character with no one-character piece is an unknown piece of one character "
+                "scoring min(pieces.values()) - 10, and adjacent unknown characters come back "
+                "as one piece: the segmentation joins back to the normalized text.")
+
+REAL_CODE_MISTAKES: tuple[Mistake, ...] = (
+    Mistake(
+        id="unigram-unknown-as-unk",
+        title="Unknown characters returned as <unk>",
+        hint=("You return each run of unknown characters as '<unk>', as a tokenizer's ids "
+              "would show it. This exercise returns the pieces themselves: " + UNKNOWN_KEPT),
+        role=SEGMENT, run=real_code.segment_unknown_as_unk, witness=_UNKNOWN,
+    ),
+    Mistake(
+        id="unigram-unknown-dropped",
+        title="Unknown characters left out",
+        hint=("Characters with no piece of their own vanish from your segmentation. " + UNKNOWN_KEPT),
+        role=SEGMENT, run=real_code.segment_unknown_dropped, witness=_UNKNOWN,
+    ),
+    Mistake(
+        id="unigram-unknown-not-joined",
+        title="Adjacent unknown characters returned as separate pieces",
+        hint=("Each unknown character is right, but adjacent ones must come back as one piece "
+              "('zz', not 'z', 'z'), as SentencePiece returns them: when the piece before was "
+              "unknown too, append the character to it instead of starting a new piece."),
+        role=SEGMENT, run=real_code.segment_unknown_not_joined, witness=_UNKNOWN,
+    ),
+    Mistake(
+        id="unigram-unknown-crash",
+        title="Crash on a character with no piece",
+        hint=("Your lattice has no edge for a character that is not a piece, so no path "
+              "reaches the end and following the back pointers fails. Give every position "
+              "whose character is not a one-character piece an unknown edge of length 1 "
+              "scoring min(pieces.values()) - 10."),
+        role=SEGMENT, run=real_code.segment_crash_on_unknown, witness=_UNKNOWN,
+    ),
+    Mistake(
+        id="unigram-no-dummy-prefix",
+        title="SentencePiece's add_dummy_prefix=false: no \u2581 in front of the text",
+        hint=("This is a SentencePiece convention, not a bug: with add_dummy_prefix=false the "
+              "spaces become '\u2581' but none is put in front, so the first word has no "
+              "'\u2581'. This exercise asks for SentencePiece's default, add_dummy_prefix=true: "
+              "one '\u2581' in front of the normalized text, so every word starts with it."),
+        role=SEGMENT, run=real_code.segment_without_dummy_prefix,
+        witness={"text": "a b", "pieces": {"\u2581": -1.0, "a": -1.0, "b": -1.0}},
+    ),
+    Mistake(
+        id="unigram-extra-spaces-kept",
+        title="SentencePiece's remove_extra_whitespaces=false: every space kept as \u2581",
+        hint=("This is a SentencePiece convention, not a bug: with remove_extra_whitespaces="
+              "false every space becomes '\u2581', runs of spaces and spaces at the ends "
+              "included. This exercise asks for SentencePiece's default, "
+              "remove_extra_whitespaces=true: drop spaces at both ends and count a run of "
+              "spaces as one before replacing them."),
+        role=SEGMENT, run=real_code.segment_extra_spaces_kept,
+        witness={"text": " a", "pieces": {"\u2581": -1.0, "a": -1.0}},
+    ),
+    Mistake(
+        id="unigram-em-hard-counts",
+        title="Hard EM: counts taken from the Viterbi segmentation only",
+        hint=("You count the pieces of each text's best segmentation (Viterbi, or hard, EM). "
+              "This EM step takes every segmentation into account, weighted by its "
+              "probability: the expected count of an occurrence from i to j is "
+              "exp(alpha[i] + logp + beta[j] - log_likelihood), from the forward and "
+              "backward passes."),
+        role=EM_STEP, run=real_code.em_step_hard,
+        witness={"corpus": ["ab"], "pieces": dict(_SMALL)},
+    ),
+    Mistake(
+        id="unigram-em-digamma",
+        title="SentencePiece's M-step: digamma(count) - digamma(total), small counts dropped",
+        hint=("This is SentencePiece's own M-step (a Bayesian update): pieces expected fewer "
+              "than 0.5 times are dropped and the rest get digamma(count) - digamma(total). "
+              "This exercise asks for the plain maximum-likelihood step: "
+              "log(count / total) for every piece with a count above 0."),
+        role=EM_STEP, run=real_code.em_step_digamma,
+        witness={"corpus": ["ab"], "pieces": dict(_SMALL)},
+    ),
+    Mistake(
+        id="unigram-prune-by-probability",
+        title="Pieces pruned by lowest probability instead of lowest loss",
+        hint=("You remove the pieces with the lowest log-probability. A rare piece can still be "
+              "the only good way to segment part of the corpus: rank the pieces by their loss, "
+              "the corpus log-likelihood with all pieces minus without that one, and remove "
+              "the smallest losses first."),
+        role=PRUNE, run=real_code.prune_by_probability,
+        witness={"corpus": ["ab"], "pieces": dict(_LOW_SINGLES), "keep": 5},
+    ),
+    Mistake(
+        id="unigram-prune-one-short",
+        title="Pruning removes one piece too few",
+        hint=("Your order is right, but you remove len(pieces) - keep - 1 pieces, so one piece "
+              "too many stays. Remove len(pieces) - keep of them (never a single character), "
+              "so keep pieces are left."),
+        role=PRUNE, run=real_code.prune_one_short,
+        witness={"corpus": ["ab"], "keep": 4,
+                 "pieces": {"\u2581": -1.0, "a": -1.0, "b": -1.0, "c": -1.0, "ab": -1.0}},
+    ),
+)
+
+MISTAKES = MISTAKES + REAL_CODE_MISTAKES
+
+
+def segment_greedy_with_unk(text: str, pieces: Pieces) -> list[str]:
+    """Greedy longest match, and each run of unknown characters as ``<unk>``."""
+    return [real_code.UNK if real_code.is_unknown_run(token, pieces) else token
+            for token in segment_greedy(text, pieces)]
+
+
+def _combined(first: Mistake, second: Mistake, run: Any) -> Mistake:
+    return Mistake(id=f"{first.id}+{second.id}", title=f"{first.title}; {second.title}",
+                   hint=f"{first.hint} Also: {second.hint}", role=first.role, run=run,
+                   witness={"text": "ab z", "pieces": dict(first.witness["pieces"])})
+
+
+COMBINATIONS: tuple[Mistake, ...] = (
+    _combined(MISTAKES[0], REAL_CODE_MISTAKES[0], segment_greedy_with_unk),
+)
+"""Two mistakes at once, as published code makes them: greedy longest match with <unk>."""
+
+
+def combinations(role: str, options: Mapping[str, Any]) -> tuple[Mistake, ...]:
+    return tuple(mistake for mistake in COMBINATIONS if mistake.role == role)
+
+
+def combination_by_id(mistake_id: str) -> Mistake:
+    return next(mistake for mistake in COMBINATIONS if mistake.id == mistake_id)
 
 
 # --------------------------------------------------------------------------- comparing
@@ -270,9 +409,13 @@ def trivial(exercise: Any, role: str, inputs: Mapping[str, Any], value: Any) -> 
 
 
 def telling_crash(role: str, crash: str) -> bool:
-    """A log of 0.0 is what multiplying probabilities leads to."""
-    return role == LIKELIHOOD and "math domain error" in crash
+    """A log of 0.0 (or the -inf a guarded log gives) is what an underflowing forward pass
+    leads to; a back pointer left None, what a lattice without unknown edges leads to."""
+    if role == LIKELIHOOD:
+        return "math domain error" in crash or "float(-inf)" in crash
+    return role == SEGMENT and any(sign in crash for sign in real_code.CRASH_SIGNS)
 
 
 BOOK = MistakeBook(entries=MISTAKES, reference=REFERENCE, canonical=canonical,
-                   trivial=trivial, telling_crash=telling_crash, crash=(ValueError,))
+                   trivial=trivial, telling_crash=telling_crash, crash=(ValueError,),
+                   combinations=combinations)

@@ -6,8 +6,8 @@ student-program parts, as HF tokenizers' WordPiece trainer builds on its BPE tra
 folder holds the spec model (``spec``), expected values (``expected``), the stub (``stub``),
 answer shapes (``shapes``), do-nothing submissions (``do_nothing``), the cases check's
 judges (``judges``) and their feedback with scores (``feedback``), generated-input judges
-(``differential``), its mistakes (``mistakes``) and the student-style submissions that make
-them (``students``).
+(``differential``), its mistakes (``mistakes``, with those of published code in
+``real_code``) and the student-style submissions that make them (``students``).
 """
 
 from grader.families.wordpiece import mistakes

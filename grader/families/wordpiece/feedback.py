@@ -48,7 +48,7 @@ def wordpiece_difference(
     scores = steps[index].scores if index < len(steps) else {}
     tied = steps[index].tied if index < len(steps) else []
     want = expected[index] if index < len(expected) else None
-    got = actual[index] if index < len(actual) else None
+    got = tuple(actual[index]) if index < len(actual) else None
     ordered = sorted(scores, key=lambda pair: -scores[pair])
     if len(tied) > 1:
         ordered = order_tied(list(tied), rule) + [p for p in ordered if p not in set(tied)]
@@ -66,12 +66,14 @@ def wordpiece_difference(
             [a, b, score_text(scores[(a, b)], pair_counts[(a, b)], symbols[a], symbols[b])]
             for a, b in shown
         ],
-        "tied": json_pairs(tied) if len(tied) > 1 else [],
+        # a tie is described only where the student's code met it: its pair among the tied
+        "tied": json_pairs(tied) if len(tied) > 1 and got in set(tied) else [],
         # BPE's candidates at this step: what a trainer ranking by raw count would pick.
         "most_frequent": {"pairs": json_pairs(frequent), "count": top,
                           "pick": json_pair(order_tied(frequent, rule)[0] if frequent else None)},
         "rule": rule,
         "rule_text": DESCRIPTIONS[rule],
+        "measure": "score",
     }
 
 

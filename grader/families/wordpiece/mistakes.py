@@ -5,8 +5,12 @@ The lessons' WordPiece merges the pair with the highest score
 wrong: ranking by raw pair frequency (the deck's trap: that is BPE), counting each symbol once
 per distinct word instead of weighting it by the word's count, and comparing floating-point
 scores rounded to a few decimals (as the slides print them), which makes unequal scores tie
-so the tie rule picks the wrong pair. ``first_divergence`` mistakes: steps counted from 0,
-the two pairs swapped, and WordPiece ranked by raw frequency (so it never parts from BPE).
+so the tie rule picks the wrong pair; and BERT's ``##`` convention, said to be one. The
+trainers of published code (:mod:`.real_code`): the Hugging Face course's loop, the score
+over the sum of the parts' counts, symbol counts taken per pair, a crash with no pair left.
+``first_divergence`` mistakes: steps counted from 0, the two pairs swapped, WordPiece ranked
+by raw frequency (so it never parts from BPE), the ``##`` convention, and symbol counts
+taken per pair.
 
 Run signatures (keyword arguments, as the catalogue's ``train`` entries):
 ``run(corpus, num_merges, *, tie_break, end_of_word)`` for both roles.
@@ -18,6 +22,8 @@ from collections.abc import Callable, Mapping
 from fractions import Fraction
 from typing import Any, Optional
 
+from grader.families.bpe.real_code import NoPairLeft, crash_looks_like_no_pair_left
+from grader.families.wordpiece import real_code
 from grader.families.wordpiece.do_nothing import trivial_answer
 from grader.families.api import Mistake, MistakeBook, NOT_COMPARABLE
 from reference.corpus import word_counts
@@ -203,11 +209,12 @@ WORDPIECE_MISTAKES: tuple[Mistake, ...] = (
     ),
     Mistake(
         id="wordpiece-continuation-prefix",
-        title="Words split into ## continuation pieces (BERT's convention, not this exercise's)",
+        title="BERT's ## convention: continuation pieces, no end-of-word marker",
         hint=(
-            "You start each word as its first character followed by `##`-prefixed pieces "
-            "(`w`, `##i`, `##d`, ...), as the Hugging Face course and BERT do, with no "
-            "end-of-word marker. This exercise starts a word as its characters and the marker "
+            "This is the `##` convention of BERT and the Hugging Face course, not a bug: you "
+            "start each word as its first character followed by `##`-prefixed pieces "
+            "(`w`, `##i`, `##d`, ...) with no end-of-word marker. This exercise asks for another "
+            "convention: a word starts as its characters and the marker "
             "`</w>` as a symbol of its own (`w`, `i`, `d`, ..., `</w>`), and a merge joins the two "
             "symbols as they are; the score is the same."
         ),
@@ -239,12 +246,13 @@ WORDPIECE_MISTAKES: tuple[Mistake, ...] = (
     ),
     Mistake(
         id="divergence-continuation-prefix",
-        title="Words split into ## continuation pieces (BERT's convention, not this exercise's)",
+        title="BERT's ## convention: continuation pieces, no end-of-word marker",
         hint=(
-            "Both of your trainers start each word as its first character followed by "
+            "This is the `##` convention of BERT and the Hugging Face course, not a bug: both "
+            "of your trainers start each word as its first character followed by "
             "`##`-prefixed pieces, with no end-of-word marker, so the pairs you compare are "
-            "not this exercise's. Start a word as its characters and `</w>` as a symbol of its "
-            "own, merge symbols as they are, and compare BPE's and WordPiece's picks there."
+            "not this exercise's. This exercise asks you to start a word as its characters "
+            "and `</w>` as a symbol of its own, merge symbols as they are, and compare BPE's and WordPiece's picks there."
         ),
         role="first_divergence",
         run=divergence_continuation_prefix,
@@ -262,6 +270,77 @@ WORDPIECE_MISTAKES: tuple[Mistake, ...] = (
         witness=_input(LESSON_WORD_COUNTS, 5),
     ),
 )
+
+
+REAL_CODE_MISTAKES: tuple[Mistake, ...] = (
+    Mistake(
+        id="wordpiece-hf-course",
+        title="The Hugging Face course's WordPiece: ## pieces, float scores, first pair kept on a tie",
+        hint=(
+            "This is the Hugging Face course's trainer, and its conventions are not this "
+            "exercise's: `##` continuation pieces with no end-of-word marker, and among pairs "
+            "of equal score the first one scored is kept (`if max_score < score`). This "
+            "exercise asks for a word as its characters and `</w>` as a symbol of its own, "
+            "scores compared exactly (fractions.Fraction), and ties to the smallest pair; the "
+            "score count(ab) / (count(a) * count(b)) is the same."
+        ),
+        role="train_wordpiece",
+        run=real_code.train_hf_course,
+        witness=_input(LESSON_WORD_COUNTS, 3),
+    ),
+    Mistake(
+        id="wordpiece-score-by-sum",
+        title="Score divided by the sum of the parts' counts",
+        hint=(
+            "You divide the pair's count by count(a) + count(b). WordPiece divides by the "
+            "product, score(a, b) = count(ab) / (count(a) * count(b)): how much more often the "
+            "two occur together than two independent symbols would."
+        ),
+        role="train_wordpiece",
+        run=real_code.train_score_by_sum,
+        witness=_input(LESSON_WORD_COUNTS, 4),
+    ),
+    Mistake(
+        id="wordpiece-symbols-counted-per-pair",
+        title="Symbol counts taken from the pairs (inner symbols counted twice)",
+        hint=(
+            "You add to count(a) and count(b) for every pair you count, so a symbol inside a "
+            "word is counted twice (once in the pair on each side) and a word of one symbol "
+            "not at all. Count each symbol once per occurrence in the current segmentation, "
+            "weighted by the word's count, in a loop of its own."
+        ),
+        role="train_wordpiece",
+        run=real_code.train_symbols_per_pair,
+        witness=_input(LESSON_WORD_COUNTS, 3),
+    ),
+    Mistake(
+        id="wordpiece-no-pair-crash",
+        title="Crash when no pair is left to merge",
+        hint=(
+            "Once every word is a single symbol there is no pair to score, and picking the "
+            "best of nothing fails (`max()` of an empty dict, or a best pair left at `\"\"` "
+            "or `None` and then used). Check `if not pairs: break` first, so training stops "
+            "early when asked for more merges than the corpus has."
+        ),
+        role="train_wordpiece",
+        run=real_code.train_crash_when_no_pair,
+        witness=_input({"ab": 1}, 3),
+    ),
+    Mistake(
+        id="divergence-symbols-counted-per-pair",
+        title="WordPiece's symbol counts taken from the pairs (inner symbols counted twice)",
+        hint=(
+            "Your WordPiece side adds to count(a) and count(b) for every pair, so a symbol "
+            "inside a word counts twice and a one-symbol word not at all. Count each symbol "
+            "once per occurrence, weighted by the word's count."
+        ),
+        role="first_divergence",
+        run=real_code.divergence_symbols_per_pair,
+        witness=_input({"unhappy": 4, "un": 10, "happy": 11, "happiness": 3, "ness": 6}, 8),
+    ),
+)
+
+WORDPIECE_MISTAKES = WORDPIECE_MISTAKES + REAL_CODE_MISTAKES
 
 REFERENCES: dict[str, Callable[..., Any]] = {
     "train_wordpiece": train_wordpiece,
@@ -298,5 +377,11 @@ def trivial(exercise: Any, role: str, inputs: Mapping[str, Any], value: Any) -> 
     return trivial_answer(exercise, role, (inputs["corpus"], inputs["num_merges"]), answer)
 
 
+def telling_crash(role: str, crash: str) -> bool:
+    """A training crash with no pair left (``max()`` of nothing, the best pair unpacked)."""
+    return role == "train_wordpiece" and crash_looks_like_no_pair_left(crash)
+
+
 BOOK = MistakeBook(entries=WORDPIECE_MISTAKES, reference=REFERENCES, canonical=canonical,
-                   options=options, trivial=trivial)
+                   options=options, trivial=trivial, telling_crash=telling_crash,
+                   crash=(NoPairLeft,))

@@ -51,6 +51,20 @@ def scores_of(words, pairs):
             symbols[symbol] = symbols.get(symbol, 0) + 1
     return {p: Fraction(c, symbols[p[0]] * symbols[p[1]]) for p, c in pairs.items()}
 ''',
+    "by_sum": '''
+def scores_of(words, pairs):
+    symbols = count_symbols(words)
+    return {p: Fraction(c, symbols[p[0]] + symbols[p[1]]) for p, c in pairs.items()}
+''',
+    "per_pair": '''
+def scores_of(words, pairs):
+    symbols = {}
+    for word, freq in words.items():
+        for a, b in zip(word, word[1:]):
+            symbols[a] = symbols.get(a, 0) + freq
+            symbols[b] = symbols.get(b, 0) + freq
+    return {p: Fraction(c, symbols[p[0]] * symbols[p[1]]) for p, c in pairs.items()}
+''',
     "rounded": '''
 def scores_of(words, pairs):
     symbols = count_symbols(words)
@@ -80,6 +94,61 @@ def $train_name(corpus, num_merges):
         words = merge_all(words, best)
     return merges
 '''
+
+TRAIN_NO_PAIR_CHECK = '''
+def $train_name(corpus, num_merges):
+    words = read_words(corpus)
+    merges = []
+    for _ in range(num_merges):
+        pairs = count_pairs(words)
+        best = best_pair(scores_of(words, pairs))
+        merges.append(best)
+        words = merge_all(words, best)
+    return merges
+'''
+
+TRAIN_HF_COURSE = '''
+def $train_name(corpus, num_merges):
+    word_freqs = {}
+    for word, freq in read_words(corpus).items():
+        plain = "".join(word)
+        if EOW and plain.endswith(EOW):
+            plain = plain[: -len(EOW)]
+        word_freqs[plain] = word_freqs.get(plain, 0) + freq
+    splits = {w: [c if i == 0 else "##" + c for i, c in enumerate(w)] for w in word_freqs}
+    merges = []
+    for _ in range(num_merges):
+        letter_freqs, pair_freqs = {}, {}
+        for word, freq in word_freqs.items():
+            split = splits[word]
+            for i, symbol in enumerate(split):
+                letter_freqs[symbol] = letter_freqs.get(symbol, 0) + freq
+                if i + 1 < len(split):
+                    pair = (split[i], split[i + 1])
+                    pair_freqs[pair] = pair_freqs.get(pair, 0) + freq
+        if not pair_freqs:
+            break
+        best, max_score = None, None
+        for pair, freq in pair_freqs.items():
+            score = freq / (letter_freqs[pair[0]] * letter_freqs[pair[1]])
+            if max_score is None or max_score < score:
+                best, max_score = pair, score
+        merges.append(best)
+        a, b = best
+        new_token = a + b[2:] if b.startswith("##") else a + b
+        for word in word_freqs:
+            split = splits[word]
+            i = 0
+            while i < len(split) - 1:
+                if split[i] == a and split[i + 1] == b:
+                    split = split[:i] + [new_token] + split[i + 2:]
+                else:
+                    i += 1
+            splits[word] = split
+    return merges
+'''
+"""A port of the Hugging Face course's loop: ``##`` pieces, float scores, the first pair
+scored strictly highest kept."""
 
 DIVERGENCE = '''
 def $divergence_name(corpus, num_merges):
@@ -151,6 +220,11 @@ def $divergence_name(corpus, num_merges):
 '''
 """A divergence on the HF course's pieces, beside a trainer on the exercise's own."""
 
+OTHER_SCORES = {
+    "pair_counted_scores": SCORES["per_pair"].replace("def scores_of", "def pair_counted_scores"),
+}
+"""Wrong scores a ``first_divergence`` can use beside a right trainer."""
+
 STUDENT_MISTAKES: dict[str, StudentMistake] = {
     mistake.id: mistake
     for mistake in (
@@ -162,12 +236,20 @@ STUDENT_MISTAKES: dict[str, StudentMistake] = {
                        {"pieces": CONTINUATION}),
         StudentMistake("divergence-continuation-prefix", "first_divergence",
                        {"divergence": DIVERGENCE_CONTINUATION}),
+        StudentMistake("wordpiece-hf-course", "train_wordpiece", {"train": TRAIN_HF_COURSE}),
+        StudentMistake("wordpiece-score-by-sum", "train_wordpiece", {"scores": SCORES["by_sum"]}),
+        StudentMistake("wordpiece-symbols-counted-per-pair", "train_wordpiece",
+                       {"scores": SCORES["per_pair"]}),
+        StudentMistake("wordpiece-no-pair-crash", "train_wordpiece", {"train": TRAIN_NO_PAIR_CHECK}),
         StudentMistake("divergence-zero-based", "first_divergence",
                        settings={"returned": "(step - 1, bpe, wordpiece)"}),
         StudentMistake("divergence-pairs-swapped", "first_divergence",
                        settings={"returned": "(step, wordpiece, bpe)"}),
         StudentMistake("divergence-raw-frequency", "first_divergence",
                        settings={"divergence_scores": "raw_scores"}),
+        StudentMistake("divergence-symbols-counted-per-pair", "first_divergence",
+                       {"other_scores": OTHER_SCORES["pair_counted_scores"]},
+                       settings={"divergence_scores": "pair_counted_scores"}),
     )
 }
 
@@ -175,6 +257,8 @@ RAW_SCORES = '''
 def raw_scores(words, pairs):
     return dict(pairs)
 '''
+
+
 
 
 def applicable_mistakes(exercise: Exercise) -> list[StudentMistake]:
@@ -185,7 +269,8 @@ def applicable_mistakes(exercise: Exercise) -> list[StudentMistake]:
 def student_source(exercise: Exercise, mistake_id: Optional[str] = None) -> str:
     """The source of a WordPiece submission: correct, or with mistake ``mistake_id``."""
     mistake = STUDENT_MISTAKES[mistake_id] if mistake_id is not None else None
-    parts = {"scores": SCORES["exact"], "pieces": "", "divergence": DIVERGENCE}
+    parts = {"scores": SCORES["exact"], "pieces": "", "divergence": DIVERGENCE, "train": TRAIN,
+             "other_scores": ""}
     if mistake is not None:
         parts.update({key: str(value) for key, value in mistake.parts.items()})
     functions = exercise.roles()
@@ -202,9 +287,9 @@ def student_source(exercise: Exercise, mistake_id: Optional[str] = None) -> str:
         settings.update(mistake.settings)
     body = [SHARED, READ_WORDS[exercise.conventions.corpus_form], COUNT_PAIRS,
             BEST_PAIR[exercise.conventions.tie_break], MERGE_WORD, MERGE_ALL, parts["scores"],
-            RAW_SCORES, parts["pieces"]]
+            RAW_SCORES, parts["other_scores"], parts["pieces"]]
     if "train_wordpiece" in functions:
-        body.append(TRAIN)
+        body.append(parts["train"])
     if "first_divergence" in functions:
         body.append(parts["divergence"])
     what = f"known mistake {mistake_id}" if mistake_id else "no known mistake (a correct submission)"

@@ -80,13 +80,14 @@ def namespace(mistake_id=None) -> dict:
 
 
 class Crash(str):
-    """What a call that raised ValueError gives (multiplied probabilities: log of 0.0)."""
+    """What a call that raised gives: ValueError (multiplied probabilities: log of 0.0), or
+    TypeError (a back pointer left None, where no path passes an unknown character)."""
 
 
 def outcome(run, *args):
     try:
         return run(*args)
-    except ValueError as error:
+    except (ValueError, TypeError) as error:
         return Crash(error)
 
 
