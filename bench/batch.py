@@ -3,6 +3,7 @@ memory on a synthetic class of any size.
 
     python bench/batch.py [--students 200] [--jobs N] [--baseline DIR] [--workdir DIR] [--keep]
     python bench/batch.py --synthetic 10000 [--baseline DIR]
+    python bench/batch.py --mixed [--copies 4] [--jobs N]
 
 The class mixes copies and variants of the shipped examples and test submissions: correct
 ones in several styles, the catalogue's mistaken students (one known mistake each), broken
@@ -22,6 +23,13 @@ and the re-run with nothing changed.
 through the gradebook API (the first 200 timed as a batch records them), then writes the
 outputs in a fresh process: every report rendered (a first run), then only the CSV files and
 the class report (a re-run); it prints the time and the peak RSS of each phase.
+
+``--mixed`` grades a class of every shipped exercise: per exercise, copies of its correct and
+wrong examples and, for code exercises, one whose first function raises and one whose first
+function never returns. It prints, per exercise, the CPU seconds per grading and its ratio to W,
+then the whole class's CPU per submission as a ratio to W, and the projected wall time of a
+10,000-student class on one 32-core Slurm node (the class's CPU divided over 32 cores as fast as
+this machine's, the batch process's own share included).
 
 ``--baseline DIR`` (repeatable) runs the same measurements with another checkout (``git
 archive COMMIT | tar -x -C DIR``) and prints its figures beside this one's, each row labelled
@@ -128,13 +136,13 @@ def usage() -> dict:
             "peak_rss_mb": me.ru_maxrss / 1024}
 
 
-def phase_grade(folder: str, out: str, jobs: str) -> dict:
+def phase_grade(folder: str, out: str, jobs: str, exercise: str = "") -> dict:
     from grader.batch.batch import BatchOptions, run_batch
     from grader.grading.secrets import resolve_secret
 
     started = time.perf_counter()
     summary = run_batch(Path(folder), Path(out), BatchOptions(
-        jobs=int(jobs), progress=False,
+        exercise=exercise or None, jobs=int(jobs), progress=False,
         grading_options={"strict_sandbox": False, "seed_secret": resolve_secret(None)}))
     return {"wall": time.perf_counter() - started, "graded": summary.graded,
             "reused": summary.reused, "line": summary.lines()[0], **usage()}
@@ -246,6 +254,78 @@ def real_class(args: argparse.Namespace, checkouts: list[tuple[str, Path]], work
           "its own CPU per grading, warm-up included)")
 
 
+MIXED_CLASS_SIZE = 10_000
+MIXED_NODE_CORES = 32
+
+
+def first_function(exercise_id: str) -> str | None:
+    """The name of the function the exercise's first milestone grades, None for answers files."""
+    from grader.spec import load_exercise
+
+    exercise = load_exercise(exercise_id)
+    if not exercise.functions:
+        return None
+    return exercise.function(exercise.milestones[0].function).name
+
+
+def mixed_sources(copies: int) -> dict[str, list[str]]:
+    """exercise id -> the texts of its part of the mixed class."""
+    class_by_exercise: dict[str, list[str]] = {}
+    for folder in sorted(p for p in EXAMPLES.iterdir() if p.is_dir()):
+        correct = sorted(folder.glob("*_correct.*"))
+        wrong = sorted(folder.glob("*_wrong.*"))
+        texts = [f.read_text() for f in correct + wrong] * copies
+        name = first_function(folder.name)
+        if name and correct:
+            base = correct[0].read_text()
+            texts.append(base + f"\n\ndef {name}(*args, **kwargs):\n    raise RuntimeError('crash')\n")
+            texts.append(base + f"\n\ndef {name}(*args, **kwargs):\n    while True:\n        pass\n")
+        suffix = correct[0].suffix if correct else ".py"
+        class_by_exercise[folder.name] = [(t, suffix) for t in texts]
+    return class_by_exercise
+
+
+def suffix_of(texts: list[tuple[str, str]]) -> str:
+    return texts[0][1] if texts else ".py"
+
+
+def mixed(args: argparse.Namespace, workdir: Path) -> None:
+    parts = mixed_sources(args.copies)
+    print(f"mixed class: every exercise, --jobs {args.jobs}, {os.cpu_count()} cores, "
+          f"load before: {os.getloadavg()[0]:.1f}")
+    print(f"{'exercise':18} {'gradings':>8} {'CPU-s/grading':>13} {'x W':>6} {'wall':>7}", flush=True)
+    total_cpu, total_gradings, ws = 0.0, 0, []
+    for exercise, texts in parts.items():
+        folder = workdir / "mixed" / exercise
+        shutil.rmtree(folder, ignore_errors=True)
+        folder.mkdir(parents=True)
+        for index, (text, suffix) in enumerate(texts):
+            ending = f"\n# submitted by m{index:05d}\n" if suffix == ".py" else f"\n# m{index:05d}\n"
+            (folder / f"m{index:05d}{suffix}").write_text(text + ending)
+        out = workdir / "mixed-out" / exercise
+        shutil.rmtree(out, ignore_errors=True)
+        w_before = workload()
+        # Answers files are graded for a named exercise; code files name theirs in the header.
+        named = exercise if suffix_of(texts) != ".py" else ""
+        graded = inner(ROOT, "grade", str(folder), str(out), str(args.jobs), named)
+        w = statistics.median([w_before, workload()])
+        ws.append(w)
+        cpu = graded["self_cpu"] + graded["children_cpu"]
+        count = max(1, graded["graded"])
+        total_cpu += cpu
+        total_gradings += graded["graded"]
+        print(f"{exercise:18} {graded['graded']:8d} {cpu / count:13.3f} {cpu / count / w:6.2f} "
+              f"{graded['wall']:6.1f}s", flush=True)
+    w = statistics.median(ws)
+    per = total_cpu / max(1, total_gradings)
+    projected = per * MIXED_CLASS_SIZE / MIXED_NODE_CORES
+    print(f"whole class: {total_gradings} gradings, {per:.3f} CPU-s per submission = "
+          f"{per / w:.2f} x W (W = {w:.3f} CPU-s, target <= 0.5 x W)")
+    print(f"projected: {MIXED_CLASS_SIZE:,} students on one {MIXED_NODE_CORES}-core Slurm node "
+          f"with cores as fast as this machine's: {projected / 60:.1f} min "
+          f"({per:.3f} CPU-s x {MIXED_CLASS_SIZE:,} / {MIXED_NODE_CORES})")
+
+
 def synthetic(args: argparse.Namespace, checkouts: list[tuple[str, Path]], workdir: Path) -> None:
     samples = workdir / "samples.json"
     inner(ROOT, "samples", str(samples))
@@ -276,6 +356,10 @@ def main() -> None:
                         help="a synthetic class of N gradings: the output phase only")
     parser.add_argument("--baseline", type=Path, metavar="DIR", action="append", default=[],
                         help="another checkout, measured the same way (may be repeated)")
+    parser.add_argument("--mixed", action="store_true",
+                        help="a class of every shipped exercise: correct, wrong, crashing, looping")
+    parser.add_argument("--copies", type=int, default=4,
+                        help="with --mixed: copies of each correct and wrong example")
     parser.add_argument("--workdir", type=Path)
     parser.add_argument("--keep", action="store_true", help="keep the class and its outputs")
     args = parser.parse_args()
@@ -283,7 +367,10 @@ def main() -> None:
     workdir.mkdir(parents=True, exist_ok=True)
     checkouts = [(path.name[:10], path.resolve()) for path in args.baseline] + [("this", ROOT)]
     try:
-        (synthetic if args.synthetic else real_class)(args, checkouts, workdir)
+        if args.mixed:
+            mixed(args, workdir)
+        else:
+            (synthetic if args.synthetic else real_class)(args, checkouts, workdir)
     finally:
         if args.keep:
             print(f"outputs in {workdir}")

@@ -5,6 +5,7 @@
     python bench/grade.py --audit EXERCISE [--runs 1]  # wall and CPU of grade audit
     python bench/grade.py --efficiency [--runs 5]      # margins of the efficiency milestone
     python bench/grade.py --pairs 7                    # CPU and wall as ratios to W
+    python bench/grade.py --pairs 3 --every-exercise   # the same, every shipped exercise
 
 The first mode prints the median wall time of ``grade submit SUBMISSION --format json`` run
 as a fresh process (the full suite, property checks and the efficiency milestone included),
@@ -30,6 +31,10 @@ the other, N times, for the correct and the wrong sample of bpe-train-encode and
 one with the grader's cache (the validated spec and the prepared work) emptied before each
 run (a course's first grading), and
 prints the median ratios of CPU (the whole process tree) and wall time to W.
+``--every-exercise`` does the same for the correct and the wrong example of every exercise under
+``examples/`` (``--exercise ID`` for some), adds the peak RSS of the largest process of the
+grading's tree, and says whether each wall ratio is within its budget (correct 1.5 x W, wrong
+2 x W).
 
 The efficiency mode grades only the efficiency check, repeatedly, for the Counter-based correct
 submission (must pass) and the one that rescans the texts every merge (must fail), and
@@ -205,21 +210,90 @@ def bench_pairs(pairs: int) -> None:
         for label, submission, cold in (("correct, first grading (cache empty)", DEFAULT_SUBMISSION, True),
                                         ("correct", DEFAULT_SUBMISSION, False),
                                         ("wrong", WRONG_SUBMISSION, False)):
-            command = grade_command() + ["submit", str(submission), "--format", "json"]
-            subprocess.run(command, capture_output=True, check=False, env=environment)
-            cpu_ratios, wall_ratios, cpus = [], [], []
-            for _ in range(pairs):
-                if cold:  # the kept spec and the prepared work both go
-                    for stored in Path(cache).iterdir():
-                        shutil.rmtree(stored) if stored.is_dir() else stored.unlink()
-                w_cpu, w_wall = tree_seconds(WORKLOAD)
-                g_cpu, g_wall = tree_seconds(command, environment)
-                cpu_ratios.append(g_cpu / w_cpu)
-                wall_ratios.append(g_wall / w_wall)
-                cpus.append(g_cpu)
-            print(f"  {label:<38} CPU {statistics.median(cpu_ratios):.2f} x W   "
-                  f"wall {statistics.median(wall_ratios):.2f} x W   "
-                  f"({statistics.median(cpus):.2f} CPU-s)")
+            figures = paired_figures(submission, pairs, environment, Path(cache) if cold else None)
+            print(f"  {label:<38} CPU {figures.cpu:.2f} x W   wall {figures.wall:.2f} x W   "
+                  f"({figures.cpu_seconds:.2f} CPU-s)")
+
+
+EXAMPLES = ROOT / "examples"
+TARGET_WALL = {"correct": 1.5, "wrong": 2.0}
+"""The wall-time budget of one grading, as a ratio to W, for each kind of example."""
+
+
+class PairedFigures:
+    """Median ratios to W of N paired runs, and the largest peak RSS seen."""
+
+    def __init__(self, cpu: float, wall: float, cpu_seconds: float, peak_mib: float) -> None:
+        self.cpu, self.wall, self.cpu_seconds, self.peak_mib = cpu, wall, cpu_seconds, peak_mib
+
+
+def paired_figures(submission: Path, pairs: int, environment: dict,
+                   emptied_cache: Optional[Path] = None) -> PairedFigures:
+    """Grade ``submission`` ``pairs`` times, each run right after a run of W."""
+    command = grade_command() + ["submit", str(submission), "--format", "json"]
+    subprocess.run(command, capture_output=True, check=False, env=environment)
+    cpu_ratios, wall_ratios, cpus, peaks = [], [], [], []
+    for _ in range(pairs):
+        if emptied_cache is not None:  # the kept spec and the prepared work both go
+            for stored in emptied_cache.iterdir():
+                shutil.rmtree(stored) if stored.is_dir() else stored.unlink()
+        w_cpu, w_wall = tree_seconds(WORKLOAD)
+        g_cpu, g_wall, peak = measured_tree(command, environment)
+        cpu_ratios.append(g_cpu / w_cpu)
+        wall_ratios.append(g_wall / w_wall)
+        cpus.append(g_cpu)
+        peaks.append(peak)
+    return PairedFigures(statistics.median(cpu_ratios), statistics.median(wall_ratios),
+                         statistics.median(cpus), max(peaks))
+
+
+MEASURE_TREE = """
+import json, resource, subprocess, sys, time
+started = time.perf_counter()
+subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
+wall = time.perf_counter() - started
+use = resource.getrusage(resource.RUSAGE_CHILDREN)
+print(json.dumps([use.ru_utime + use.ru_stime, wall, use.ru_maxrss / 1024]))
+"""
+
+
+def measured_tree(command: list[str], environment: dict) -> tuple[float, float, float]:
+    """CPU and wall seconds of ``command``'s process tree, and the peak RSS (MiB) of the largest
+    process in it, measured by a fresh interpreter that runs nothing else."""
+    done = subprocess.run([sys.executable, "-c", MEASURE_TREE, *command], capture_output=True,
+                          text=True, check=True, env=environment)
+    cpu, wall, peak = json.loads(done.stdout)
+    return cpu, wall, peak
+
+
+def example_files(folder: Path) -> dict[str, Path]:
+    """The correct and the wrong example of one exercise folder under examples/."""
+    found = {}
+    for kind in ("correct", "wrong"):
+        matches = sorted(folder.glob(f"*_{kind}.*"))
+        if matches:
+            found[kind] = matches[0]
+    return found
+
+
+def bench_every_exercise(pairs: int, only: Optional[list[str]]) -> None:
+    """The paired figures of every shipped exercise's correct and wrong example."""
+    folders = [f for f in sorted(EXAMPLES.iterdir()) if f.is_dir() and (not only or f.name in only)]
+    print(f"grade submit of every exercise as ratios to W = {' '.join(WORKLOAD)}, "
+          f"paired runs, median of {pairs}; load average before: {os.getloadavg()[0]:.2f}")
+    print(f"  {'exercise':<18} {'example':<8} {'CPU x W':>8} {'wall x W':>9} {'CPU-s':>7} "
+          f"{'peak MiB':>9}  wall target")
+    with tempfile.TemporaryDirectory(prefix="bench-cache-") as cache:
+        environment = dict(os.environ, GRADE_CACHE_DIR=cache)
+        for folder in folders:
+            for kind, submission in example_files(folder).items():
+                figures = paired_figures(submission, pairs, environment)
+                target = TARGET_WALL[kind]
+                verdict = "within" if figures.wall <= target else "OVER"
+                print(f"  {folder.name:<18} {kind:<8} {figures.cpu:>8.2f} {figures.wall:>9.2f} "
+                      f"{figures.cpu_seconds:>7.2f} {figures.peak_mib:>9.0f}  "
+                      f"<= {target} x W: {verdict}", flush=True)
+    print(f"load average after: {os.getloadavg()[0]:.2f}")
 
 
 def child_run(args: list[str]) -> tuple[float, float]:
@@ -319,10 +393,16 @@ def main() -> None:
                         help="compile the grader's modules from source on every run")
     parser.add_argument("--pairs", type=int, metavar="N",
                         help="correct and wrong gradings as ratios to W, N paired runs each")
+    parser.add_argument("--every-exercise", action="store_true",
+                        help="with --pairs: every shipped exercise's correct and wrong example")
+    parser.add_argument("--exercise", action="append", metavar="ID",
+                        help="with --pairs --every-exercise: only this exercise (repeatable)")
     parser.add_argument("--split-once", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.split_once:
         print(json.dumps(split_once(args.submission.resolve())))
+    elif args.pairs and args.every_exercise:
+        bench_every_exercise(args.pairs, args.exercise)
     elif args.pairs:
         bench_pairs(args.pairs)
     elif args.efficiency:
