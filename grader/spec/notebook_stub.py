@@ -2,7 +2,8 @@
 
 Made from the ``.py`` stub (:func:`grader.spec.stubs.render_stub`), so both say the same: its
 docstring becomes the Markdown instructions; the first code cell holds the ``# exercise: ID``
-line, the stub's imports and the import of ``check``; then, per function, a Markdown cell with
+line, the import of ``check`` and the stub's imports (and any other top-level statement
+but the functions); then, per function, a Markdown cell with
 its milestones and public examples, one code cell with the function as the stub writes it, and
 one ``check("MILESTONE")`` cell per milestone of that function.
 """
@@ -25,11 +26,15 @@ def render_notebook_stub(exercise: Exercise) -> str:
     lines = source.splitlines()
     tree = ast.parse(source)
     docstring = ast.get_docstring(tree, clean=True) or ""
-    functions = {node.name: node for node in tree.body if isinstance(node, ast.FunctionDef)}
+    written = {function.name for function in stub_functions(exercise)}
+    functions = {node.name: node for node in tree.body
+                 if isinstance(node, ast.FunctionDef) and node.name in written}
     setup = [f"# exercise: {exercise.id}", CHECK_IMPORT]
-    for node in tree.body:
-        if isinstance(node, (ast.Import, ast.ImportFrom)) and node.module != "__future__":
-            setup.append(ast.get_source_segment(source, node) or "")
+    for node in tree.body[1:]:  # after the docstring: imports and anything else but the functions
+        if isinstance(node, ast.ImportFrom) and node.module == "__future__":
+            continue
+        if not (isinstance(node, ast.FunctionDef) and node.name in written):
+            setup.append("\n".join(lines[node.lineno - 1:node.end_lineno]))
     title, _, body = docstring.partition("\n")
     cells = [nbformat.v4.new_markdown_cell(f"# {title.strip()}\n{body}"),
              nbformat.v4.new_code_cell("\n".join(setup))]

@@ -64,3 +64,10 @@ def test_check_cells_report_the_functions_not_written_yet(written):
     assert "encode raised NotImplementedError: encode is not written yet" in shown['check("encode")']
     assert re.search(r"\[encode\]: 0 of \d+ public checks pass", shown["check()"])
     assert "hidden checks run when you submit" in shown["check()"]
+
+
+def test_an_answers_exercise_has_no_notebook(tmp_path):
+    result = CliRunner().invoke(main, ["stub", "hand-bpe", "--notebook", "-o",
+                                       str(tmp_path / "hand.ipynb")])
+    assert result.exit_code == 2 and "is handed in as answers.yaml, not as code" in result.output
+    assert not (tmp_path / "hand.ipynb").exists()
