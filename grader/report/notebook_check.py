@@ -85,7 +85,7 @@ class CheckFeedback:
                         else '<span style="color: #a00">✗</span>')
                 item = f"<li>{mark} {escape(check.title or check.id)}"
                 if not check.passed:
-                    item += ('<pre style="margin: 0.2em 0 0.5em 0; white-space: pre-wrap; font-family: monospace; font-size: 0.9em">'
+                    item += ('<pre style="margin: 0.2em 0 0.5em 0; white-space: pre-wrap; word-break: normal; overflow-wrap: anywhere; font-family: monospace; font-size: 0.9em">'
                              + escape("\n".join(check_feedback(check))) + "</pre>")
                 parts.append(item + "</li>")
             parts.append("</ul>")
