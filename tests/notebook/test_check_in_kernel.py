@@ -1,7 +1,7 @@
-"""``check()`` from a notebook cell, in a real kernel, as root and as an ordinary user: its
-milestone lines are under the cell, for a wrong solution and then the fixed one, and its
-verdicts on public checks are those of grading the notebook saved at that point (the grading
-behind ``grade submit``). The saved notebook with a ``%time`` assignment and a crashing demo
+"""``check()`` from a notebook cell, in a real kernel, as root, as an ordinary user and in a
+default container: its milestone lines are under the cell, for a wrong solution and then the
+fixed one, and its verdicts on public checks are those of grading the notebook saved at that
+point (the grading behind ``grade submit``). The saved notebook with a ``%time`` assignment and a crashing demo
 cell grades as its functions deserve: exactly as the same functions in a ``.py``."""
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ import nbformat
 import pytest
 
 from grader.grading.engine import grade_submission
+from support.container import container_available
 from support.kernel import cell_text, kernel_unavailable, run_notebook
 
 SUBMISSIONS = Path(__file__).parents[1] / "submissions"
@@ -42,15 +43,17 @@ def notebook(path: Path, cells: list[str]) -> Path:
     return path
 
 
-@pytest.fixture(scope="module", params=["root", "nobody"])
+@pytest.fixture(scope="module", params=["root", "nobody", "container"])
 def executed(request, tmp_path_factory):
-    """The notebook run once per user: a wrong solution checked, then the fixed one."""
-    nobody = request.param == "nobody"
-    reason = kernel_unavailable(as_nobody=nobody)
+    """The notebook run once per place: a wrong solution checked, then the fixed one. As
+    root, as an ordinary user, and as root in a default container (where no namespace can be
+    made, as on hosted notebook services)."""
+    nobody, container = request.param == "nobody", request.param == "container"
+    reason = kernel_unavailable(as_nobody=nobody) or (container_available() if container else None)
     if reason:
         pytest.skip(reason)
     path = notebook(tmp_path_factory.mktemp("book") / "student.ipynb", WRONG_CELLS + RIGHT_CELLS)
-    return run_notebook(path, as_nobody=nobody)
+    return run_notebook(path, as_nobody=nobody, in_container=container)
 
 
 def saved(executed, cells: int, folder: Path) -> Path:

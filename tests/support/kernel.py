@@ -50,11 +50,28 @@ def kernel_unavailable(as_nobody: bool = False) -> str | None:
         import nbclient  # noqa: F401
     except ImportError as error:
         return f"nbclient and ipykernel are needed ({error}); pip install -e '.[dev]'"
-    return environment_unavailable("host-nobody") if as_nobody else None
+    if not as_nobody:
+        return None
+    reason = environment_unavailable("host-nobody")
+    if reason:
+        return reason
+    # The kernel is this interpreter, or (when the user may not execute it) the system's Python
+    # of the same version: one of the two must be there for that user.
+    probe = ("import os, sys; sys.exit(0 if os.access(sys.executable, os.X_OK) or "
+             "os.access('/usr/bin/python%d.%d' % sys.version_info[:2], os.X_OK) else 3)")
+    done = subprocess.run(ENVIRONMENTS["host-nobody"]([sys.executable, "-c", probe]),
+                          capture_output=True, timeout=60)
+    if done.returncode != 0:
+        return (f"uid {NOBODY} can execute neither {sys.executable} nor the system's Python "
+                f"{sys.version_info[0]}.{sys.version_info[1]}, so it cannot start a kernel")
+    return None
 
 
-def run_notebook(path: Path, *, as_nobody: bool = False) -> nbformat.NotebookNode:
-    """``path`` executed in a fresh kernel; its outputs are in the notebook returned."""
+def run_notebook(path: Path, *, as_nobody: bool = False,
+                 in_container: bool = False) -> nbformat.NotebookNode:
+    """``path`` executed in a fresh kernel; its outputs are in the notebook returned.
+    ``in_container``: as root in the simulated default Docker container (no namespaces can be
+    made there), as on hosted notebook services that run the kernel as root in a container."""
     folder = Path(tempfile.mkdtemp(prefix="kernel-"))
     try:
         folder.chmod(0o755)
@@ -69,7 +86,8 @@ def run_notebook(path: Path, *, as_nobody: bool = False) -> nbformat.NotebookNod
                    IPYTHONDIR=str(home / "ipython"), GRADE_CACHE_DIR=str(home / "cache"),
                    JUPYTER_PATH=str(home / "jupyter"), JUPYTER_PLATFORM_DIRS="1")
         argv = [sys.executable, "-c", RUNNER, str(source), str(executed)]
-        prefix = ENVIRONMENTS["host-nobody" if as_nobody else "host-root"]
+        prefix = ENVIRONMENTS["host-nobody" if as_nobody else
+                              "container" if in_container else "host-root"]
         done = subprocess.run(prefix(argv), env=env, cwd=home, capture_output=True, text=True,
                               timeout=300)
         assert done.returncode == 0, done.stderr[-3000:]
