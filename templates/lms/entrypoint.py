@@ -14,10 +14,11 @@ run anywhere:
 
 - Gradescope: ``AUTOGRADER_ROOT`` (default ``/autograder``): grades ``submission/``, writes
   ``results/results.json``.
-- PrairieLearn: ``GRADE_ROOT`` (default ``/grade``): grades ``student/``, writes
-  ``results/results.json``.
+- PrairieLearn: ``GRADE_ROOT`` (default ``/grade``): grades ``student/`` (an uploaded
+  notebook first, when the question offers one), writes ``results/results.json``.
 - GitHub Classroom: ``GITHUB_WORKSPACE`` (default: the current directory): grades the
-  exercise's student file at the repository's top, writes ``RUNNER_TEMP``'s (default: the
+  exercise's student file at the repository's top (or the notebook beside it, when the
+  bundle names one and the student file is gone or still the template's), writes ``RUNNER_TEMP``'s (default: the
   workspace's) ``bpe-results/results.json``, appends ``result=<base64 of it>`` to the file
   named by ``GITHUB_OUTPUT`` for the grading reporter, and prints every check's feedback and
   the score Classroom records in the job log.
