@@ -105,6 +105,8 @@ def _feedback(milestone: Optional[str], exercise: Any, exercises_dir: Any,
         report = grade_submission(handed, spec, seed_secret=seed_secret)
         feedback = check_feedback_of(report, [milestone] if milestone else [])
         feedback.graded_as = f"{len(cells)} cells this kernel ran, as {handed.name} (cell N is In [N])"
+    except CheckError:
+        raise
     except (GradingSetupError, UnknownMilestone) as error:
         raise CheckError(str(error)) from None
     except Exception as error:  # noqa: BLE001 - SandboxUnavailable and the like: said, not raised
