@@ -28,6 +28,7 @@ from grader.bundles.gradescope import build_gradescope_bundle
 from grader.bundles.prairielearn import write_prairielearn_question
 from grader.bundles.wheels import WheelError, WheelTarget
 from grader.bundles.common import BundleError
+from grader.grading.engine import grade_submission
 from grader.spec import load_exercise
 from support.container import container_available, container_command
 from support.host import host_environment
@@ -347,6 +348,14 @@ def test_prairielearn_grades_the_uploaded_notebook_instead_of_the_editor_in_a_de
     for needle in DEMO_NOTES:
         assert needle in results["message"], needle
     assert "student.ipynb is a notebook" in results["message"]
+    # its public verdicts are those of grading the notebook here (and so of check() in it)
+    entries = {test["name"]: test for test in results["tests"]}
+    report = grade_submission(notebook, EXERCISE)
+    public = [(m.title, c) for m in report.milestones for c in m.checks if c.visibility != "hidden"]
+    assert any(not check.passed for _, check in public)
+    for title, check in public:
+        entry = entries[f"{title}: {check.title}"]
+        assert (entry["points"] == entry["max_points"]) is check.passed, check.title
     results = grade_on_root(upload_question, SUBMISSIONS / "correct_counter.py")
     assert results["score"] == 1, "without an upload, the editor's file is graded"
 
