@@ -39,6 +39,7 @@ ONE_PROCESS = (
     "tests/bundles/test_bundle_classroom.py",
     "tests/bundles/test_bundle_gradescope.py",
     "tests/families/byte_level/test_byte_exercise.py",
+    "tests/notebook/test_check_in_kernel.py",
 )
 
 

@@ -14,6 +14,7 @@ bundle says so rather than pretending otherwise.
 
 from __future__ import annotations
 
+import hashlib
 import re
 import shutil
 from dataclasses import dataclass
@@ -23,7 +24,9 @@ from typing import Optional
 from grader.bundles.common import (
     SEED_SECRET_NAME,
     BundleError,
+    add_settings,
     install_script,
+    notebook_name,
     per_student,
     render_template,
     target_python,
@@ -112,6 +115,11 @@ def write_classroom_bundle(
     wrote_stub = not stub.exists()
     if wrote_stub:
         stub.write_text(classroom_starter(exercise), encoding="utf-8")
+    notebook = notebook_name(exercise)
+    if notebook is not None:
+        # A notebook is graded when the code file is still the template's (or gone).
+        add_settings(bundle, notebook_file=notebook,
+                     starter_sha256=hashlib.sha256(stub.read_bytes()).hexdigest())
     files = sorted(path.relative_to(directory).as_posix() for path in [workflow, stub, *bundle.rglob("*")]
                    if path.is_file())
     return ClassroomBundle(directory=directory, files=files, wheels=wheels, wrote_stub=wrote_stub)

@@ -123,6 +123,22 @@ def write_grading_files(directory: Path, exercise: Exercise, *, sandbox: str,
     return secret
 
 
+def notebook_name(exercise: Exercise) -> Optional[str]:
+    """The notebook a student may hand in instead of the code file (``student.ipynb`` beside
+    ``student.py``), or None when the exercise's submissions are not code."""
+    if ".ipynb" not in submission_kind(exercise).suffixes or per_student(exercise):
+        return None
+    return Path(exercise.student_file).with_suffix(".ipynb").name
+
+
+def add_settings(directory: Path, **settings: Any) -> None:
+    """Add ``settings`` to the ``bundle.json`` :func:`write_grading_files` wrote there."""
+    path = directory / CONFIG_NAME
+    config = json.loads(path.read_text(encoding="utf-8"))
+    config.update(settings)
+    path.write_text(json.dumps(config, indent=2) + "\n", encoding="utf-8")
+
+
 def per_student(exercise: Exercise) -> bool:
     """Whether each student of ``exercise`` starts from a file of their own (their variant)."""
     stub = family_of(exercise).stub

@@ -31,8 +31,10 @@ from markupsafe import Markup
 
 from grader.bundles.common import (
     BundleError,
+    add_settings,
     grading_timeout,
     install_script,
+    notebook_name,
     per_student,
     render_template,
     student_starting_file,
@@ -94,11 +96,18 @@ def write_prairielearn_question(
     force: bool = False,
     seed_secret: Optional[str] = None,
     variants: int = DEFAULT_VARIANTS,
+    notebook_upload: bool = False,
 ) -> PrairieLearnQuestion:
     """Write the question directory for ``exercise``; refuse a non-empty one unless ``force``.
 
     ``variants``: how many starting files a per-student exercise's question draws from.
+    ``notebook_upload``: the question also offers an upload of ``student.ipynb``, graded
+    instead of the editor's file when one is uploaded.
     """
+    notebook = notebook_name(exercise) if notebook_upload else None
+    if notebook_upload and notebook is None:
+        raise BundleError(f"--notebook-upload: {exercise.id} is handed in as "
+                          f"{exercise.student_file}, not as code, so it takes no notebook")
     image = default_image() if image is None else image
     check_image_name(image)
     if not 1 <= variants <= MAX_VARIANTS:
@@ -117,7 +126,9 @@ def write_prairielearn_question(
         write_variants(directory, exercise, secret, variants)
     else:
         (directory / STUB_FILE).write_text(starting_file(exercise), encoding="utf-8")
-    (directory / "question.html").write_text(question_html(exercise), encoding="utf-8")
+    if notebook is not None:
+        add_settings(tests, notebook_file=notebook)
+    (directory / "question.html").write_text(question_html(exercise, notebook), encoding="utf-8")
     info = question_info(exercise, image=image, question_uuid=question_uuid or _existing_uuid(directory))
     (directory / "info.json").write_text(json.dumps(info, indent=2) + "\n", encoding="utf-8")
     files = sorted(path.relative_to(directory).as_posix() for path in directory.rglob("*") if path.is_file())
@@ -154,7 +165,9 @@ def entrypoint_deadline(exercise: Exercise) -> int:
     return min(grading_timeout(exercise), PRAIRIELEARN_MAX_TIMEOUT - RESULT_MARGIN_SECONDS)
 
 
-def question_html(exercise: Exercise) -> str:
+def question_html(exercise: Exercise, notebook: Optional[str] = None) -> str:
+    """The question's page: the instructions and the editor (and, given ``notebook``, an
+    upload of that notebook beside it)."""
     suffix = Path(exercise.student_file).suffix.lower()
     return render_template(
         "prairielearn/question.html.j2",
@@ -166,6 +179,7 @@ def question_html(exercise: Exercise) -> str:
         ace_mode=ACE_MODES.get(suffix, "ace/mode/text"),
         per_student=per_student(exercise),
         sheet_param=SHEET_PARAM,
+        notebook=notebook,
     )
 
 

@@ -137,6 +137,10 @@ def show(exercise: str, hidden: bool) -> None:
          "to write ID/FILE into for every student).",
 )
 @click.option("--force", is_flag=True, help="Overwrite the output file if it exists.")
+@click.option("--notebook", is_flag=True,
+              help="Write a Jupyter notebook (default file: ID.ipynb): the instructions in "
+                   "Markdown, a cell per function, its public examples, and a check cell after "
+                   "each milestone.")
 @click.option("--student", metavar="ID",
               help="Answers exercises: the student whose variant (corpus and words) to render.")
 @click.option("--roster", type=click.Path(dir_okay=False, path_type=Path), default=None,
@@ -148,13 +152,17 @@ def show(exercise: str, hidden: bool) -> None:
               help="The course secret variants are drawn with (default: env GRADE_SEED_SECRET, "
                    "the file $GRADE_SEED_SECRET_FILE, else a practice value everyone shares).")
 @exercises_dir_option
-def stub(exercise: str, output: Optional[Path], force: bool, student: Optional[str],
-         roster: Optional[Path], id_column: Optional[str], seed_secret: Optional[str]) -> None:
+def stub(exercise: str, output: Optional[Path], force: bool, notebook: bool,
+         student: Optional[str], roster: Optional[Path], id_column: Optional[str],
+         seed_secret: Optional[str]) -> None:
     from grader.spec.registry import family_of
     from grader.spec.stubs import StubExists, render_stub, write_stub
 
     spec = load(exercise)
     family = family_of(spec)
+    if notebook:
+        _notebook_stub(spec, family, output, force, student, roster)
+        return
     if roster is not None or id_column is not None:
         _roster_stubs(spec, roster, id_column, output, force, student, seed_secret)
         return
@@ -175,6 +183,28 @@ def stub(exercise: str, output: Optional[Path], force: bool, student: Optional[s
     except OSError as error:
         raise InputError(f"cannot write {output}: {error.strerror or error}") from None
     click.echo(f"wrote {output} (exercise {spec.id})", err=True)
+
+
+def _notebook_stub(spec, family, output: Optional[Path], force: bool, student: Optional[str],
+                   roster: Optional[Path]) -> None:
+    """The stub as a notebook, written to ID.ipynb unless -o names another file."""
+    from grader.spec.notebook_stub import render_notebook_stub
+
+    if family.stub is not None or student is not None or roster is not None:
+        raise click.UsageError(f"{spec.id} is handed in as {spec.student_file}, not as code: "
+                               f"render its file without --notebook")
+    output = output or Path(f"{spec.id}.ipynb")
+    if output.is_dir():
+        raise click.BadParameter(f"{output} is a folder: give a file name", param_hint="-o")
+    if output.exists() and not force:
+        raise InputError(f"{output} already exists; pass --force to overwrite it")
+    for loc, message in family.prose_problems(spec):
+        click.echo(f"warning: {spec.problem(loc, message)} (run grade check)", err=True)
+    try:
+        output.write_text(render_notebook_stub(spec), encoding="utf-8")
+    except OSError as error:
+        raise InputError(f"cannot write {output}: {error.strerror or error}") from None
+    click.echo(f"wrote {output} (exercise {spec.id}; open it in Jupyter)", err=True)
 
 
 def _own_stub(spec, family, output: Optional[Path], force: bool, student: Optional[str],

@@ -164,10 +164,13 @@ def _starters_note(exercise: Exercise, column: str) -> None:
 @click.option("--variants", type=int, default=100, show_default=True,
               help="Exercises with a variant per student: how many starting files the question "
               "draws its variants from.")
+@click.option("--notebook-upload", is_flag=True,
+              help="Offer an upload of student.ipynb beside the editor; an uploaded notebook "
+                   "is graded instead of the editor's file.")
 @SANDBOX_OPTION
 @SECRET_OPTION
 def prairielearn(exercise_id: str, output: Path, image: Optional[str], force: bool, variants: int,
-                 sandbox: str, seed_secret: Optional[str]) -> None:
+                 notebook_upload: bool, sandbox: str, seed_secret: Optional[str]) -> None:
     """Write a PrairieLearn question directory graded externally by bpe-autograder."""
     from grader.bundles.prairielearn import write_prairielearn_question
 
@@ -175,7 +178,8 @@ def prairielearn(exercise_id: str, output: Path, image: Optional[str], force: bo
     try:
         question = write_prairielearn_question(exercise, output, image=image, sandbox=sandbox,
                                                force=force, seed_secret=seed_secret,
-                                               variants=variants)
+                                               variants=variants,
+                                               notebook_upload=notebook_upload)
     except BundleError as error:
         _fail(error)
     click.echo(f"wrote {question.directory}: {', '.join(question.files)}", err=True)

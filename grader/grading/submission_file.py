@@ -38,6 +38,10 @@ STATEMENT_MAGICS: dict[str, Optional[tuple[str, str]]] = {
     "time": None, "timeit": ("nrp", "tcqo"), "prun": ("DlsT", "rq")}
 SHOWN_LINE_CHARS = 300
 LISTED_LINES = 12  # the lines one note lists, the rest counted
+# The in-notebook check (grader.notebook): its import, and its calls once it is imported, are
+# the grader's lines, not the student's work; graded, they would only fail in the sandbox.
+CHECK_IMPORT = re.compile(r"^(?:from\s+grader\.notebook\s+import\s+check\s*|import\s+grader\.notebook\s*)(?:#.*)?$")
+CHECK_CALL = re.compile(r"^(?:grader\.notebook\.)?check\(.*\)\s*;?\s*(?:#.*)?$")
 _MISSING_MODULE = re.compile(r"No module named '([^'.]+)[^']*'")
 MAX_SUBMISSION_BYTES = 4_000_000
 """A submission larger than this is refused before it is parsed (a homework is a few KB; a
@@ -168,10 +172,14 @@ def _notebook_source(name: str, text: str) -> SubmissionSource:
     cells: list[str] = []
     origins: list[tuple[int, int]] = []
     parts: list[tuple[int, int, int]] = []
+    checks: list[str] = []
+    code = [cell.get("source", "") for cell in notebook.cells if cell.get("cell_type") == "code"]
+    checked = any(CHECK_IMPORT.match(line.strip()) for source in code for line in source.splitlines())
     for number, cell in enumerate(notebook.cells, start=1):
         if cell.get("cell_type") != "code":
             continue
-        kept = _code_cell(number, cell.get("source", ""), dropped, ran)
+        kept = _code_cell(number, cell.get("source", ""), dropped, ran,
+                          checks if checked else None)
         if kept.strip():
             if cells:
                 origins += [(number, 0), (number, 0)]  # the blank lines between two cells
@@ -187,6 +195,9 @@ def _notebook_source(name: str, text: str) -> SubmissionSource:
     if dropped:
         notes.append("IPython magics and shell lines are not Python and were dropped: "
                      + _listed(dropped))
+    if checks:
+        notes.append("the lines that import and call the grader's check() were left out "
+                     "(they run the grader, not your code): " + _listed(checks))
     return SubmissionSource("\n\n".join(cells), notes, notebook=True, cells=origins, parts=parts)
 
 
@@ -232,7 +243,10 @@ def magic_statement(line: str) -> Optional[str]:
     return indent + (target + " " if target else "") + rest.rstrip()
 
 
-def _code_cell(number: int, source: str, dropped: list[str], ran: list[str]) -> str:
+def _code_cell(number: int, source: str, dropped: list[str], ran: list[str],
+               checks: Optional[list[str]] = None) -> str:
+    """The cell's Python; with ``checks`` (the notebook imports the grader's check()), its
+    top-level import and calls of check() are left out and listed there."""
     lines = source.replace("\r\n", "\n").split("\n")
     first = lines[0].strip() if lines else ""
     if first.startswith("%%"):
@@ -247,7 +261,11 @@ def _code_cell(number: int, source: str, dropped: list[str], ran: list[str]) -> 
     for line in lines:
         stripped = line.lstrip()
         statement = magic_statement(line) if stripped.startswith("%") or "=" in stripped else None
-        if statement is not None:
+        if checks is not None and line == stripped and (CHECK_IMPORT.match(stripped.rstrip())
+                                                        or CHECK_CALL.match(stripped.rstrip())):
+            checks.append(f"cell {number}: {_shown(line)}")
+            kept.append("")
+        elif statement is not None:
             ran.append(f"cell {number}: {_shown(line)}")
             kept.append(statement)
         elif stripped.startswith(("%", "!")) or re.match(r"^[\w.]+\s*=\s*[!%]", stripped):

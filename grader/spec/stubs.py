@@ -43,13 +43,15 @@ class StubFunction:
     todos: list[dict[str, Any]] = field(default_factory=list)
 
 
-def render_stub(exercise: Exercise) -> str:
-    """The stub's source text."""
+def render_stub(exercise: Exercise, *, notebook: bool = False) -> str:
+    """The stub's source text (``notebook``: its docstring says how to run the examples and
+    the checks in a notebook, for :mod:`grader.spec.notebook_stub`)."""
     environment = jinja_environment(trim_blocks=True)
     functions = stub_functions(exercise)
     text: StubText = family_of(exercise).conventions(exercise)
     source = environment.get_template(TEMPLATE).render(
         exercise=exercise,
+        notebook=notebook,
         conventions=[*text.conventions, imports_line(exercise)],
         ties=text.ties,
         tie_example=text.tie_example,

@@ -14,10 +14,11 @@ run anywhere:
 
 - Gradescope: ``AUTOGRADER_ROOT`` (default ``/autograder``): grades ``submission/``, writes
   ``results/results.json``.
-- PrairieLearn: ``GRADE_ROOT`` (default ``/grade``): grades ``student/``, writes
-  ``results/results.json``.
+- PrairieLearn: ``GRADE_ROOT`` (default ``/grade``): grades ``student/`` (an uploaded
+  notebook first, when the question offers one), writes ``results/results.json``.
 - GitHub Classroom: ``GITHUB_WORKSPACE`` (default: the current directory): grades the
-  exercise's student file at the repository's top, writes ``RUNNER_TEMP``'s (default: the
+  exercise's student file at the repository's top (or the notebook beside it, when the
+  bundle names one and the student file is gone or still the template's), writes ``RUNNER_TEMP``'s (default: the
   workspace's) ``bpe-results/results.json``, appends ``result=<base64 of it>`` to the file
   named by ``GITHUB_OUTPUT`` for the grading reporter, and prints every check's feedback and
   the score Classroom records in the job log.
@@ -38,6 +39,7 @@ which the sandbox runs as an unprivileged user, cannot read it.
 from __future__ import annotations
 
 import base64
+import hashlib
 import json
 import os
 import signal
@@ -133,16 +135,49 @@ def find_submission(directory: Path, expected_name: str,
     )
 
 
-def find_repository_file(directory: Path, expected_name: str) -> Path:
+def find_repository_file(directory: Path, expected_name: str, notebook=None) -> Path:
     """GitHub Classroom: the student file at the top of the repository, as the stub left it."""
     path = directory / expected_name
     if path.is_symlink():
         raise SubmissionProblem(f"{expected_name} is a symbolic link: commit the file itself.")
     if not path.is_file():
+        instead = f" (or your notebook as {notebook})" if notebook else ""
         raise SubmissionProblem(
             f"{expected_name} is missing from the top of your repository: commit your solution "
-            f"as {expected_name} (start from the stub the assignment gave you) and push again."
+            f"as {expected_name}{instead} (start from the stub the assignment gave you) and "
+            "push again."
         )
+    return path
+
+
+def classroom_submission(directory: Path, config: dict):
+    """GitHub Classroom: the file to grade and why it was chosen. The notebook
+    (``notebook_file``, e.g. student.ipynb) when the code file is gone or still the
+    template's (``starter_sha256``), else the code file."""
+    name, notebook = config["student_file"], config.get("notebook_file")
+    book = directory / notebook if notebook else None
+    if book is None or not (book.is_file() or book.is_symlink()):
+        return find_repository_file(directory, name, notebook), f"{name}"
+    script = directory / name
+    if script.is_file() and not script.is_symlink():
+        digest = hashlib.sha256(script.read_bytes()).hexdigest()
+        if digest != config.get("starter_sha256"):
+            return script, (f"{name}: your repository has {notebook} too, but {name} is no "
+                            f"longer the template's, so {name} is graded")
+        why = f"{notebook}: {name} is still the template's, so your notebook is graded"
+    else:
+        why = f"{notebook}: your repository has no {name}, so your notebook is graded"
+    return find_repository_file(directory, notebook), why
+
+
+def uploaded_notebook(directory: Path, config: dict):
+    """PrairieLearn with a notebook upload: the uploaded notebook, or None."""
+    notebook = config.get("notebook_file")
+    path = directory / notebook if notebook else None
+    if path is None or not (path.is_file() or path.is_symlink()):
+        return None
+    if _is_link(path, directory):
+        raise SubmissionProblem(f"{notebook} is a symbolic link: upload the file itself.")
     return path
 
 
@@ -308,7 +343,12 @@ def grade(layout: Layout, config: dict, bundle_dir: Path, environ=None) -> str:
     """The results document for the submission under ``layout``."""
     environ = os.environ if environ is None else environ
     if layout.platform == "classroom":
-        submission = find_repository_file(layout.submission_dir, config["student_file"])
+        submission, why = classroom_submission(layout.submission_dir, config)
+        print(f"graded file: {why}", flush=True)
+    elif layout.platform == "prairielearn" and uploaded_notebook(layout.submission_dir, config):
+        submission = uploaded_notebook(layout.submission_dir, config)
+        print(f"graded file: {submission.name}, the uploaded notebook (not the editor's "
+              f"{config['student_file']})", flush=True)
     else:
         submission = find_submission(layout.submission_dir, config["student_file"],
                                      tuple(config.get("submission_suffixes") or DEFAULT_SUFFIXES))

@@ -26,6 +26,7 @@ from grader.bundles.classroom import (
 from grader.commands.cli import main
 from grader.spec import load_exercise
 from support.container import container_available, container_command
+from support.notebooks import DEMO_NOTES, demo_notebook
 from support.host import host_environment
 from support.wheels import shared_wheels  # noqa: F401 - the fixture, applied to every test here
 
@@ -170,7 +171,7 @@ def build_repository_forced(directory: Path) -> None:
 
 
 def run_steps(repository: Path, scratch: Path, submission: Path | None, *, in_container: bool = False,
-              install: bool = True) -> tuple[dict, str]:
+              install: bool = True, notebook: Path | None = None) -> tuple[dict, str]:
     """The workflow's install and grading steps on a copy of ``repository``, as the runner
     runs them; returns the result handed to the reporter (decoded) and the job log.
 
@@ -180,9 +181,12 @@ def run_steps(repository: Path, scratch: Path, submission: Path | None, *, in_co
     workspace = scratch / "workspace"
     shutil.copytree(repository, workspace, symlinks=True)
     student = workspace / "student.py"
-    student.unlink(missing_ok=True)
+    if notebook is None or submission is not None:  # with a notebook alone: the template's file
+        student.unlink(missing_ok=True)
     if submission is not None:
         shutil.copy(submission, student)
+    if notebook is not None:
+        shutil.copy(notebook, workspace / "student.ipynb")
     installed_key = (repository, in_container)
     runner_temp = _INSTALLED[installed_key][0] if install and installed_key in _INSTALLED \
         else scratch / "runner-temp"
@@ -292,3 +296,26 @@ def test_the_grading_step_in_a_default_container(shipped, tmp_path, submission, 
     result, _ = run_steps(shipped, tmp_path, path, in_container=True)
     assert result["status"] == status, json.dumps(result)[:2000]
     assert not any(test["name"] == "Autograder error" for test in result["tests"])
+
+
+def test_a_notebook_is_graded_in_a_default_container_and_the_log_says_so(shipped, tmp_path):
+    """student.ipynb beside the template's student.py: the notebook is graded, the job log
+    names it, and its notes reach the log and the reporter's entries."""
+    reason = container_available()
+    if reason:
+        pytest.skip(reason)
+    notebook = demo_notebook(SUBMISSIONS / "wrong_tie_first_seen.py", tmp_path / "book.ipynb")
+    (tmp_path / "template").mkdir()
+    result, log = run_steps(shipped, tmp_path / "template", None, in_container=True,
+                            notebook=notebook)
+    assert "graded file: student.ipynb: student.py is still the template's" in log
+    assert 0 < recorded(result) < 100 and result["status"] == "fail"
+    notes = [test["message"] for test in result["tests"] if test["name"] == "About your submission"]
+    for needle in DEMO_NOTES:
+        assert any(needle in note for note in notes), needle
+        assert any(needle in line for line in log.splitlines() if line.startswith("[NOTE]")), needle
+    (tmp_path / "changed").mkdir()
+    result, log = run_steps(shipped, tmp_path / "changed", SUBMISSIONS / "correct_counter.py",
+                            in_container=True, notebook=notebook)
+    assert "student.py is no longer the template's, so student.py is graded" in log
+    assert recorded(result) == 100

@@ -331,3 +331,26 @@ def test_the_grader_is_run_with_the_bundles_seed_secret(tmp_path, monkeypatch):
     assert secret_file == bundle_dir / "seed-secret"
     assert len(secret_file.read_text().strip()) >= 32
     assert secret_file.stat().st_mode & 0o077 == 0
+
+
+@pytest.mark.parametrize("files, graded, why", [
+    ({"student.py": "template"}, "student.py", "student.py"),
+    ({"student.py": "template", "student.ipynb": "{}"}, "student.ipynb", "still the template's"),
+    ({"student.py": "mine", "student.ipynb": "{}"}, "student.py", "no longer the template's"),
+    ({"student.ipynb": "{}"}, "student.ipynb", "has no student.py"),
+])
+def test_classroom_grades_the_notebook_only_beside_the_templates_file(tmp_path, files, graded, why):
+    import hashlib
+
+    for name, text in files.items():
+        (tmp_path / name).write_text(text)
+    config = {"student_file": "student.py", "notebook_file": "student.ipynb",
+              "starter_sha256": hashlib.sha256(b"template").hexdigest()}
+    path, reason = entrypoint.classroom_submission(tmp_path, config)
+    assert path == tmp_path / graded and why in reason
+
+
+def test_classroom_without_either_file_names_both(tmp_path):
+    config = {"student_file": "student.py", "notebook_file": "student.ipynb", "starter_sha256": ""}
+    with pytest.raises(entrypoint.SubmissionProblem, match=r"or your notebook as student.ipynb"):
+        entrypoint.classroom_submission(tmp_path, config)

@@ -28,9 +28,11 @@ from grader.bundles.gradescope import build_gradescope_bundle
 from grader.bundles.prairielearn import write_prairielearn_question
 from grader.bundles.wheels import WheelError, WheelTarget
 from grader.bundles.common import BundleError
+from grader.grading.engine import grade_submission
 from grader.spec import load_exercise
 from support.container import container_available, container_command
 from support.host import host_environment
+from support.notebooks import DEMO_NOTES, demo_notebook
 from support.wheels import shared_wheels  # noqa: F401 - the fixture, applied to every test here
 
 pytestmark = pytest.mark.slow
@@ -186,6 +188,16 @@ def test_gradescope_grades_an_uploaded_notebook_in_a_default_container(gradescop
     assert (results["score"] == 100) is (outcome == "full") and results["score"] > 0
 
 
+def test_gradescope_shows_a_notebooks_notes_to_the_student_in_a_default_container(
+        gradescope_root, tmp_path):
+    notebook = demo_notebook(SUBMISSIONS / "wrong_tie_first_seen.py", tmp_path / "book.ipynb")
+    results = run_autograder(gradescope_root, {"book.ipynb": notebook})
+    assert 0 < results["score"] < 100
+    assert "**About your submission**" in results["output"]
+    for needle in DEMO_NOTES:
+        assert needle in results["output"], needle
+
+
 def answers_file(path: Path, student: str, *, named: str | None = None, wrong: bool = False) -> Path:
     """The answers file of ``student``'s variant under the course secret (``named``: the
     student: line it carries), right or with a wrong first merge."""
@@ -261,8 +273,23 @@ def question():
         shutil.rmtree(course, ignore_errors=True)
 
 
+@pytest.fixture(scope="module")
+def upload_question():
+    """A question offering a notebook upload beside the editor."""
+    need_container()
+    course = open_directory("bpe-pl-")
+    try:
+        directory = course / "questions" / "bpe"
+        write_prairielearn_question(load_exercise(EXERCISE), directory, image="yourorg/bpe:0.1.0",
+                                    notebook_upload=True)
+        yield directory
+    finally:
+        shutil.rmtree(course, ignore_errors=True)
+
+
 def grade_on_root(question: Path, submission: Path | None, *, sandbox: str = "strict",
-                  venv: str = sys.prefix, name: str = "student.py", data: dict | None = None) -> dict:
+                  venv: str = sys.prefix, name: str = "student.py", data: dict | None = None,
+                  also: dict | None = None) -> dict:
     """Run the question's run_grader on a fresh /grade-like root in a default container."""
     root = open_directory("bpe-grade-")
     try:
@@ -273,6 +300,8 @@ def grade_on_root(question: Path, submission: Path | None, *, sandbox: str = "st
         (root / "student").mkdir()
         if submission is not None:
             shutil.copy(submission, root / "student" / name)
+        for other, path in (also or {}).items():  # more files of the same submission
+            shutil.copy(path, root / "student" / other)
         if data is not None:  # what PrairieLearn writes for the variant
             (root / "data").mkdir()
             (root / "data" / "data.json").write_text(json.dumps(data))
@@ -304,6 +333,31 @@ def test_prairielearn_grades_an_uploaded_notebook_in_a_default_container(questio
     results = grade_on_root(question, notebook, name="homework.ipynb")
     assert results["gradable"] is True, results.get("format_errors")
     assert (results["score"] == 1) is (outcome == "full") and results["score"] > 0
+
+
+def test_prairielearn_grades_the_uploaded_notebook_instead_of_the_editor_in_a_default_container(
+        upload_question, tmp_path):
+    page = (upload_question / "question.html").read_text(encoding="utf-8")
+    assert '<pl-file-upload optional-file-names="student.ipynb">' in page
+    assert "<pl-file-editor" in page
+    notebook = demo_notebook(SUBMISSIONS / "wrong_tie_first_seen.py", tmp_path / "book.ipynb")
+    editor = upload_question / "initial_code.py"  # the editor's file as the student left it
+    results = grade_on_root(upload_question, editor, also={"student.ipynb": notebook})
+    assert results["gradable"] is True, results.get("format_errors")
+    assert 0 < results["score"] < 1
+    for needle in DEMO_NOTES:
+        assert needle in results["message"], needle
+    assert "student.ipynb is a notebook" in results["message"]
+    # its public verdicts are those of grading the notebook here (and so of check() in it)
+    entries = {test["name"]: test for test in results["tests"]}
+    report = grade_submission(notebook, EXERCISE)
+    public = [(m.title, c) for m in report.milestones for c in m.checks if c.visibility != "hidden"]
+    assert any(not check.passed for _, check in public)
+    for title, check in public:
+        entry = entries[f"{title}: {check.title}"]
+        assert (entry["points"] == entry["max_points"]) is check.passed, check.title
+    results = grade_on_root(upload_question, SUBMISSIONS / "correct_counter.py")
+    assert results["score"] == 1, "without an upload, the editor's file is graded"
 
 
 @pytest.mark.parametrize("submission, needle, sandbox", [

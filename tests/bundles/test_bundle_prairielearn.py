@@ -83,6 +83,28 @@ def test_question_html_offers_an_editor_prefilled_with_the_stub(question):
     assert "pl-external-grader-results" in [tag for tag, _ in parser.elements]
 
 
+def test_without_the_option_the_question_has_no_upload(question):
+    assert "pl-file-upload" not in (question / "question.html").read_text()
+    assert "notebook_file" not in json.loads((question / "tests" / "bundle.json").read_text())
+
+
+def test_a_notebook_upload_is_offered_beside_the_editor_when_asked(tmp_path):
+    directory = tmp_path / "bpe"
+    result = CliRunner().invoke(main, ["bundle", "prairielearn", EXERCISE, "-o", str(directory),
+                                       "--notebook-upload"])
+    assert result.exit_code == 0, result.output
+    parser = ElementCollector()
+    parser.feed((directory / "question.html").read_text())
+    tags = [tag for tag, _ in parser.elements]
+    assert tags.index("pl-file-editor") < tags.index("pl-file-upload")
+    [upload] = [attrs for tag, attrs in parser.elements if tag == "pl-file-upload"]
+    assert upload == {"optional-file-names": "student.ipynb"}
+    assert json.loads((directory / "tests" / "bundle.json").read_text())["notebook_file"] == "student.ipynb"
+    refused = CliRunner().invoke(main, ["bundle", "prairielearn", "hand-bpe", "-o",
+                                        str(tmp_path / "hand"), "--notebook-upload"])
+    assert refused.exit_code != 0 and "takes no notebook" in refused.output
+
+
 def test_question_html_escapes_text_and_hides_braces_from_mustache(tmp_path):
     exercise = load_exercise(EXERCISE).model_copy(
         update={"instructions": "Return {{ merges }} and <script>alert(1)</script> & more."}

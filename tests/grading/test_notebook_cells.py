@@ -138,3 +138,17 @@ def test_magics_that_run_a_statement_keep_it_and_the_rest_are_noted_whole(tmp_pa
     assert "cell 2: %matplotlib inline" in dropped and "cell 2: x = !ls" in dropped
     assert "cell 5: the whole %%bash cell" in dropped
     assert [cell for _, _, cell in source.parts] == [2, 3, 4]
+
+
+def test_the_lines_of_the_grader_check_are_left_out_only_where_it_is_imported(tmp_path):
+    checked = read_submission(notebook(
+        tmp_path / "checked.ipynb", "from grader.notebook import check\nx = 1",
+        "def f():\n    check('inside')  # indented: the student's own code\n", "check('train')"))
+    assert "from grader.notebook" not in checked.text and "check('train')" not in checked.text
+    assert "    check('inside')" in checked.text
+    assert any("cell 2: from grader.notebook import check; cell 4: check('train')" in note
+               for note in checked.notes)
+    own = read_submission(notebook(tmp_path / "own.ipynb", "def check(x):\n    return x",
+                                   "check('train')"))
+    assert "check('train')" in own.text
+    assert not any("check()" in note for note in own.notes)
