@@ -55,6 +55,9 @@ class BatchOptions:
     # Gradings are committed together, this many or this many seconds' worth at a time.
     commit_every: int = COMMIT_EVERY
     commit_seconds: float = COMMIT_SECONDS
+    # Which id of a Gradescope export names the student who handed a file in (the course's
+    # student id setting, as the Gradescope door reads it): "email" or "sid".
+    student_id: str = "email"
 
 
 @dataclass
@@ -103,13 +106,15 @@ def run_batch(submissions: Path, out: Path, options: BatchOptions | None = None)
     options = options or BatchOptions()
     started = time.monotonic()
     fixed = _fixed_exercise(options.exercise, submissions)
-    found = discover(Path(submissions), exclude=(Path(out),), accepts=accepts(fixed))
+    found = discover(Path(submissions), exclude=(Path(out),), accepts=accepts(fixed),
+                     student_id=options.student_id)
     if options.shard is not None:
         found = _shard(found, options.shard)
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     summary = BatchSummary(out=out, layout=found.layout, unusable=list(found.unusable))
-    settings_digest = settings_hash(options.grading_options)
+    settings_digest = settings_hash({**options.grading_options, "student_id": options.student_id}
+                                    if options.student_id != "email" else options.grading_options)
     with Gradebook(out / GRADEBOOK, commit_every=options.commit_every,
                    commit_seconds=options.commit_seconds) as book:
         prepared = _prepare(found.submissions, fixed, settings_digest,

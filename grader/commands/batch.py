@@ -21,7 +21,13 @@ from grader.batch.gradebook import GradebookError
 from grader.batch.merge import merge as merge_gradebooks
 from grader.batch.outputs import CSV_FORMATS, OutputSettings
 from grader.batch.sharding import Shard, ShardError
-from grader.commands.common import exercises_dir_option, grader_fault, say, with_exit_codes
+from grader.commands.common import (
+    exercises_dir_option,
+    grader_fault,
+    say,
+    student_id_option,
+    with_exit_codes,
+)
 from grader.grading.engine import GradingSetupError
 
 DEFAULT_COMMAND = "grade-folder"
@@ -142,11 +148,13 @@ def batch() -> None:
               help="Also rank the pairs of submissions by shared code and rare shared wrong "
                    "answers (as 'grade similarity --graded'), into OUT/similarity.html and a "
                    "section of the class report; needs --exercise.")
+@student_id_option
 @exercises_dir_option
 def grade_folder(submissions: Path, out: Path, exercise_id: Optional[str], jobs: Optional[int],
                  regrade: bool, shard: Optional[str], csv_formats: tuple[str, ...],
                  canvas_assignment: Optional[str], title: Optional[str], strict_sandbox: bool,
-                 progress: Optional[bool], seed_secret: Optional[str], similarity: bool) -> None:
+                 progress: Optional[bool], seed_secret: Optional[str], similarity: bool,
+                 student_id: Optional[str]) -> None:
     from grader.grading.secrets import SeedSecretError, resolve_secret
 
     try:
@@ -164,7 +172,7 @@ def grade_folder(submissions: Path, out: Path, exercise_id: Optional[str], jobs:
         exercise=exercise_id, jobs=jobs or _default_jobs(), regrade=regrade, shard=chosen_shard,
         grading_options={"strict_sandbox": strict_sandbox, "seed_secret": secret},
         output=_output_settings(csv_formats, canvas_assignment, title), progress=progress,
-        similarity=compare,
+        similarity=compare, student_id=student_id or "email",
     )
     try:
         summary = run_batch(submissions, out, options)
