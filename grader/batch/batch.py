@@ -76,6 +76,9 @@ class BatchOptions:
     # Grade what changed and show the impact, leaving the gradebook and the exports as they
     # are (the gradings go to PREVIEW, where the next real run takes them from).
     dry_run: bool = False
+    # Which id of a Gradescope export names the student who handed a file in (the course's
+    # student id setting, as the Gradescope door reads it): "email" or "sid".
+    student_id: str = "email"
 
 
 @dataclass
@@ -135,13 +138,15 @@ def run_batch(submissions: Path, out: Path, options: BatchOptions | None = None)
     options = options or BatchOptions()
     started = time.monotonic()
     fixed = _fixed_exercise(options.exercise, submissions)
-    found = discover(Path(submissions), exclude=(Path(out),), accepts=accepts(fixed))
+    found = discover(Path(submissions), exclude=(Path(out),), accepts=accepts(fixed),
+                     student_id=options.student_id)
     if options.shard is not None:
         found = _shard(found, options.shard)
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     summary = BatchSummary(out=out, layout=found.layout, unusable=list(found.unusable))
-    settings_digest = settings_hash(options.grading_options)
+    settings_digest = settings_hash({**options.grading_options, "student_id": options.student_id}
+                                    if options.student_id != "email" else options.grading_options)
     dry_run = options.dry_run
     with ExitStack() as books:
         book = _main_book(out, options, books)

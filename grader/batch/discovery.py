@@ -72,7 +72,9 @@ class Submission:
     entry: str  # the path as found, relative to the submissions folder
     name: str = ""
     email: str = ""
-    gradescope: bool = False  # from a Gradescope export, where the e-mail names who handed it in
+    gradescope: bool = False  # from a Gradescope export, where the e-mail or SID names who handed it in
+    sid: str = ""
+    student_id: str = "email"  # the course's setting: which id of the export names a student
 
     @property
     def is_notebook(self) -> bool:
@@ -81,12 +83,14 @@ class Submission:
     @property
     def submitter(self) -> Submitter:
         """Who handed the file in, as its door names them: the student id, except in a
-        Gradescope export, where it is the e-mail, as the Gradescope door takes it (so a file
-        is graded on the same variant either way), or no one when the export gives none."""
+        Gradescope export, where it is the e-mail or the SID, the course's setting, as the
+        Gradescope door takes it (so a file is graded on the same variant either way), or no
+        one when the export gives none."""
         if not self.gradescope:
             return self.student
-        return self.email or NoSubmitter(f"Gradescope's export gives no e-mail for who "
-                                         f"handed in {self.entry.split('/')[0]}")
+        named, kind = (self.sid, "SID") if self.student_id == "sid" else (self.email, "e-mail")
+        return named or NoSubmitter(f"Gradescope's export gives no {kind} for who "
+                                    f"handed in {self.entry.split('/')[0]}")
 
 
 @dataclass(frozen=True)
@@ -109,10 +113,12 @@ class Discovered:
     unusable: list[Unusable] = field(default_factory=list)
 
 
-def discover(folder: Path, exclude: tuple[Path, ...] = (), accepts: Accepts = CODE) -> Discovered:
+def discover(folder: Path, exclude: tuple[Path, ...] = (), accepts: Accepts = CODE,
+             student_id: str = "email") -> Discovered:
     """Every submission under ``folder`` and every unusable entry, sorted by student id.
     Entries in ``exclude`` (the output folder, when it is inside) are not looked at;
-    ``accepts`` says which files are submissions (the exercise's kind of submission)."""
+    ``accepts`` says which files are submissions (the exercise's kind of submission);
+    ``student_id`` which id of a Gradescope export names who handed a file in."""
     folder = Path(folder)
     if not folder.exists():
         raise DiscoveryError(f"no such folder: {folder}")
@@ -126,7 +132,7 @@ def discover(folder: Path, exclude: tuple[Path, ...] = (), accepts: Accepts = CO
     except OSError as error:
         raise DiscoveryError(f"cannot list {folder}: {error.strerror}") from None
     if (folder / METADATA_FILE).is_file():
-        found = _gradescope(folder, entries, accepts)
+        found = _gradescope(folder, entries, accepts, student_id)
     else:
         found = _files_and_folders(folder, entries, accepts)
     found.submissions, duplicates = _without_duplicates(found.submissions)
@@ -246,7 +252,8 @@ def _without_duplicates(submissions: list[Submission]) -> tuple[list[Submission]
 # --------------------------------------------------------------------------- Gradescope
 
 
-def _gradescope(folder: Path, entries: list[Path], accepts: Accepts) -> Discovered:
+def _gradescope(folder: Path, entries: list[Path], accepts: Accepts,
+                student_id: str = "email") -> Discovered:
     found = Discovered(layout="gradescope")
     try:
         metadata = yaml.safe_load((folder / METADATA_FILE).read_text(encoding="utf-8"))
@@ -267,7 +274,7 @@ def _gradescope(folder: Path, entries: list[Path], accepts: Accepts) -> Discover
             continue
         chosen = _one_submission(directory, folder, accepts)
         if not submitters:
-            submitters = [{"sid": entry, "name": "", "email": ""}]
+            submitters = [{"sid": "", "name": "", "email": ""}]
         for person in submitters:
             student = person["sid"] or person["email"] or entry
             if isinstance(chosen, str):
@@ -275,7 +282,8 @@ def _gradescope(folder: Path, entries: list[Path], accepts: Accepts) -> Discover
             else:
                 found.submissions.append(Submission(student, chosen, _relative(chosen, folder),
                                                     name=person["name"], email=person["email"],
-                                                    gradescope=True))
+                                                    gradescope=True, sid=person["sid"],
+                                                    student_id=student_id))
     for path in entries:
         if path.name == METADATA_FILE or path.name in listed:
             continue

@@ -19,6 +19,7 @@ from markupsafe import Markup, escape
 
 from grader.bundles.wheels import WheelTarget, grader_version
 from grader.grading.secrets import SeedSecretError, environment_secret, write_secret_file
+from grader.grading.student_ids import VariantError, student_id_setting
 from grader.grading.submissions import submission_kind
 from grader.package_data import jinja_environment, templates_path
 from grader.spec import Exercise
@@ -74,12 +75,14 @@ def grading_timeout(exercise: Exercise) -> int:
 
 
 def bundle_config(exercise: Exercise, *, sandbox: str, exercise_file: str,
-                  timeout_seconds: int | None = None) -> dict[str, Any]:
+                  timeout_seconds: int | None = None,
+                  student_id: Optional[str] = None) -> dict[str, Any]:
     """The settings ``entrypoint.py`` reads from ``bundle.json``.
 
     ``timeout_seconds`` is the entry point's own deadline for one grading (default
     :func:`grading_timeout`); a platform that kills the job at a fixed time must leave the
-    entry point time after it to write its "Autograder error" result.
+    entry point time after it to write its "Autograder error" result. ``student_id`` is the
+    course's setting of which id names a student (:func:`student_id_setting`).
     """
     if sandbox not in SANDBOX_MODES:
         raise BundleError(f"unknown sandbox mode {sandbox!r}; choose {' or '.join(SANDBOX_MODES)}")
@@ -93,7 +96,17 @@ def bundle_config(exercise: Exercise, *, sandbox: str, exercise_file: str,
         "timeout_seconds": grading_timeout(exercise) if timeout_seconds is None else timeout_seconds,
         "grader_version": grader_version(),
         "seed_secret_file": SEED_SECRET_NAME,
+        "student_id": chosen_student_id(student_id),
     }
+
+
+def chosen_student_id(given: Optional[str] = None) -> str:
+    """The course's student id setting (``--student-id``, else ``$GRADE_STUDENT_ID``, else the
+    e-mail); :class:`BundleError` for another value."""
+    try:
+        return student_id_setting(given)
+    except VariantError as error:
+        raise BundleError(str(error)) from None
 
 
 def bundle_secret(given: Optional[str] = None) -> Optional[str]:
@@ -108,7 +121,8 @@ def bundle_secret(given: Optional[str] = None) -> Optional[str]:
 
 def write_grading_files(directory: Path, exercise: Exercise, *, sandbox: str,
                         timeout_seconds: int | None = None,
-                        seed_secret: Optional[str] = None) -> str:
+                        seed_secret: Optional[str] = None,
+                        student_id: Optional[str] = None) -> str:
     """The spec, ``bundle.json``, ``entrypoint.py`` and the seed secret (mode 0600): what
     grading on the host reads. Returns the secret (see :func:`bundle_secret`)."""
     directory.mkdir(parents=True, exist_ok=True)
@@ -116,7 +130,7 @@ def write_grading_files(directory: Path, exercise: Exercise, *, sandbox: str,
     exercise_file = f"{exercise.id}.yaml"
     (directory / exercise_file).write_text(exercise_spec_text(exercise), encoding="utf-8")
     config = bundle_config(exercise, sandbox=sandbox, exercise_file=exercise_file,
-                           timeout_seconds=timeout_seconds)
+                           timeout_seconds=timeout_seconds, student_id=student_id)
     (directory / CONFIG_NAME).write_text(json.dumps(config, indent=2) + "\n", encoding="utf-8")
     write_executable(directory / "entrypoint.py", entrypoint_source())
     ship_course_family(directory, exercise)

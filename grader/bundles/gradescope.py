@@ -23,6 +23,7 @@ from grader.bundles.common import (
     per_student,
     render_template,
     write_executable,
+    chosen_student_id,
     write_grading_files,
 )
 from grader.bundles.starters import starters_readme
@@ -57,6 +58,7 @@ def build_gradescope_bundle(
     sources: WheelSources = WheelSources(),
     sandbox: str = "strict",
     seed_secret: Optional[str] = None,
+    student_id: Optional[str] = None,
 ) -> GradescopeBundle:
     """Write the autograder zip for ``exercise`` to ``output``, grading with ``seed_secret``
     (see :func:`grader.bundles.common.bundle_secret`)."""
@@ -67,7 +69,8 @@ def build_gradescope_bundle(
     with tempfile.TemporaryDirectory(prefix="bpe-gradescope-") as scratch:
         staging = Path(scratch) / "bundle"
         wheels = stage_gradescope_bundle(staging, exercise, target=target, sources=sources,
-                                         sandbox=sandbox, seed_secret=seed_secret)
+                                         sandbox=sandbox, seed_secret=seed_secret,
+                                         student_id=student_id)
         members = write_zip(staging, output)
     return GradescopeBundle(path=output, wheels=wheels, size_bytes=output.stat().st_size,
                             members=members)
@@ -75,13 +78,17 @@ def build_gradescope_bundle(
 
 def stage_gradescope_bundle(
     directory: Path, exercise: Exercise, *, target: WheelTarget, sources: WheelSources,
-    sandbox: str, seed_secret: Optional[str] = None,
+    sandbox: str, seed_secret: Optional[str] = None, student_id: Optional[str] = None,
 ) -> WheelSet:
-    """Lay out the bundle's files in ``directory`` (the future ``/autograder/source``)."""
-    write_grading_files(directory, exercise, sandbox=sandbox, seed_secret=seed_secret)
+    """Lay out the bundle's files in ``directory`` (the future ``/autograder/source``); a
+    submitter is named by the course's ``student_id`` setting (:func:`chosen_student_id`)."""
+    student_id = chosen_student_id(student_id)
+    write_grading_files(directory, exercise, sandbox=sandbox, seed_secret=seed_secret,
+                        student_id=student_id)
     if per_student(exercise):
         (directory / README_FILE).write_text(
-            starters_readme(exercise, "gradescope", SEED_SECRET_NAME), encoding="utf-8")
+            starters_readme(exercise, "gradescope", SEED_SECRET_NAME, student_id),
+            encoding="utf-8")
     wheels = collect_wheels(directory / "wheels", target, sources)
     version = wheel_version(wheels.project_wheel)
     write_executable(

@@ -19,14 +19,21 @@ from pathlib import Path
 from typing import Optional
 
 from grader.bundles.common import BundleError, student_starting_file
+from grader.grading.student_ids import DEFAULT_STUDENT_ID, ROSTER_COLUMNS
 from grader.spec import Exercise
 
 MAX_ROSTER_BYTES = 5_000_000
 # Who each platform says handed a file in (templates/lms/entrypoint.py reads it).
 SUBMITTER_IDS = {
-    "gradescope": "the email of the submitter (Gradescope's roster export: the Email column)",
-    "classroom": "the GitHub username of who pushed (GitHub Classroom's roster: github_username)",
+    ("gradescope", "email"): "the e-mail of the submitter (Gradescope's roster export: the Email column)",
+    ("gradescope", "sid"): "the SID of the submitter (Gradescope's roster export: the SID column)",
+    ("classroom", "email"): "the GitHub username of who pushed (GitHub Classroom's roster: github_username)",
+    ("classroom", "sid"): "the GitHub username of who pushed (GitHub Classroom's roster: github_username)",
 }
+"""Who each door says handed a file in, under the course's student id setting (GitHub names
+students by their username whatever the setting)."""
+ROSTER_ID_COLUMN = {("gradescope", "email"): "Email", ("gradescope", "sid"): "SID",
+                    ("classroom", "email"): "github_username", ("classroom", "sid"): "github_username"}
 
 
 @dataclass(frozen=True)
@@ -35,8 +42,11 @@ class RenderedStarters:
     students: list[str]
 
 
-def read_roster(path: Path, id_column: Optional[str] = None) -> list[str]:
-    """The student ids of a roster, in order, each once; :class:`BundleError` says what is wrong."""
+def read_roster(path: Path, id_column: Optional[str] = None,
+                student_id: Optional[str] = None) -> list[str]:
+    """The student ids of a roster, in order, each once; :class:`BundleError` says what is wrong.
+    A .csv roster's ids are in ``id_column``, else the column the course's ``student_id``
+    setting names (``Email`` or ``SID``) when the roster has one, else its first column."""
     try:
         if path.stat().st_size > MAX_ROSTER_BYTES:
             raise BundleError(f"{path} is over {MAX_ROSTER_BYTES // 1_000_000} MB: is it a roster?")
@@ -46,7 +56,7 @@ def read_roster(path: Path, id_column: Optional[str] = None) -> list[str]:
     except UnicodeDecodeError:
         raise BundleError(f"the roster {path} is not UTF-8 text") from None
     if path.suffix.lower() == ".csv":
-        found = _csv_ids(path, text, id_column)
+        found = _csv_ids(path, text, id_column, student_id)
     else:
         if id_column is not None:
             raise BundleError(f"--id-column is for a .csv roster; {path} is read as one id per line")
@@ -58,12 +68,16 @@ def read_roster(path: Path, id_column: Optional[str] = None) -> list[str]:
     return list(dict.fromkeys(value for _, value in ids))
 
 
-def _csv_ids(path: Path, text: str, id_column: Optional[str]) -> list[tuple[int, str]]:
+def _csv_ids(path: Path, text: str, id_column: Optional[str],
+             student_id: Optional[str] = None) -> list[tuple[int, str]]:
     rows = list(csv.reader(text.splitlines()))
     if not rows:
         raise BundleError(f"the roster {path} is empty")
     header = [name.strip() for name in rows[0]]
-    if id_column is None:
+    named = [name.lower() for name in ROSTER_COLUMNS.get(student_id or "", ())]
+    if id_column is None and any(name.lower() in named for name in header):
+        index = next(i for i, name in enumerate(header) if name.lower() in named)
+    elif id_column is None:
         index = 0
     else:
         lowered = [name.lower() for name in header]
@@ -101,8 +115,12 @@ def render_starters(exercise: Exercise, students: list[str], secret: Optional[st
     return RenderedStarters(directory=directory, students=list(students))
 
 
-def starters_readme(exercise: Exercise, platform: str, secret_path: str) -> str:
-    """The note a bundle of a per-student exercise carries: how each student gets their file."""
+def starters_readme(exercise: Exercise, platform: str, secret_path: str,
+                    student_id: str = DEFAULT_STUDENT_ID) -> str:
+    """The note a bundle of a per-student exercise carries: how each student gets their file,
+    under the course's ``student_id`` setting."""
+    setting = (f" (the course's student id setting, `--student-id {student_id}`: pass the same "
+               "to `grade batch` of an export)") if platform == "gradescope" else ""
     return f"""# {exercise.title}: each student's own {exercise.student_file}
 
 Every student of `{exercise.id}` works on a variant of their own, drawn from their id and
@@ -110,11 +128,11 @@ the course's secret: the secret this bundle grades with, in `{secret_path}` (kee
 bundle rebuilt with another secret gives every student another variant; pass the same one
 with `grade bundle ... --seed-secret SECRET`).
 
-The grader grades the variant of who handed the file in: {SUBMITTER_IDS[platform]}.
+The grader grades the variant of who handed the file in: {SUBMITTER_IDS[platform, student_id]}{setting}.
 Render every student's own file from the roster with the same ids and the same secret:
 
     GRADE_SEED_SECRET_FILE={secret_path} grade stub {exercise.id} --roster roster.csv \\
-        --id-column {'Email' if platform == 'gradescope' else 'github_username'} -o starters/
+        --id-column {ROSTER_ID_COLUMN[platform, student_id]} -o starters/
 
 and give each student `starters/ID/{exercise.student_file}` (its `student:` line names
 them). A file handed in by someone else than its `student:` line names is graded on the

@@ -17,6 +17,7 @@ from grader.commands.common import (
     exercises_dir_option,
     grader_fault,
     load,
+    student_id_option,
     with_exit_codes,
 )
 from grader.commands.progress import Progress
@@ -151,10 +152,11 @@ def show(exercise: str, hidden: bool) -> None:
 @click.option("--seed-secret", metavar="SECRET", envvar="GRADE_SEED_SECRET",
               help="The course secret variants are drawn with (default: env GRADE_SEED_SECRET, "
                    "the file $GRADE_SEED_SECRET_FILE, else a practice value everyone shares).")
+@student_id_option
 @exercises_dir_option
 def stub(exercise: str, output: Optional[Path], force: bool, notebook: bool,
          student: Optional[str], roster: Optional[Path], id_column: Optional[str],
-         seed_secret: Optional[str]) -> None:
+         seed_secret: Optional[str], student_id: Optional[str]) -> None:
     from grader.spec.registry import family_of
     from grader.spec.stubs import StubExists, render_stub, write_stub
 
@@ -164,7 +166,7 @@ def stub(exercise: str, output: Optional[Path], force: bool, notebook: bool,
         _notebook_stub(spec, family, output, force, student, roster)
         return
     if roster is not None or id_column is not None:
-        _roster_stubs(spec, roster, id_column, output, force, student, seed_secret)
+        _roster_stubs(spec, roster, id_column, output, force, student, seed_secret, student_id)
         return
     if output is not None and output.is_dir():
         raise click.BadParameter(f"{output} is a folder: give a file name", param_hint="-o")
@@ -232,11 +234,13 @@ def _own_stub(spec, family, output: Optional[Path], force: bool, student: Option
 
 
 def _roster_stubs(spec, roster: Optional[Path], id_column: Optional[str], output: Optional[Path],
-                  force: bool, student: Optional[str], secret: Optional[str]) -> None:
+                  force: bool, student: Optional[str], secret: Optional[str],
+                  student_id: Optional[str] = None) -> None:
     """Every student's own starting file, from a roster (see :mod:`grader.bundles.starters`)."""
     from grader.bundles.common import BundleError, per_student
     from grader.bundles.starters import read_roster, render_starters
     from grader.grading.secrets import SeedSecretError, environment_secret
+    from grader.grading.student_ids import VariantError, student_id_setting
 
     if roster is None:
         raise click.UsageError("--id-column names a column of the --roster file: give --roster")
@@ -249,13 +253,13 @@ def _roster_stubs(spec, roster: Optional[Path], id_column: Optional[str], output
                                "--roster")
     try:
         secret = secret or environment_secret()
-        students = read_roster(roster, id_column)
+        students = read_roster(roster, id_column, student_id_setting(student_id))
         if secret is None:
             click.echo("warning: no course secret (--seed-secret, $GRADE_SEED_SECRET or "
                        "$GRADE_SEED_SECRET_FILE): the files use the practice secret everyone "
                        "shares", err=True)
         written = render_starters(spec, students, secret, output, force=force)
-    except (BundleError, SeedSecretError) as error:
+    except (BundleError, SeedSecretError, VariantError) as error:
         raise InputError(str(error)) from None
     click.echo(f"wrote {len(written.students)} files into {output} ({output}/ID/"
                f"{spec.student_file}, exercise {spec.id})", err=True)

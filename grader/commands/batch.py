@@ -22,7 +22,13 @@ from grader.batch.merge import merge as merge_gradebooks
 from grader.batch.outputs import CSV_FORMATS, OutputSettings
 from grader.batch.policy import POLICIES, PolicyError
 from grader.batch.sharding import Shard, ShardError
-from grader.commands.common import exercises_dir_option, grader_fault, say, with_exit_codes
+from grader.commands.common import (
+    exercises_dir_option,
+    grader_fault,
+    say,
+    student_id_option,
+    with_exit_codes,
+)
 from grader.grading.engine import GradingSetupError
 
 DEFAULT_COMMAND = "grade-folder"
@@ -154,12 +160,13 @@ def batch() -> None:
               help="Grade what changed and show the impact (OUT/regrade-dry-run.csv, a "
                    "summary of who goes up or down) without changing the gradebook or the "
                    "exports; the next run without it takes these gradings.")
+@student_id_option
 @exercises_dir_option
 def grade_folder(submissions: Path, out: Path, exercise_id: Optional[str], jobs: Optional[int],
                  regrade: bool, shard: Optional[str], csv_formats: tuple[str, ...],
                  canvas_assignment: Optional[str], title: Optional[str], strict_sandbox: bool,
                  progress: Optional[bool], seed_secret: Optional[str], similarity: bool,
-                 policy: Optional[str], dry_run: bool) -> None:
+                 policy: Optional[str], dry_run: bool, student_id: Optional[str]) -> None:
     from grader.grading.secrets import SeedSecretError, resolve_secret
 
     try:
@@ -177,7 +184,7 @@ def grade_folder(submissions: Path, out: Path, exercise_id: Optional[str], jobs:
         exercise=exercise_id, jobs=jobs or _default_jobs(), regrade=regrade, shard=chosen_shard,
         grading_options={"strict_sandbox": strict_sandbox, "seed_secret": secret},
         output=_output_settings(csv_formats, canvas_assignment, title), progress=progress,
-        similarity=compare, policy=policy, dry_run=dry_run,
+        similarity=compare, policy=policy, dry_run=dry_run, student_id=student_id or "email",
     )
     try:
         summary = run_batch(submissions, out, options)

@@ -27,6 +27,7 @@ from grader.commands.common import (
     exercises_dir_option,
     fail,
     load,
+    student_id_option,
     with_exit_codes,
 )
 from grader.spec import Exercise
@@ -106,8 +107,10 @@ def bundle() -> None:
               default=Path("autograder.zip"), show_default=True, help="The zip to write.")
 @SANDBOX_OPTION
 @SECRET_OPTION
+@student_id_option
 @wheel_options
 def gradescope(exercise_id: str, output: Path, sandbox: str, seed_secret: Optional[str],
+               student_id: Optional[str],
                python_version: str, platforms: tuple, for_this_python: bool, wheels_from: tuple,
                offline: bool, project_wheel: Optional[Path]) -> None:
     """Write Gradescope's autograder zip (setup.sh installs offline from wheels inside it)."""
@@ -119,12 +122,14 @@ def gradescope(exercise_id: str, output: Path, sandbox: str, seed_secret: Option
     click.echo(f"collecting wheels for {target.describe()} ...", err=True)
     try:
         built = build_gradescope_bundle(exercise, output, target=target, sources=sources,
-                                        sandbox=sandbox, seed_secret=seed_secret)
+                                        sandbox=sandbox, seed_secret=seed_secret,
+                                        student_id=student_id)
     except (BundleError, WheelError) as error:
         _fail(error)
     click.echo(f"wrote {built.path} ({built.size_bytes / 1e6:.1f} MB, {len(built.wheels.wheels)} wheels); "
                f"{_gradescope_next_step(target)}", err=True)
-    _starters_note(exercise, "Email")
+    _starters_note(exercise, "SID" if student_id == "sid" else "Email",
+                   f" --student-id {student_id}" if student_id else "")
 
 
 def _gradescope_next_step(target: WheelTarget) -> str:
@@ -142,14 +147,14 @@ def _gradescope_next_step(target: WheelTarget) -> str:
     return "upload it under Configure Autograder > Zip file upload"
 
 
-def _starters_note(exercise: Exercise, column: str) -> None:
+def _starters_note(exercise: Exercise, column: str, setting: str = "") -> None:
     """How to give each student of a per-student exercise their own starting file."""
     from grader.bundles.common import per_student
 
     if per_student(exercise):
         click.echo(f"each student needs their own {exercise.student_file}: render them from your "
                    f"roster with the bundle's secret, grade stub {exercise.id} --roster roster.csv "
-                   f"--id-column {column} --seed-secret SECRET -o starters/ (the bundle's "
+                   f"--id-column {column}{setting} --seed-secret SECRET -o starters/ (the bundle's "
                    "README.md says more)", err=True)
 
 

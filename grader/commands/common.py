@@ -155,3 +155,12 @@ def use_color(choice: Optional[bool], stream: Any = None) -> bool:
         return False
     stream = sys.stdout if stream is None else stream
     return bool(getattr(stream, "isatty", lambda: False)())
+
+
+student_id_option = click.option(
+    "--student-id", type=click.Choice(["email", "sid"]), envvar="GRADE_STUDENT_ID", default=None,
+    help="The course's setting of which id names a student: the e-mail or the SID of "
+    "Gradescope's submitter records (the Gradescope door, grade batch of an export, the roster "
+    "column of grade stub --roster and the bundle's README follow it); default: "
+    "$GRADE_STUDENT_ID, else email.")
+"""One course setting for every command that names students."""

@@ -181,16 +181,23 @@ def uploaded_notebook(directory: Path, config: dict):
     return path
 
 
-def submitter(layout: Layout, environ: dict):
+def submitter(layout: Layout, environ: dict, student_id: str = "email"):
     """Who handed the submission in, as the platform names them, or None when it does not say
     (or names several: a group). A value that cannot be an id is left out."""
-    return who_handed_in(layout, environ)[0]
+    return who_handed_in(layout, environ, student_id)[0]
 
 
-def who_handed_in(layout: Layout, environ: dict):
+GRADESCOPE_IDS = {"email": "e-mail", "sid": "SID"}
+"""The course's student id setting (bundle.json's ``student_id``): which field of Gradescope's
+submitter record names a student."""
+
+
+def who_handed_in(layout: Layout, environ: dict, student_id: str = "email"):
     """``(id, None)`` when the platform names the one student who handed the submission in,
     else ``(None, reason)``: the clause the report quotes ("Gradescope lists 2 submitters for
-    it (a group submission)"). Whether the id is a valid one is the grader's to say."""
+    it (a group submission)"). On Gradescope the id is the submitter's ``student_id`` field
+    (the e-mail or the SID, the course's setting). Whether the id is a valid one is the
+    grader's to say."""
     if layout.platform == "gradescope":
         metadata = _json_file(layout.root / "submission_metadata.json")
         users = metadata.get("users")
@@ -200,7 +207,12 @@ def who_handed_in(layout: Layout, environ: dict):
             return None, "Gradescope names no submitter for it"
         if len(users) > 1:
             return None, f"Gradescope lists {len(users)} submitters for it (a group submission)"
-        found = users[0].get("email") if isinstance(users[0], dict) else None
+        field = student_id if student_id in GRADESCOPE_IDS else "email"
+        found = users[0].get(field) if isinstance(users[0], dict) else None
+        if isinstance(found, int) and not isinstance(found, bool):
+            found = str(found)
+        if not isinstance(found, str) or not found.strip():
+            return None, f"Gradescope gives no {GRADESCOPE_IDS[field]} for who handed it in"
         platform = "Gradescope"
     elif layout.platform == "prairielearn":
         params = _json_file(layout.root / "data" / "data.json").get("params")
@@ -352,7 +364,7 @@ def grade(layout: Layout, config: dict, bundle_dir: Path, environ=None) -> str:
     else:
         submission = find_submission(layout.submission_dir, config["student_file"],
                                      tuple(config.get("submission_suffixes") or DEFAULT_SUFFIXES))
-    student, nobody = who_handed_in(layout, environ)
+    student, nobody = who_handed_in(layout, environ, str(config.get("student_id") or "email"))
     print(f"grading {submission}" + (f", handed in by {student}" if student else
                                      f" ({nobody})"), flush=True)
     exercise_file = bundle_dir / config["exercise_file"]

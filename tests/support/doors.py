@@ -19,12 +19,14 @@ LAYOUTS = {  # platform: (root variable, bundle folder, submission folder, resul
 
 
 def run_door(root: Path, platform: str, exercise, files: dict, *, secret: str = "course-secret",
-             extra_env: dict | None = None, metadata: dict | None = None) -> tuple[dict, str]:
+             extra_env: dict | None = None, metadata: dict | None = None,
+             student_id: str | None = None) -> tuple[dict, str]:
     """Lay out ``platform``'s root with ``files`` submitted, run the entry point, return the
-    results and the staff log."""
+    results and the staff log; ``student_id`` is the bundle's student id setting."""
     variable, bundle_name, submission_name, results_name = LAYOUTS[platform]
     bundle = root / bundle_name
-    write_grading_files(bundle, exercise, sandbox="best-effort", seed_secret=secret)
+    write_grading_files(bundle, exercise, sandbox="best-effort", seed_secret=secret,
+                        student_id=student_id)
     submission = root / submission_name
     submission.mkdir(parents=True, exist_ok=True)
     for name, text in files.items():

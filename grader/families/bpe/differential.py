@@ -170,14 +170,20 @@ def _common(role: str) -> dict[str, Any]:
 
 def corpus_record(role: str, judge: Callable[[Calls], Any],
                   shown: Callable[[Calls, Failure], Shown],
-                  real_work: Callable[[Exercise, Any], bool]) -> Generated:
-    """The record of a role trained on ``(corpus, num_merges)`` (WordPiece's too)."""
+                  real_work: Callable[[Exercise, Any], bool],
+                  strategy: Callable[[Exercise], Any] = inputs.training_strategy,
+                  targeted: Optional[Callable[[Exercise], list]] = None) -> Generated:
+    """The record of a role trained on ``(corpus, num_merges)`` (WordPiece's too, with its
+    own ``strategy`` and ``targeted`` inputs added to BPE's)."""
+    common = _common(TRAIN)
+    if targeted is not None:
+        common["targeted"] = targeted
     return Generated(
-        strategy=inputs.training_strategy, judge=judge,
+        strategy=strategy, judge=judge,
         call_text=lambda calls, example: corpus_call_text(calls, example, role),
         given=lambda calls, example: corpus_given(example),
         observed=corpus_observed, shown=shown, real_work=real_work,
-        **_common(TRAIN),
+        **common,
     )
 
 

@@ -401,6 +401,12 @@ def _has_marker(exercise: Exercise) -> bool:
     return bool(exercise.conventions.end_of_word)
 
 
+def _splittable_marker(exercise: Exercise) -> bool:
+    """Whether the marker can be split: a one-character marker split into its characters is
+    the same symbol, so the marker-split mistakes cannot happen there."""
+    return len(exercise.conventions.end_of_word) > 1
+
+
 def _tie_rule_mistakes() -> list[StudentMistake]:
     return [
         StudentMistake(f"ties-{rule}", "train", {"best_pair": source},
@@ -416,7 +422,8 @@ STUDENT_MISTAKES: dict[str, StudentMistake] = {
         StudentMistake("ties-last-seen", "train", {"best_pair": TIE_LAST_SEEN}),
         StudentMistake("no-end-of-word", "train", {"read_words": WITHOUT_MARKER}, applies=_has_marker),
         StudentMistake("marker-glued", "train", {"read_words": MARKER_GLUED}, applies=_has_marker),
-        StudentMistake("marker-split", "train", {"read_words": MARKER_SPLIT}, applies=_has_marker),
+        StudentMistake("marker-split", "train", {"read_words": MARKER_SPLIT},
+                       applies=_splittable_marker),
         StudentMistake("unweighted-counts", "train", {"read_words": UNWEIGHTED}),
         StudentMistake("pairs-once-per-word", "train", {"count_pairs": PAIRS_ONCE_PER_WORD},
                        applies=_counts_in_the_trainer),
@@ -448,7 +455,7 @@ STUDENT_MISTAKES: dict[str, StudentMistake] = {
         StudentMistake("encode-marker-glued", "encode",
                        settings={"start": "list(word[:-1]) + [word[-1:] + EOW]"}, applies=_has_marker),
         StudentMistake("encode-marker-split", "encode",
-                       settings={"start": "list(word + EOW)"}, applies=_has_marker),
+                       settings={"start": "list(word + EOW)"}, applies=_splittable_marker),
         *[
             StudentMistake(f"lengths-{name}", "sequence_lengths", settings=dict(overrides))
             for name, overrides in LENGTHS_OVERRIDES.items()

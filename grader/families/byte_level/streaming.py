@@ -7,13 +7,15 @@ untrusted side with the student's) in a second sandbox, opened once per grading:
 hands ``encode_iterable`` a generator over the lines, counts how many lines had been read when
 the first id came, and returns the ids, the answer's type and those counts as plain data.
 
-Two kinds of item: for each ``encode`` text of a case, its lines (``splitlines(keepends=True)``)
+Three kinds of item: for each ``encode`` text of a case, its lines (``splitlines(keepends=True)``)
 streamed once, whose ids must be the reference's encoding of the whole text; and, on the first
-case that serves the role, a long stream (a text's lines repeated to about
-:data:`STREAM_CHARACTERS` characters) whose first id must come before the last line is read,
-as CS336's memory test asks in spirit: a function that reads its whole input first holds all
-of it in memory. The counts come from the untrusted side, like every answer; the ids are
-checked against the reference here.
+case that serves the role, a text whose runs of spaces and newlines go on past its line ends
+(:data:`ACROSS_LINES`), with merges the reference learns from such text, where encoding each
+line on its own gives other ids (GPT-2's pattern makes a whole run one pre-token); and a long
+stream (a text's lines repeated to about :data:`STREAM_CHARACTERS` characters) whose first id
+must come before the last line is read, as CS336's memory test asks in spirit: a function that
+reads its whole input first holds all of it in memory. The counts come from the untrusted
+side, like every answer; the ids are checked against the reference here.
 """
 
 from __future__ import annotations
@@ -25,15 +27,22 @@ from pathlib import Path
 from typing import Any
 
 from grader.families.byte_level.do_nothing import trivial_answer
-from grader.families.byte_level.expected import expected_ids, reference_byte_bpe
+from grader.families.byte_level.expected import reference_byte_bpe, trained
 from grader.families.byte_level.shapes import token_ids
 from grader.families.byte_level.spec import ByteCase as Case
 from grader.families.api import Calls, CaseItem, CaseLabel, Sandbox, ShapeError, Verdict, describe
+from reference.byte_level import encode_byte_bpe
 
 ITERABLE = "encode_iterable_byte_bpe"
 DRIVER_NAME = "__grade_encode_iterable__"
 STREAM_CHARACTERS = 1_000_000
 """About how long the laziness item's stream is, in characters."""
+ACROSS_LINES = "two\n\n\n  one \n\n three\n \n  four\n"
+"""A text whose whitespace runs go on past its line ends."""
+ACROSS_CORPUS = "one\n\n\ntwo  \n\n  three \n \n four\n\n\nfive\n  \n" * 3
+ACROSS_MERGES = 6
+"""Training on :data:`ACROSS_CORPUS` for this many merges learns merges of newlines and spaces
+(``b" \\n"``, ``b"\\n "``, ``b"\\n\\n"``), so a run cut at a line end encodes otherwise."""
 
 DRIVER = f'''
 
@@ -105,39 +114,52 @@ def _short(text: str) -> str:
     return repr(shown)
 
 
+def across_lines_model(special_tokens: list[str]) -> tuple[dict, list]:
+    """The vocab and merges the reference learns from :data:`ACROSS_CORPUS`."""
+    return trained(ACROSS_CORPUS, 256 + len(special_tokens) + ACROSS_MERGES, tuple(special_tokens))
+
+
 def iterable_items(calls: Calls, case: Case, label: CaseLabel) -> list[CaseItem]:
     vocab, merges = reference_byte_bpe(case)
     specials = list(case.special_tokens)
 
-    def work(text: str) -> bool:
-        inputs = (lines_of(text), vocab, merges, specials)
-        return not trivial_answer(calls.exercise, ITERABLE, inputs, expected_ids(case, text))
+    def work(text: str, model: tuple[dict, list]) -> bool:
+        inputs = (lines_of(text), *model, specials)
+        expected = encode_byte_bpe(text, *model, specials)
+        return not trivial_answer(calls.exercise, ITERABLE, inputs, expected)
 
     items = [
         CaseItem(f"{label.check_id}:{number}",
                  f"{label.name}: stream the lines of {_short(item.word)}" if label.public
                  else f"{label.name}, text {number}",
-                 label.visibility, partial(_judge_ids, calls, case, item.word),
-                 real_work=work(item.word))
+                 label.visibility, partial(_judge_ids, calls, (vocab, merges), specials, item.word),
+                 real_work=work(item.word, (vocab, merges)))
         for number, item in enumerate(case.encode, 1)
     ]
     first = next((c for c in calls.exercise.cases if c.encode), None)
     if first is not None and first.id == case.id:
         number = len(case.encode) + 1
+        model = across_lines_model(specials)
         items.append(CaseItem(
             f"{label.check_id}:{number}",
-            f"{label.name}: yield ids before reading every line" if label.public
+            f"{label.name}: whitespace runs across line ends" if label.public
             else f"{label.name}, text {number}",
+            label.visibility, partial(_judge_ids, calls, model, specials, ACROSS_LINES),
+            real_work=work(ACROSS_LINES, model)))
+        items.append(CaseItem(
+            f"{label.check_id}:{number + 1}",
+            f"{label.name}: yield ids before reading every line" if label.public
+            else f"{label.name}, text {number + 1}",
             label.visibility, partial(_judge_lazy, calls, case, case.encode[0].word)))
     return items
 
 
-def _judge_ids(calls: Calls, case: Case, text: str) -> Verdict:
-    vocab, merges = reference_byte_bpe(case)
+def _judge_ids(calls: Calls, model: tuple[dict, list], specials: list[str], text: str) -> Verdict:
+    vocab, merges = model
     lines = lines_of(text)
-    expected = expected_ids(case, text)
+    expected = encode_byte_bpe(text, vocab, merges, specials)
     details: dict[str, Any] = {"kind": "byte-ids", "input": {"lines": lines}, "expected": expected}
-    report, failure = streamed(calls, lines, 1, vocab, merges, list(case.special_tokens), False)
+    report, failure = streamed(calls, lines, 1, vocab, merges, specials, False)
     if report is None:
         return Verdict(False, failure, details)
     name = calls.exercise.function(ITERABLE).name
@@ -148,10 +170,13 @@ def _judge_ids(calls: Calls, case: Case, text: str) -> Verdict:
     if ids == expected:
         return Verdict(True)
     details["actual"] = ids
-    return Verdict(False, (f"the ids {name} yielded for the {len(lines)} lines of {_short(text)} "
-                           f"differ from encode of the joined text ({len(ids)} ids, expected "
-                           f"{len(expected)}): encode_iterable(lines) must yield exactly "
-                           "encode(''.join(lines))."), details)
+    message = (f"the ids {name} yielded for the {len(lines)} lines of {_short(text)} differ from "
+               f"encode of the joined text ({len(ids)} ids, expected {len(expected)}): "
+               "encode_iterable(lines) must yield exactly encode(''.join(lines)).")
+    each = [i for line in lines for i in encode_byte_bpe(line, vocab, merges, specials)]
+    if ids == each:
+        message += (" They are the ids of each line encoded on its own: " + ACROSS_HOW)
+    return Verdict(False, message, details)
 
 
 def _judge_lazy(calls: Calls, case: Case, text: str) -> Verdict:
@@ -175,6 +200,11 @@ def _judge_lazy(calls: Calls, case: Case, text: str) -> Verdict:
     return Verdict(True)
 
 
+ACROSS_HOW = ("GPT-2's pattern makes a run of spaces and newlines one pre-token even where it "
+              "goes on past a line's end, so keep the whitespace at the end of what you have "
+              "read and encode it with the next line.")
 LAZY_HOW = ("CS336's encode_iterable is a generator that reads its input a line at a time and "
-            "yields each line's ids before reading the next (for line in lines: yield from "
-            "encode(line, ...)), so a file too large for memory streams through.")
+            "yields ids before reading the rest, so a file too large for memory streams "
+            "through: add each line to what is pending, encode and yield all of it but the "
+            "whitespace at its end (a run of spaces and newlines can go on in the next line), "
+            "keep that, and encode what is pending once the lines run out.")

@@ -93,7 +93,9 @@ def byte_conventions(exercise: Exercise) -> list[str]:
         f"Time: each call must finish within {exercise.limits.call_seconds:g} seconds.",
     ] + ([f"Streaming: {exercise.function(ITERABLE).name} is a generator; it reads one line at "
           "a time and yields ids before reading the rest, and its ids are those of encoding "
-          "the joined lines."] if ITERABLE in exercise.roles() else [])
+          "the joined lines: a run of spaces and newlines that goes on past a line's end is "
+          "one pre-token, so keep the whitespace at the end of what has been read until the "
+          "next line comes."] if ITERABLE in exercise.roles() else [])
 
 
 def first_step(case: Case) -> tuple[list[str], dict[tuple[bytes, bytes], int]]:

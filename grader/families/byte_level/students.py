@@ -106,8 +106,18 @@ def $encode_name(text, vocab, merges, special_tokens):
 
 
 def $iterable_name(lines, vocab, merges, special_tokens):
+    pending = ""
     for line in lines:
-        yield from $encode_name(line, vocab, merges, special_tokens)
+        pending += line
+        # A run of spaces and newlines, or a word, can go on in the next line: keep the last
+        # run of whitespace and what follows it until then, and encode what comes before.
+        last = re.search(r"\s+\S*\Z", pending)
+        cut = last.start() if last else 0
+        if cut:
+            yield from $encode_name(pending[:cut], vocab, merges, special_tokens)
+            pending = pending[cut:]
+    if pending:
+        yield from $encode_name(pending, vocab, merges, special_tokens)
 
 
 def $decode_name(ids, vocab):

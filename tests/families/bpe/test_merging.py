@@ -9,10 +9,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from grader.families.bpe import merging
 from grader.families.bpe.merging import MISTAKES, merge_pair
 from grader.families.bpe.pair_counts import steps_of
 from grader.grading.audit import write_student
 from grader.grading.engine import grade_submission
+from grader.grading.search import generated_examples
 from grader.spec import load_exercise
 from reference.plain import count_pairs, initial_segmentation
 
@@ -81,3 +83,32 @@ def test_each_merge_mistake_is_caught_and_named_in_the_merge_milestone(tmp_path)
         assert not merge.passed and named == {mistake.id}, (mistake.id, named)
         count = next(m for m in report.milestones if m.id == "count")
         assert count.passed, mistake.id  # a merging mistake costs nothing in counting
+
+
+def test_pairs_inside_longer_symbols_are_found_adjacent_ones_first():
+    words = {("ca", "b", "</w>"): 1, ("a", "b"): 2, ("a", "bc"): 1}
+    traps = merging.inside_longer_symbols(words)
+    assert traps[0] == ("a", "b")  # adjacent in a b, and inside ca b and a bc
+    replaced = BY_ID["merge-pair-string-replace"].run(("a", "b"), words)
+    assert replaced != merge_pair(("a", "b"), words)
+    assert merging.inside_longer_symbols({("a", "b", "c"): 1}) == []
+
+
+def test_generated_merges_often_hold_a_pair_inside_longer_symbols():
+    """String replacement departs on a good share of the generated inputs (about 3% did when
+    every pair was the next merge or another adjacent pair), so the generated check of the
+    milestone where the mistake lives catches it, not training only."""
+    wrong = BY_ID["merge-pair-string-replace"].run
+    examples = generated_examples(EXERCISE, "merge_pair", 60, seed=7)
+    departing = [example for example in examples
+                 if wrong(*merging.pair_of(EXERCISE, example)) != merge_pair(*merging.pair_of(EXERCISE, example))]
+    assert len(departing) >= 6, len(departing)
+
+
+def test_string_replace_costs_the_merge_milestone_its_generated_check(tmp_path):
+    path = write_student(EXERCISE, tmp_path, "merge-pair-string-replace")
+    report = grade_submission(path, EXERCISE, seed_secret="merging")
+    merge = next(m for m in report.milestones if m.id == "merge")
+    generated = [c for c in merge.checks if c.id == "differential"]
+    assert generated and not any(c.passed for c in generated)
+    assert merge.score <= merge.max_score * 0.6

@@ -1,5 +1,6 @@
 """``encode_iterable``: the reference streams exactly ``encode`` of the joined lines, lazily,
-and the milestone tells a streaming generator from a list, an eager one and wrong ids."""
+and the milestone tells a streaming generator from a list, an eager one and wrong ids, among
+them the ids of each line encoded on its own where a whitespace run crosses a line end."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from grader.families.byte_level import streaming
 from grader.families.byte_level.students import student_source
 from grader.grading.engine import grade_submission
 from grader.spec import load_exercise
@@ -71,6 +73,8 @@ BODIES = {
     "list": '    return encode("".join(lines), vocab, merges, special_tokens)\n',
     "eager": ('    text = "".join(lines)\n'
               '    yield from encode(text, vocab, merges, special_tokens)\n'),
+    "line by line": ('    for line in lines:\n'
+                     '        yield from encode(line, vocab, merges, special_tokens)\n'),
     "no newlines": ('    for line in lines:\n'
                     '        yield from encode(line.rstrip("\\n"), vocab, merges, special_tokens)\n'),
 }
@@ -123,3 +127,41 @@ def test_the_stub_shows_the_stream_and_states_the_handout():
     assert "def encode_iterable(\n    lines: Iterable[str]" in stub
     assert "CS336 spring 2025 (handout v1.0.4 and later)" in stub
     assert "encode_iterable(iter([" in stub
+
+
+def test_the_across_lines_text_is_one_where_line_by_line_differs():
+    for specials in ([], [EOT]):
+        vocab, merges = streaming.across_lines_model(specials)
+        assert any(b"\n" in a + b for a, b in merges)
+        text = streaming.ACROSS_LINES
+        each = [i for line in streaming.lines_of(text)
+                for i in encode_byte_bpe(line, vocab, merges, specials)]
+        assert each != encode_byte_bpe(text, vocab, merges, specials)
+
+
+def test_encoding_line_by_line_is_caught_and_told_how_to_stream(tmp_path):
+    milestone = grade(tmp_path, with_body("line by line"))
+    messages = failing_messages(milestone)
+    assert len(messages) == 1 and milestone.score < milestone.max_score
+    assert "They are the ids of each line encoded on its own" in messages[0]
+    assert "keep the whitespace at the end of what you have read" in messages[0]
+
+
+def test_the_advice_for_a_lazy_stream_is_itself_correct():
+    """The pattern the hint and the student-style programs use (encode up to the last run of
+    whitespace, keep the rest) gives encode of the joined text wherever the text is cut."""
+    names: dict = {}
+    exec(compile(student_source(EXERCISE), "student.py", "exec"), names)
+    assert "pending" in streaming.LAZY_HOW
+    encode_iterable = names["encode_iterable"]
+
+    @settings(max_examples=300, deadline=None)
+    @given(st.lists(st.sampled_from(PIECES), max_size=24).map("".join), st.data())
+    def check(text, data):
+        cuts = sorted(data.draw(st.lists(st.integers(0, len(text)), max_size=6)))
+        lines = [text[a:b] for a, b in zip([0] + cuts, cuts + [len(text)])]
+        for specials in ([], [EOT], [EOT, DOUBLE]):
+            assert list(encode_iterable(iter(lines), VOCAB, MERGES, specials)) == \
+                encode_byte_bpe(text, VOCAB, MERGES, specials)
+
+    check()

@@ -153,19 +153,22 @@ submission_103:
 """
 
 
+@pytest.mark.parametrize("student_id", ["email", "sid"])
 def test_a_file_is_graded_the_same_through_the_gradescope_door_and_a_batch_of_its_export(
-        tmp_path):
-    """Both doors take the e-mail for who handed a file in: ada's own file scores full marks
-    either way, bob's copy of it nothing either way, and a submission the export names no one
-    for earns nothing and says why."""
-    ada = solved("ada@uni.edu")
+        tmp_path, student_id):
+    """Under either setting of which id names a student, both doors take that id for who
+    handed a file in: ada's own file (rendered for her e-mail or her SID) scores full marks
+    either way, bob's copy of it the same low score either way, and a submission the export
+    names no one for earns nothing and says why."""
+    people = (("ada", "1001", "ada@uni.edu"), ("bob", "1002", "bob@uni.edu"))
+    ada = solved("ada@uni.edu" if student_id == "email" else "1001")
     door = {}
-    for name, sid, email in (("ada", 1001, "ada@uni.edu"), ("bob", 1002, "bob@uni.edu")):
+    for name, sid, email in people:
         metadata = {"submission_metadata.json": {"users": [
-            {"email": email, "sid": str(sid), "id": sid, "name": name}]}}
+            {"email": email, "sid": sid, "id": int(sid), "name": name}]}}
         results, log = run_door(tmp_path / name, "gradescope", EXERCISE, {"answers.yaml": ada},
-                                secret=SECRET, metadata=metadata)
-        door[str(sid)] = results["score"]
+                                secret=SECRET, metadata=metadata, student_id=student_id)
+        door[sid] = results["score"]
     export = tmp_path / "export"
     export.mkdir()
     (export / "submission_metadata.yml").write_text(EXPORT)
@@ -174,11 +177,44 @@ def test_a_file_is_graded_the_same_through_the_gradescope_door_and_a_batch_of_it
         (export / entry / "answers.yaml").write_text(ada, encoding="utf-8")
     out = tmp_path / "out"
     result = CliRunner().invoke(main, ["batch", str(export), "-o", str(out), "--exercise",
-                                       "hand-bpe", "--seed-secret", SECRET, "--jobs", "1"])
+                                       "hand-bpe", "--seed-secret", SECRET, "--jobs", "1",
+                                       "--student-id", student_id])
     assert result.exit_code == 0, result.output
     rows = {row["student"]: row for row in csv.DictReader((out / "grades.csv").open())}
     batch = {sid: float(rows[sid]["total"]) for sid in ("1001", "1002")}
     assert door == batch == {"1001": EXERCISE.total_points, "1002": batch["1002"]}
     assert batch["1002"] < EXERCISE.total_points / 2
+    kind = "e-mail" if student_id == "email" else "SID"
     one_sentence("\n".join(rows["submission_103"].values()),
-                 "Gradescope's export gives no e-mail for who handed in submission_103")
+                 f"Gradescope's export gives no {kind} for who handed in submission_103")
+
+
+def test_the_other_setting_grades_a_file_on_another_variant(tmp_path):
+    """The setting decides: ada's file rendered for her e-mail earns full marks at a door set
+    to e-mails and not at one set to SIDs."""
+    ada = solved("ada@uni.edu")
+    metadata = {"submission_metadata.json": {"users": [
+        {"email": "ada@uni.edu", "sid": "1001", "id": 1001, "name": "ada"}]}}
+    scores = {}
+    for setting in ("email", "sid"):
+        results, _ = run_door(tmp_path / setting, "gradescope", EXERCISE, {"answers.yaml": ada},
+                              secret=SECRET, metadata=metadata, student_id=setting)
+        scores[setting] = results["score"]
+    assert scores["email"] == EXERCISE.total_points > scores["sid"]
+
+
+def test_the_roster_column_and_the_bundle_readme_follow_the_setting(tmp_path):
+    from grader.bundles.starters import read_roster, starters_readme
+
+    roster = tmp_path / "roster.csv"
+    roster.write_text("Name,SID,Email\nAda,1001,ada@uni.edu\nBob,1002,bob@uni.edu\n")
+    assert read_roster(roster, None, "email") == ["ada@uni.edu", "bob@uni.edu"]
+    assert read_roster(roster, None, "sid") == ["1001", "1002"]
+    assert read_roster(roster, "Name", "sid") == ["Ada", "Bob"]
+    readme = starters_readme(EXERCISE, "gradescope", "seed-secret", "sid")
+    assert "the SID of the submitter" in readme and "--id-column SID" in readme
+    assert "--student-id sid" in readme
+    written = CliRunner().invoke(main, ["stub", "hand-bpe", "--roster", str(roster), "--student-id",
+                                        "sid", "--seed-secret", SECRET, "-o", str(tmp_path / "s")])
+    assert written.exit_code == 0, written.output
+    assert sorted(p.name for p in (tmp_path / "s").iterdir()) == ["1001", "1002"]
