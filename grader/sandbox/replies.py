@@ -44,6 +44,8 @@ class CallOutcome:
     seconds: float
     cpu_seconds: float | None = None
     args_after: list | None = None
+    # A streamed call's trace (what it read and yielded, seen here), else None.
+    stream: Any = None
 
 
 def to_json(message: dict | list) -> bytes:
@@ -234,3 +236,31 @@ def batch_outcome(answer: dict, reading: AnswerReading, seconds: float,
             raise WireError("an answer of a batch without its duration")
         outcomes.append(answer_outcome(item, reading, float(took), None))
     return CallOutcome(True, outcomes, None, "batch", seconds, cpu_seconds)
+
+
+def load_outcome(reply: dict, parts: int, where: Callable[[int], str],
+                 named_lines: Callable[[int], str] | None, memory_mib: int) -> LoadOutcome:
+    """The outcome of a load from the worker's reply (its envelope already checked); a
+    ``load-timeout`` raises :class:`TimeoutError`, for the caller to word as its time-out."""
+    status = reply["status"]
+    if status == "loaded":
+        functions = reply.get("functions")
+        if type(functions) is not list or not all(type(f) is str for f in functions):
+            raise WireError("functions is not a list of names")
+        failed = failed_parts_field(reply, parts, where)
+        return LoadOutcome(True, None, [clip(f, 200) for f in functions], failed)
+    if status == "load-error":
+        return LoadOutcome(False, clip(load_error_text(reply, named_lines)))
+    if status == "load-exit":
+        return LoadOutcome(False, f"exited with status {int_field(reply, 'code')} "
+                                  "while importing")
+    if status == "load-timeout":
+        raise TimeoutError()
+    if status == "load-signal":
+        return LoadOutcome(False, f"crashed with {signal_name(int_field(reply, 'signal'))} "
+                                  "while importing")
+    if status == "load-memory":
+        return LoadOutcome(False, f"ran out of memory (limit {memory_mib} MiB) while importing")
+    if status == "load-exception":
+        return LoadOutcome(False, exception_text(reply, where) + " while importing")
+    raise WireError(f"unexpected status {status!r}")
