@@ -159,6 +159,7 @@ class Sandbox:
         self._temp: str | None = None
         self._tree: str | None = None  # the chroot-root tree the temporary directory is in
         self._spent = 0.0
+        self.deadline: float | None = None  # time.monotonic() past which no call runs
         self._process_rlimit = 0
         self._uid: sandbox_uids.UidLease | None = None
 
@@ -203,7 +204,10 @@ class Sandbox:
 
     @property
     def seconds_left(self) -> float:
-        return max(0.0, self.limits.total_seconds - self._spent)
+        left = self.limits.total_seconds - self._spent
+        if self.deadline is not None:
+            left = min(left, self.deadline - time.monotonic())
+        return max(0.0, left)
 
     # loading -----------------------------------------------------------------------------------
 
@@ -216,7 +220,7 @@ class Sandbox:
     def _start_and_load(self) -> LoadOutcome:
         timeout = min(self.limits.call_seconds, self.seconds_left)
         if timeout <= 0:
-            return LoadOutcome(False, "the submission's time budget ran out")
+            return LoadOutcome(False, self._out_of_time())
         started = time.monotonic()
         try:
             worker = self._start_worker()
@@ -279,7 +283,7 @@ class Sandbox:
                                         f"({restarted.error})")
         limit = timeout if timeout is not None else self.limits.call_seconds
         if self.seconds_left <= 0:
-            return _failed("budget", "the submission's time budget ran out")
+            return _failed("budget", self._out_of_time())
         return self._call(function, tagged_args, limit, echo_args, measure_cpu, feed=feed)
 
     def call_many(self, function: str, arg_lists: list, *, echo_args: bool = False) -> list[CallOutcome]:
@@ -329,7 +333,7 @@ class Sandbox:
         except Overdue:
             seconds = time.monotonic() - started
             self._stop_worker()
-            outcome = _timeout(limit, seconds, budget_bound)
+            outcome = _timeout(limit, seconds, budget_bound, self._out_of_time())
         except OverMemory:  # the watch of a call without a memory cgroup
             seconds = time.monotonic() - started
             self._stop_worker()
@@ -347,7 +351,7 @@ class Sandbox:
                               seconds)
         self._spent += time.monotonic() - started  # stopping a worker is the call's time too
         if outcome.kind == "timeout" and budget_bound:
-            outcome = _failed("budget", "the submission's time budget ran out", seconds)
+            outcome = _failed("budget", self._out_of_time(), seconds)
         if outcome.kind not in ("timeout", "budget") and worker.groups.oom_kills() > oom_before:
             # The kernel killed a process of the call over the cap: the call ran out of memory,
             # also when the process killed was one it started and the call itself answered.
@@ -372,6 +376,11 @@ class Sandbox:
         if batch and type(answer) is dict and answer.get("status") == "batch":
             return batch_outcome(answer, reading, seconds, cpu_seconds)
         return answer_outcome(answer, reading, seconds, cpu_seconds)
+
+    def _out_of_time(self) -> str:
+        if self.limits.total_seconds - self._spent > 0:  # the grading's deadline came first
+            return "the grading reached its time limit"
+        return "the submission's time budget ran out"
 
     def _memory_cap_bytes(self) -> int:
         return (self.limits.memory_mib + 128) << 20  # the server and the call's tmpfs as well

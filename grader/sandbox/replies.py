@@ -150,9 +150,10 @@ def failed(kind: str, error: str, seconds: float = 0.0) -> CallOutcome:
     return CallOutcome(False, None, error, kind, seconds, None)
 
 
-def timed_out(limit: float, seconds: float, budget_bound: bool) -> CallOutcome:
+def timed_out(limit: float, seconds: float, budget_bound: bool,
+              why: str = "the submission's time budget ran out") -> CallOutcome:
     if budget_bound:
-        return failed("budget", "the submission's time budget ran out", seconds)
+        return failed("budget", why, seconds)
     return failed("timeout", f"timed out after {seconds_text(limit)} s", seconds)
 
 
