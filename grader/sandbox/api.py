@@ -60,12 +60,11 @@ from grader.sandbox.replies import (
     LoadOutcome,
 )
 from grader.sandbox.replies import (
-    MAX_BATCH, AnswerReading, answer_outcome, batch_outcome, load_outcome)
+    MAX_BATCH, AnswerReading, answer_outcome, batch_outcome, death, load_outcome)
 from grader.sandbox.replies import clip as _clip
 from grader.sandbox.replies import envelope as _envelope
 from grader.sandbox.replies import failed as _failed
 from grader.sandbox.replies import seconds_text as _seconds
-from grader.sandbox.replies import signal_name as _signal_name
 from grader.sandbox.replies import timed_out as _timeout
 from grader.sandbox.replies import to_json as _json
 from grader.sandbox.replies import with_cpu as _with_cpu
@@ -284,7 +283,14 @@ class Sandbox:
         limit = timeout if timeout is not None else self.limits.call_seconds
         if self.seconds_left <= 0:
             return _failed("budget", self._out_of_time())
-        return self._call(function, tagged_args, limit, echo_args, measure_cpu, feed=feed)
+        outcome = self._call(function, tagged_args, limit, echo_args, measure_cpu, feed=feed)
+        if outcome.kind == "not-cleared":  # cleared on the restart, or a SandboxUnavailable
+            if not self._start_and_load().ok:
+                return _failed("crash", "a fresh worker could not re-import the submission")
+            outcome = self._call(function, tagged_args, limit, echo_args, measure_cpu, feed=feed)
+        if outcome.kind == "not-cleared":
+            raise SandboxUnavailable(f"{outcome.error}, so the submission is not graded")
+        return outcome
 
     def call_many(self, function: str, arg_lists: list, *, echo_args: bool = False) -> list[CallOutcome]:
         """``function`` on each of ``arg_lists`` in one fresh child, one after the other, within
@@ -553,14 +559,7 @@ class Sandbox:
     def _death(self, during_call: bool) -> tuple[str, str]:
         """The kind and wording of the worker's death, from its exit status."""
         worker = self._worker
-        status = worker.exit_status() if worker is not None else None
-        when = "during the call" if during_call else "while importing"
-        if status is None:
-            return "crash", f"the worker stopped answering {when}"
-        if status < 0:
-            suffix = "" if during_call else f" {when}"
-            return "crash", f"crashed with {_signal_name(-status)}{suffix}"
-        return "exit", f"exited with status {status} {when}"
+        return death(worker.exit_status() if worker is not None else None, during_call)
 
     def _stop_worker(self) -> None:
         if self._worker is not None:

@@ -265,3 +265,21 @@ def load_outcome(reply: dict, parts: int, where: Callable[[int], str],
     if status == "load-exception":
         return LoadOutcome(False, exception_text(reply, where) + " while importing")
     raise WireError(f"unexpected status {status!r}")
+
+
+NOT_CLEARED = 86  # worker.py's exit status when it could not clear what a call left
+
+
+def death(status: int | None, during_call: bool) -> tuple[str, str]:
+    """The kind and wording of a worker's death from its exit status (None: not known).
+    ``not-cleared`` is the worker stopping because it could not clear what a call left: the
+    grader's to clear, never the student's doing."""
+    when = "during the call" if during_call else "while importing"
+    if status is None:
+        return "crash", f"the worker stopped answering {when}"
+    if status < 0:
+        suffix = "" if during_call else f" {when}"
+        return "crash", f"crashed with {signal_name(-status)}{suffix}"
+    if status == NOT_CLEARED:
+        return "not-cleared", "the sandbox could not clear what an earlier call left"
+    return "exit", f"exited with status {status} {when}"

@@ -90,6 +90,9 @@ MAX_FAILED_PARTS = 10  # the cells that raised, as many as the load reply has ro
 CONFIG = {}  # per-submission settings from the load request
 RULESET = [None]  # the Landlock ruleset fd every child restricts itself with
 SERIAL = [0]
+# The server's exit status when it cannot clear what a call left (its processes or files):
+# the grader then clears it itself or stops grading the submission; never the student's status.
+NOT_CLEARED = 86
 SUBREAPER = [False]  # whether orphans of calls are re-parented to this server
 PR_SET_CHILD_SUBREAPER = 36
 
@@ -1141,7 +1144,7 @@ def reap(pid, is_init):
             break
         if stray == 0:
             if _monotonic() > deadline:
-                _exit(70)  # cannot clear the call's processes: stop rather than serve on
+                _exit(NOT_CLEARED)  # cannot clear the call's processes: stop, not serve on
             time.sleep(0.0005)
             continue
         cpu += usage.ru_utime + usage.ru_stime
@@ -1161,7 +1164,7 @@ def clear_scratch(workdir):
         if CONFIG.get("shm"):
             empty_directory(CONFIG["shm"], own_only=CONFIG.get("shm_shared", False))
     except (OSError, RemovalFailed):
-        _exit(70)
+        _exit(NOT_CLEARED)
 
 
 class RemovalFailed(Exception):
