@@ -21,6 +21,7 @@ from grader.bundles.wheels import WheelTarget, grader_version
 from grader.grading.secrets import SeedSecretError, environment_secret, write_secret_file
 from grader.grading.student_ids import VariantError, student_id_setting
 from grader.grading.submissions import submission_kind
+from grader.grading.wall_clock import margin_seconds
 from grader.package_data import jinja_environment, templates_path
 from grader.spec import Exercise
 from grader.spec.registry import COURSE_FOLDER, course_folder, family_of
@@ -70,8 +71,10 @@ def exercise_spec_text(exercise: Exercise) -> str:
 
 
 def grading_timeout(exercise: Exercise) -> int:
-    """Seconds the host allows one grading: the exercise's sandbox budget plus start-up."""
-    return int(math.ceil(exercise.limits.total_seconds)) + GRADING_MARGIN_SECONDS
+    """Seconds the host allows one grading: the exercise's sandbox budget plus start-up, and
+    never less than the grading's own wall-clock limit plus 30 s to write its report."""
+    total = exercise.limits.total_seconds
+    return int(math.ceil(total + max(GRADING_MARGIN_SECONDS, margin_seconds(total) + 30)))
 
 
 def bundle_config(exercise: Exercise, *, sandbox: str, exercise_file: str,

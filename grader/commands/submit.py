@@ -111,6 +111,7 @@ def submit(
             resolve_exercise,
         )
         from grader.grading.submission_file import handed_in, header_mismatch
+        from grader.grading.wall_clock import process_started
 
         if output is not None and not output.parent.is_dir():
             raise click.BadParameter(f"the directory {output.parent} does not exist", param_hint="-o")
@@ -135,7 +136,7 @@ def submit(
             report = grade_submission(handed, exercise, strict_sandbox=strict_sandbox,
                                       seed_secret=seed_secret,
                                       submitter=_submitter(submitter, no_submitter),
-                                      on_check=progress.step)
+                                      on_check=progress.step, started=process_started())
         options = {"hidden_visibility": exercise.feedback.hidden_visibility}
         document = render(report, fmt, color=colored, exercise_options=options, verbose=verbose,
                           failures_only=failures_only)

@@ -38,8 +38,9 @@ defined, and docs/families.md walks through a family that uses them.
   :class:`NotGradable`, :class:`DataFileError`, ``parse_data_file``, ``yaml_quoted``; per-student variants:
   :class:`VariantError`, ``check_student``, ``course_secret``, ``variant_seed``; their audit:
   ``AUDIT_STUDENTS``, ``chosen_mistakes``, ``judge_answers_mistake``, ``reference_audit``.
-- **Running and grading**: :class:`Sandbox` (a second sandbox a role's check opens),
-  ``grade_submission`` (an audit grades its files through it), ``deferred`` (a hook whose
+- **Running and grading**: :class:`Sandbox` (a second sandbox a role's check opens; its
+  ``call`` takes a :class:`Feed`, an argument handed to the call item by item and counted on
+  the grader's side), ``grade_submission`` (an audit grades its files through it), ``deferred`` (a hook whose
   module is imported on first call), ``data_dir``, ``jinja_environment``.
 """
 
@@ -101,7 +102,7 @@ from grader.grading.timing import (
 )
 from grader.package_data import data_dir, jinja_environment
 from grader.result import CheckResult, Diagnosis, GradeReport
-from grader.sandbox import Sandbox
+from grader.sandbox import Feed, Sandbox
 from grader.spec.family import Family, FamilyError, Role, every_case
 from grader.spec.hooks import (
     AuditReport,
@@ -161,7 +162,7 @@ quote_hint = deferred("grader.spec.messages", "quote_hint")
 __all__ = [
     "AUDIT_STUDENTS", "AuditReport", "Calls", "Case", "CaseItem", "CaseLabel", "CheckContext",
     "CheckKind", "CheckResult", "Clocks", "ConfigDict", "DataFile", "DataFileError", "Diagnosis",
-    "Doctest", "Exercise", "Failure", "Family", "FamilyError", "Field", "FunctionSpec",
+    "Doctest", "Exercise", "Failure", "Family", "Feed", "FamilyError", "Field", "FunctionSpec",
     "Generated", "GradeReport", "HandedFile", "ID_PATTERN", "Identifier", "Judge", "Loc",
     "MAX_SHOWN", "Milestone", "Mistake", "MistakeAudit", "MistakeBook", "NOT_COMPARABLE",
     "NewSpecError", "NotGradable", "Observation", "Opened", "Pair", "Problem", "Property",

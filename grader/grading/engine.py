@@ -39,6 +39,7 @@ from grader.grading.submission_file import (
     read_submission,
 )
 from grader.grading.submissions import GradingSetupError, submission_kind
+from grader.grading.wall_clock import GradingClock
 from grader.result import NOT_GRADABLE_PREFIX, GradeReport, MilestoneResult
 from grader.spec.hooks import CheckContext, Opened, Submitter
 from grader.spec import (
@@ -132,6 +133,7 @@ def grade_submission(
     helper: bool = True,
     submitter: Submitter = None,
     on_check: Optional[Callable[[int, int, str], None]] = None,
+    started: Optional[float] = None,
 ) -> GradeReport:
     """Grade the student file ``submitted`` (a path, or a file read already: it is read from
     disk once); raise :class:`GradingSetupError` for bad input.
@@ -147,13 +149,16 @@ def grade_submission(
     platform or the batch knows them (a family whose work is per student checks the file
     against it): an id, a ``NoSubmitter`` saying why the door names no one (no variant
     credit), or None where there is no door (the file's own ``student:`` line is taken).
-    ``on_check(done, total, what)`` is told before each check starts (progress).
+    ``on_check(done, total, what)`` is told before each check starts (progress). ``started``
+    (on the ``time.monotonic()`` clock, default now) is when the grading's wall-clock limit
+    (:mod:`grader.grading.wall_clock`) began to run.
     """
     started = time.perf_counter()
     if not isinstance(submitted, HandedIn) and not Path(submitted).is_file():
         raise GradingSetupError(f"no such file: {Path(submitted)}")
     handed = handed_in(submitted)
     spec = resolve_exercise(handed, exercise)
+    clock = GradingClock(spec.limits.total_seconds, started)
     milestones: list[MilestoneResult] = []
     with contextlib.ExitStack() as stack:
         if handed.problem is not None:
@@ -166,6 +171,8 @@ def grade_submission(
         total, done = sum(len(milestone.checks) for milestone in spec.milestones), 0
         current, at = "", 0
         calls = opened.calls if isinstance(opened.calls, StudentCalls) else None
+        if hasattr(opened.box, "deadline"):  # no student call runs past the grading's limit
+            opened.box.deadline = clock.deadline
 
         def progress(timeouts: str = "") -> None:
             if on_check is not None:  # the check under way, and the time-outs so far
@@ -182,7 +189,7 @@ def grade_submission(
                 done += 1
             milestones.append(
                 grade_milestone(opened.calls, opened.box, milestone, opened.blocked(milestone), spec,
-                                on_check=told)
+                                on_check=told, overrun=clock.overrun)
             )
         output = opened.output()
     withhold_unearned(milestones, spec)
@@ -196,9 +203,11 @@ def grade_submission(
 def grade_milestone(
     calls: Optional[StudentCalls], box: object, milestone: Milestone, blocked: Optional[str],
     exercise: Optional[Exercise] = None, on_check: Optional[Callable[[str], None]] = None,
+    overrun: Optional[Callable[[], Optional[str]]] = None,
 ) -> MilestoneResult:
     """Every check of ``milestone``, its points split by weight; all zero when ``blocked``.
-    ``on_check`` is told the kind of each check before it starts."""
+    ``on_check`` is told the kind of each check before it starts; a check for which
+    ``overrun`` gives a reason (the grading's time limit is reached) fails with it unstarted."""
     exercise = exercise or (calls.exercise if calls is not None else None)
     result = MilestoneResult(id=milestone.id, title=milestone.title, max_score=milestone.points)
     shares = check_points(milestone.points, [check.weight for check in milestone.checks])
@@ -208,8 +217,10 @@ def grade_milestone(
         kind = check_kind(check.kind, exercise)
         if on_check is not None:
             on_check(check.kind)
-        if blocked:
-            result.checks.append(graded(check.kind, kind.title, share, False, message=blocked))
+        late = overrun() if overrun is not None and not blocked else None
+        if blocked or late:
+            result.checks.append(graded(check.kind, kind.title, share, False,
+                                        message=blocked or late))
         else:
             context = CheckContext(calls, box, calls.exercise, milestone, check, share, observations)
             result.checks.extend(kind.run(context))

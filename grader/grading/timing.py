@@ -206,6 +206,8 @@ def call_failure_message(name: str, outcome: Any, timeout: float, workload: str,
         return f"{name} did not finish within {timeout:g} s {workload}. {hint}"
     if outcome.kind == "memory":
         return f"{failure_message(name, outcome)} {workload}. {hint}"
+    if outcome.kind == "budget" and "budget" not in (outcome.error or ""):
+        return f"{failure_message(name, outcome)} before the efficiency check could time {name}."
     if outcome.kind == "budget":
         return (f"{failure_message(name, outcome)} before the efficiency check could time "
                 f"{name}: the earlier checks used it up, so make every function quick on small "

@@ -27,7 +27,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from grader.sandbox import cgroups as sandbox_cgroups
@@ -60,19 +60,16 @@ from grader.sandbox.replies import (
     LoadOutcome,
 )
 from grader.sandbox.replies import (
-    MAX_BATCH, AnswerReading, answer_outcome, batch_outcome, failed_parts_field)
+    MAX_BATCH, AnswerReading, answer_outcome, batch_outcome, death, load_outcome)
 from grader.sandbox.replies import clip as _clip
 from grader.sandbox.replies import envelope as _envelope
-from grader.sandbox.replies import exception_text as _exception_text
 from grader.sandbox.replies import failed as _failed
-from grader.sandbox.replies import int_field as _int_field
-from grader.sandbox.replies import load_error_text as _load_error_text
 from grader.sandbox.replies import seconds_text as _seconds
-from grader.sandbox.replies import signal_name as _signal_name
 from grader.sandbox.replies import timed_out as _timeout
 from grader.sandbox.replies import to_json as _json
-from grader.sandbox.tree_removal import TreeNotRemoved, remove_tree
 from grader.sandbox.replies import with_cpu as _with_cpu
+from grader.sandbox.streams import Feed
+from grader.sandbox.tree_removal import TreeNotRemoved, remove_tree
 from grader.sandbox.wire import Opaque, WireError
 
 __all__ = [
@@ -161,6 +158,7 @@ class Sandbox:
         self._temp: str | None = None
         self._tree: str | None = None  # the chroot-root tree the temporary directory is in
         self._spent = 0.0
+        self.deadline: float | None = None  # time.monotonic() past which no call runs
         self._process_rlimit = 0
         self._uid: sandbox_uids.UidLease | None = None
 
@@ -205,7 +203,10 @@ class Sandbox:
 
     @property
     def seconds_left(self) -> float:
-        return max(0.0, self.limits.total_seconds - self._spent)
+        left = self.limits.total_seconds - self._spent
+        if self.deadline is not None:
+            left = min(left, self.deadline - time.monotonic())
+        return max(0.0, left)
 
     # loading -----------------------------------------------------------------------------------
 
@@ -218,7 +219,7 @@ class Sandbox:
     def _start_and_load(self) -> LoadOutcome:
         timeout = min(self.limits.call_seconds, self.seconds_left)
         if timeout <= 0:
-            return LoadOutcome(False, "the submission's time budget ran out")
+            return LoadOutcome(False, self._out_of_time())
         started = time.monotonic()
         try:
             worker = self._start_worker()
@@ -228,8 +229,9 @@ class Sandbox:
                        "landlock": bool(self.layers.get("landlock")), "parts": self.parts}
             raw = worker.exchange(_json(request), started + timeout + GRACE_SECONDS,
                                   ENVELOPE_BYTES)
-            outcome = self._load_outcome(raw, request["id"])
-        except Overdue:
+            outcome = load_outcome(_envelope(raw, request["id"]), len(self.parts or ()),
+                                   self.where, self._named_lines, self.limits.memory_mib)
+        except (Overdue, TimeoutError):
             outcome = LoadOutcome(False, f"timed out after {_seconds(timeout)} s while importing")
         except OverMemory:
             outcome = LoadOutcome(False, f"{self._memory_text()} while importing")
@@ -244,45 +246,25 @@ class Sandbox:
             self._stop_worker()
         return outcome
 
-    def _load_outcome(self, raw: bytes, request_id: int) -> LoadOutcome:
-        reply = _envelope(raw, request_id)
-        status = reply["status"]
-        if status == "loaded":
-            functions = reply.get("functions")
-            if type(functions) is not list or not all(type(f) is str for f in functions):
-                raise WireError("functions is not a list of names")
-            failed = failed_parts_field(reply, len(self.parts or ()), self.where)
-            return LoadOutcome(True, None, [_clip(f, 200) for f in functions], failed)
-        if status == "load-error":
-            return LoadOutcome(False, _clip(_load_error_text(reply, self._named_lines)))
-        if status == "load-exit":
-            return LoadOutcome(False, f"exited with status {_int_field(reply, 'code')} "
-                                      "while importing")
-        if status == "load-timeout":
-            raise Overdue()
-        if status == "load-signal":
-            return LoadOutcome(False, f"crashed with {_signal_name(_int_field(reply, 'signal'))} "
-                                      "while importing")
-        if status == "load-memory":
-            return LoadOutcome(False, f"ran out of memory (limit {self.limits.memory_mib} MiB) "
-                                      "while importing")
-        if status == "load-exception":
-            return LoadOutcome(False, _exception_text(reply, self.where) + " while importing")
-        raise WireError(f"unexpected status {status!r}")
-
     # calling -----------------------------------------------------------------------------------
 
     def call(self, function: str, args: list | tuple = (), timeout: float | None = None,
-             *, echo_args: bool = False, measure_cpu: bool = True) -> CallOutcome:
+             *, echo_args: bool = False, measure_cpu: bool = True,
+             feed: Feed | None = None) -> CallOutcome:
         """Run ``function(*args)`` in a fresh child of the worker and return its outcome.
 
         ``echo_args``: an ``ok`` outcome also carries the arguments as the function left them
         (``args_after``, to tell a modified one). ``measure_cpu=False``: no ``cpu_seconds``, so
-        without a cgroup the answer need not wait for the call's processes to be reaped."""
+        without a cgroup the answer need not wait for the call's processes to be reaped.
+        ``feed``: a streamed call (:mod:`grader.sandbox.streams`): the argument at its position
+        is its items, handed over as asked for; ``stream`` of the outcome says what was read
+        and yielded; its value is only the result's type."""
         if type(function) is not str or not function.isidentifier():
             raise SandboxError(f"function name must be an identifier, got {function!r}")
         if timeout is not None and (isinstance(timeout, bool) or not timeout > 0):
             raise SandboxError(f"timeout must be a positive number of seconds, got {timeout!r}")
+        if feed is not None and not feed.position < len(args):
+            raise SandboxError(f"the stream's position {feed.position} is not an argument")
         try:
             tagged_args = [wire.to_tagged(arg) for arg in args]
         except WireError as error:
@@ -300,8 +282,15 @@ class Sandbox:
                                         f"({restarted.error})")
         limit = timeout if timeout is not None else self.limits.call_seconds
         if self.seconds_left <= 0:
-            return _failed("budget", "the submission's time budget ran out")
-        return self._call(function, tagged_args, limit, echo_args, measure_cpu)
+            return _failed("budget", self._out_of_time())
+        outcome = self._call(function, tagged_args, limit, echo_args, measure_cpu, feed=feed)
+        if outcome.kind == "not-cleared":  # cleared on the restart, or a SandboxUnavailable
+            if not self._start_and_load().ok:
+                return _failed("crash", "a fresh worker could not re-import the submission")
+            outcome = self._call(function, tagged_args, limit, echo_args, measure_cpu, feed=feed)
+        if outcome.kind == "not-cleared":
+            raise SandboxUnavailable(f"{outcome.error}, so the submission is not graded")
+        return outcome
 
     def call_many(self, function: str, arg_lists: list, *, echo_args: bool = False) -> list[CallOutcome]:
         """``function`` on each of ``arg_lists`` in one fresh child, one after the other, within
@@ -326,7 +315,7 @@ class Sandbox:
         return list(outcome.value) if outcome.kind == "batch" else []
 
     def _call(self, function: str, tagged_args: list, limit: float, echo_args: bool,
-              measure_cpu: bool, *, batch: bool = False) -> CallOutcome:
+              measure_cpu: bool, *, batch: bool = False, feed: Feed | None = None) -> CallOutcome:
         budget_bound = self.seconds_left < limit
         allowed = min(limit, self.seconds_left)
         worker = self._worker
@@ -336,19 +325,21 @@ class Sandbox:
                    "timeout": allowed, "max_bytes": self.limits.max_answer_bytes,
                    "max_items": 2_000_000, "echo_args": echo_args, "batch": batch,
                    "early_reply": worker.groups.cpuacct is not None or not measure_cpu}
+        if feed is not None:
+            request["stream"] = feed.request_field()
         cpu_before = worker.groups.cpu_seconds() if measure_cpu else None
         oom_before = worker.groups.oom_kills()
         started = time.monotonic()
         try:
             raw = worker.exchange([_json(request), _json(tagged_args)],
                                   started + allowed + GRACE_SECONDS,
-                                  self.limits.max_answer_bytes + ENVELOPE_BYTES)
+                                  self.limits.max_answer_bytes + ENVELOPE_BYTES, feed)
             seconds = time.monotonic() - started
             outcome = self._call_outcome(raw, request["id"], function, limit, seconds, batch)
         except Overdue:
             seconds = time.monotonic() - started
             self._stop_worker()
-            outcome = _timeout(limit, seconds, budget_bound)
+            outcome = _timeout(limit, seconds, budget_bound, self._out_of_time())
         except OverMemory:  # the watch of a call without a memory cgroup
             seconds = time.monotonic() - started
             self._stop_worker()
@@ -366,7 +357,7 @@ class Sandbox:
                               seconds)
         self._spent += time.monotonic() - started  # stopping a worker is the call's time too
         if outcome.kind == "timeout" and budget_bound:
-            outcome = _failed("budget", "the submission's time budget ran out", seconds)
+            outcome = _failed("budget", self._out_of_time(), seconds)
         if outcome.kind not in ("timeout", "budget") and worker.groups.oom_kills() > oom_before:
             # The kernel killed a process of the call over the cap: the call ran out of memory,
             # also when the process killed was one it started and the call itself answered.
@@ -376,7 +367,7 @@ class Sandbox:
         cpu_after = worker.groups.cpu_seconds() if measure_cpu else None
         if cpu_before is not None and cpu_after is not None:
             outcome = _with_cpu(outcome, cpu_after - cpu_before)
-        return outcome
+        return outcome if feed is None else replace(outcome, stream=feed.trace())
 
     def _call_outcome(self, raw: bytes, request_id: int, function: str, limit: float,
                       seconds: float, batch: bool = False) -> CallOutcome:
@@ -391,6 +382,11 @@ class Sandbox:
         if batch and type(answer) is dict and answer.get("status") == "batch":
             return batch_outcome(answer, reading, seconds, cpu_seconds)
         return answer_outcome(answer, reading, seconds, cpu_seconds)
+
+    def _out_of_time(self) -> str:
+        if self.limits.total_seconds - self._spent > 0:  # the grading's deadline came first
+            return "the grading reached its time limit"
+        return "the submission's time budget ran out"
 
     def _memory_cap_bytes(self) -> int:
         return (self.limits.memory_mib + 128) << 20  # the server and the call's tmpfs as well
@@ -468,8 +464,11 @@ class Sandbox:
         reply_r, reply_w = roomy_pipe()
         output_r, output_w = os.pipe()
         error_r, error_w = os.pipe()
+        feed_r, feed_w = roomy_pipe()  # a streamed call's items, straight to its child
+        trace_r, trace_w = roomy_pipe()  # and its requests and yielded items, back here
         scratch = INSIDE_SCRATCH if mounted else seen(os.path.join(temp, "scratch"))
-        argv += [str(request_r), str(reply_w), self.file_name, scratch]
+        argv += [str(request_r), str(reply_w), self.file_name, scratch,
+                 f"--stream={feed_r},{trace_w}"]
         if mounted:
             argv.append("--private-shm")  # the private root has a /dev/shm of its own
         elif self._tree:
@@ -488,7 +487,7 @@ class Sandbox:
                 stdin=subprocess.DEVNULL,
                 stdout=output_w,
                 stderr=output_w,
-                pass_fds=(request_r, reply_w),
+                pass_fds=(request_r, reply_w, feed_r, trace_w),
                 cwd=os.path.join(temp, "home"),
                 env=_scrubbed_environment(home),
                 start_new_session=True,
@@ -497,14 +496,16 @@ class Sandbox:
         except (OSError, subprocess.SubprocessError) as error:
             os.close(error_w)
             detail = read_all(error_r) or str(error)
-            for fd in (request_r, request_w, reply_r, reply_w, output_r, output_w):
+            for fd in (request_r, request_w, reply_r, reply_w, output_r, output_w, feed_r, feed_w,
+                       trace_r, trace_w):
                 os.close(fd)
             groups.remove()
             raise SandboxUnavailable(f"could not start the sandbox worker: {detail}") from None
-        for fd in (request_r, reply_w, output_w, error_w, error_r):
+        for fd in (request_r, reply_w, output_w, error_w, error_r, trace_w):
             os.close(fd)
         self._worker = WorkerProcess(proc, request_w, reply_r, output_r, groups, self._output,
-                                     namespace_init=bool(self.layers.get("pid-namespace")))
+                                     namespace_init=bool(self.layers.get("pid-namespace")),
+                                     stream_fds=(feed_r, feed_w, trace_r))
         if groups.memory is None and self._uid is not None and self._uid.own:
             # No cgroup sums the call's memory: the uid, the call's alone, is watched instead.
             self._worker.memory_watch = MemoryWatch(self._uid.uid, self._memory_cap_bytes())
@@ -558,14 +559,7 @@ class Sandbox:
     def _death(self, during_call: bool) -> tuple[str, str]:
         """The kind and wording of the worker's death, from its exit status."""
         worker = self._worker
-        status = worker.exit_status() if worker is not None else None
-        when = "during the call" if during_call else "while importing"
-        if status is None:
-            return "crash", f"the worker stopped answering {when}"
-        if status < 0:
-            suffix = "" if during_call else f" {when}"
-            return "crash", f"crashed with {_signal_name(-status)}{suffix}"
-        return "exit", f"exited with status {status} {when}"
+        return death(worker.exit_status() if worker is not None else None, during_call)
 
     def _stop_worker(self) -> None:
         if self._worker is not None:

@@ -19,6 +19,8 @@ import time
 from collections.abc import Callable
 
 from grader.sandbox import cgroups as sandbox_cgroups
+from grader.sandbox import wire
+from grader.sandbox.streams import Feed
 
 HEADER = struct.Struct(">I")
 WATCH_SECONDS = 0.05  # how often a memory watch is asked while waiting
@@ -75,7 +77,7 @@ class WorkerProcess:
 
     def __init__(self, proc: subprocess.Popen, request_fd: int, reply_fd: int, output_fd: int,
                  groups: sandbox_cgroups.CgroupSet, output: OutputCapture,
-                 namespace_init: bool) -> None:
+                 namespace_init: bool, stream_fds: tuple[int, int, int] | None = None) -> None:
         self.proc = proc
         self.namespace_init = namespace_init  # its child is process 1 of a PID namespace
         self.request_fd = request_fd
@@ -87,22 +89,47 @@ class WorkerProcess:
         self.selector = selectors.DefaultSelector()
         self.selector.register(reply_fd, selectors.EVENT_READ, "reply")
         self.selector.register(output_fd, selectors.EVENT_READ, "output")
-        for fd in (request_fd, reply_fd, output_fd):
+        # A streamed call's pipes: the read end of its feed (kept to empty it between calls),
+        # the write end of the feed, the read end of its trace.
+        self.stream_fds = stream_fds or ()
+        self._feed: Feed | None = None
+        self._feeding = memoryview(b"")
+        for fd in (request_fd, reply_fd, output_fd, *self.stream_fds):
             os.set_blocking(fd, False)
 
-    def exchange(self, request: bytes | list[bytes], deadline: float, max_reply: int) -> bytes:
+    def exchange(self, request: bytes | list[bytes], deadline: float, max_reply: int,
+                 feed: Feed | None = None) -> bytes:
         """Send one frame (or several in a row) and wait for one reply frame, draining student
-        output meanwhile."""
+        output meanwhile; with ``feed``, serve a streamed call's requests for items too."""
         frames = [request] if isinstance(request, bytes) else request
         pending = memoryview(b"".join(HEADER.pack(len(frame)) + frame for frame in frames))
         if self.memory_watch is not None:
             self.memory_watch.restart()
         self.selector.register(self.request_fd, selectors.EVENT_WRITE, "request")
+        self._feed, self._feeding = feed, memoryview(b"")
+        if feed is not None:
+            for fd in (self.stream_fds[0], self.stream_fds[2]):  # what an earlier call left
+                while _read_nonblocking(fd, 1 << 20):
+                    pass
+            self.selector.register(self.stream_fds[2], selectors.EVENT_READ, "trace")
         try:
-            return self._pump(pending, deadline, max_reply)
+            reply = self._pump(pending, deadline, max_reply)
+            if feed is not None:  # the trace was written before the answer: all of it is here
+                while chunk := _read_nonblocking(self.stream_fds[2], 1 << 20):
+                    self._take_trace(chunk, max_reply)
+            return reply
         finally:
-            if self.request_fd in self.selector.get_map():
-                self.selector.unregister(self.request_fd)
+            for fd in (self.request_fd, *self.stream_fds[1:]):
+                if fd in self.selector.get_map():
+                    self.selector.unregister(fd)
+            self._feed = None
+
+    def _take_trace(self, chunk: bytes, max_reply: int) -> None:
+        answers = self._feed.received(chunk, wire.WireBounds(max_bytes=max_reply))
+        if answers:
+            if not self._feeding:
+                self.selector.register(self.stream_fds[1], selectors.EVENT_WRITE, "feed")
+            self._feeding = memoryview(bytes(self._feeding) + answers)
 
     def _pump(self, pending: memoryview, deadline: float, max_reply: int) -> bytes:
         buffer = bytearray()
@@ -122,6 +149,12 @@ class WorkerProcess:
                     self._read_output()
                 elif key.data == "request":
                     pending = self._write_some(pending)
+                elif key.data == "trace":
+                    chunk = _read_nonblocking(self.stream_fds[2], 1 << 20)
+                    if chunk:
+                        self._take_trace(chunk, max_reply)
+                elif key.data == "feed":
+                    self._feeding = self._write_some(self._feeding, self.stream_fds[1])
                 else:
                     chunk = _read_nonblocking(self.reply_fd, 1 << 20)
                     if chunk == b"":
@@ -133,16 +166,17 @@ class WorkerProcess:
                     raise Oversized()
                 needed = HEADER.size + size
 
-    def _write_some(self, pending: memoryview) -> memoryview:
+    def _write_some(self, pending: memoryview, fd: int | None = None) -> memoryview:
+        fd = self.request_fd if fd is None else fd
         try:
-            written = os.write(self.request_fd, pending)
+            written = os.write(fd, pending)
         except BlockingIOError:
             return pending
         except (BrokenPipeError, OSError):
             raise WorkerGone() from None
         rest = pending[written:]
         if not rest:
-            self.selector.unregister(self.request_fd)
+            self.selector.unregister(fd)
         return rest
 
     def _read_output(self) -> bool:
@@ -197,7 +231,7 @@ class WorkerProcess:
             self.proc.wait()
         self.drain_output()
         self.selector.close()
-        for fd in (self.request_fd, self.reply_fd, self.output_fd):
+        for fd in (self.request_fd, self.reply_fd, self.output_fd, *self.stream_fds):
             if fd is not None:
                 try:
                     os.close(fd)

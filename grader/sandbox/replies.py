@@ -44,6 +44,8 @@ class CallOutcome:
     seconds: float
     cpu_seconds: float | None = None
     args_after: list | None = None
+    # A streamed call's trace (what it read and yielded, seen here), else None.
+    stream: Any = None
 
 
 def to_json(message: dict | list) -> bytes:
@@ -148,9 +150,10 @@ def failed(kind: str, error: str, seconds: float = 0.0) -> CallOutcome:
     return CallOutcome(False, None, error, kind, seconds, None)
 
 
-def timed_out(limit: float, seconds: float, budget_bound: bool) -> CallOutcome:
+def timed_out(limit: float, seconds: float, budget_bound: bool,
+              why: str = "the submission's time budget ran out") -> CallOutcome:
     if budget_bound:
-        return failed("budget", "the submission's time budget ran out", seconds)
+        return failed("budget", why, seconds)
     return failed("timeout", f"timed out after {seconds_text(limit)} s", seconds)
 
 
@@ -234,3 +237,49 @@ def batch_outcome(answer: dict, reading: AnswerReading, seconds: float,
             raise WireError("an answer of a batch without its duration")
         outcomes.append(answer_outcome(item, reading, float(took), None))
     return CallOutcome(True, outcomes, None, "batch", seconds, cpu_seconds)
+
+
+def load_outcome(reply: dict, parts: int, where: Callable[[int], str],
+                 named_lines: Callable[[int], str] | None, memory_mib: int) -> LoadOutcome:
+    """The outcome of a load from the worker's reply (its envelope already checked); a
+    ``load-timeout`` raises :class:`TimeoutError`, for the caller to word as its time-out."""
+    status = reply["status"]
+    if status == "loaded":
+        functions = reply.get("functions")
+        if type(functions) is not list or not all(type(f) is str for f in functions):
+            raise WireError("functions is not a list of names")
+        failed = failed_parts_field(reply, parts, where)
+        return LoadOutcome(True, None, [clip(f, 200) for f in functions], failed)
+    if status == "load-error":
+        return LoadOutcome(False, clip(load_error_text(reply, named_lines)))
+    if status == "load-exit":
+        return LoadOutcome(False, f"exited with status {int_field(reply, 'code')} "
+                                  "while importing")
+    if status == "load-timeout":
+        raise TimeoutError()
+    if status == "load-signal":
+        return LoadOutcome(False, f"crashed with {signal_name(int_field(reply, 'signal'))} "
+                                  "while importing")
+    if status == "load-memory":
+        return LoadOutcome(False, f"ran out of memory (limit {memory_mib} MiB) while importing")
+    if status == "load-exception":
+        return LoadOutcome(False, exception_text(reply, where) + " while importing")
+    raise WireError(f"unexpected status {status!r}")
+
+
+NOT_CLEARED = 86  # worker.py's exit status when it could not clear what a call left
+
+
+def death(status: int | None, during_call: bool) -> tuple[str, str]:
+    """The kind and wording of a worker's death from its exit status (None: not known).
+    ``not-cleared`` is the worker stopping because it could not clear what a call left: the
+    grader's to clear, never the student's doing."""
+    when = "during the call" if during_call else "while importing"
+    if status is None:
+        return "crash", f"the worker stopped answering {when}"
+    if status < 0:
+        suffix = "" if during_call else f" {when}"
+        return "crash", f"crashed with {signal_name(-status)}{suffix}"
+    if status == NOT_CLEARED:
+        return "not-cleared", "the sandbox could not clear what an earlier call left"
+    return "exit", f"exited with status {status} {when}"

@@ -1,10 +1,10 @@
 """The sandbox worker: the untrusted side of the grader, run as a script by its own interpreter.
 
 Standard library only, and never imported by the grader: the trusted side starts it as
-``python -I -S worker.py REQUEST_FD REPLY_FD SUBMISSION SCRATCH [--init | --subreaper]``
-inside whatever isolation the host allows. It speaks length-prefixed JSON frames (4-byte
-big-endian length, then UTF-8 JSON) over the two pipes it is given; stdout and stderr belong
-to the student and are never used for the protocol.
+``python -I -S worker.py REQUEST_FD REPLY_FD SUBMISSION SCRATCH [--init | --subreaper]
+[--stream=FEED_FD,TRACE_FD]`` inside whatever isolation the host allows. It speaks
+length-prefixed JSON frames (4-byte big-endian length, then UTF-8 JSON) over the two pipes it
+is given; stdout and stderr belong to the student and are never used for the protocol.
 
 It is a pristine fork server: it never executes student code itself. ``load`` compiles the
 submission once and forks a child that executes it, to report its functions (and which
@@ -25,6 +25,12 @@ memory is there for the next one. With ``--init`` it first forks into the new PI
 it was started in, so the server is the namespace's process 1 and can remove every stray
 process; without one, ``--subreaper`` (Linux) makes orphans its children so it can still find
 and remove them.
+
+A streamed call's child (and only it: every other child closes them before student code runs)
+keeps the two stream pipes, which bypass the server: one argument is an iterator whose items
+come from the grader one request at a time, and what the function yields goes back on the
+other pipe between those requests (:class:`FedItems`), so the grader itself counts how much
+was read before each item came.
 """
 
 # Builtins the server relies on, bound as module globals so a submission that replaces them in
@@ -48,10 +54,12 @@ from builtins import (
     dict,
     getattr,
     int,
+    iter,
     len,
     list,
     max,
     min,
+    next,
     range,
     set,
     str,
@@ -82,6 +90,9 @@ MAX_FAILED_PARTS = 10  # the cells that raised, as many as the load reply has ro
 CONFIG = {}  # per-submission settings from the load request
 RULESET = [None]  # the Landlock ruleset fd every child restricts itself with
 SERIAL = [0]
+# The server's exit status when it cannot clear what a call left (its processes or files):
+# the grader then clears it itself or stops grading the submission; never the student's status.
+NOT_CLEARED = 86
 SUBREAPER = [False]  # whether orphans of calls are re-parented to this server
 PR_SET_CHILD_SUBREAPER = 36
 
@@ -781,6 +792,116 @@ def run_batch(module, request, arg_lists):
     return {"status": "batch", "answers": answers}
 
 
+class FedItems:
+    """The lazy argument of a streamed call: an iterator whose items the grader hands over only
+    when this call asks for more, so it is the grader that counts how many were read. Before
+    each request, whatever the function yielded since the last one is sent, so the grader sees
+    every yielded item after the items that had been handed over when it came."""
+
+    def __init__(self, feed_fd, trace_fd, max_items):
+        self._feed = feed_fd
+        self._trace = trace_fd
+        self._held = []
+        self._next = 0
+        self._ended = False
+        self._out = []
+        self._budget = [max_items]
+
+    def __iter__(self):
+        return self
+
+    def __next__(self):
+        if self._next < len(self._held):
+            item = self._held[self._next]
+            self._held[self._next] = None
+            self._next += 1
+            return item
+        if self._ended:
+            raise StopIteration
+        self.flush()
+        write_frame(self._trace, b'["need"]')
+        header = self._read(HEADER.size)
+        raw = None if header is None else self._read(HEADER.unpack(header)[0])
+        items = [] if raw is None else [from_tagged(item) for item in _loads(raw.decode("utf-8"))]
+        if not items:
+            self._ended = True
+            raise StopIteration
+        self._held, self._next = items, 1
+        return items[0]
+
+    def _read(self, size):
+        """``size`` bytes of the feed, waiting for them (the grader keeps its end of the feed
+        non-blocking, and the pipe's flags are shared)."""
+        chunks = []
+        while size:
+            try:
+                chunk = _read(self._feed, min(size, 1 << 20))
+            except BlockingIOError:
+                waiting = _poll()
+                waiting.register(self._feed, select.POLLIN)
+                waiting.poll()
+                continue
+            if not chunk:
+                return None
+            chunks.append(chunk)
+            size -= len(chunk)
+        return b"".join(chunks)
+
+    def output(self, value):
+        self._out.append(to_tagged(value, self._budget))
+        if len(self._out) >= 1024:
+            self.flush()
+
+    def flush(self):
+        if self._out:
+            out, self._out = self._out, []
+            write_frame(self._trace, _dumps(["out", out]).encode("utf-8"))
+
+
+def run_streamed(module, request, args):
+    """A streamed call: the argument at the stream's position is a :class:`FedItems`; the
+    function's result is iterated here (up to ``take`` items), each item sent to the grader as
+    it comes. The answer itself names only the result's type: what was read and yielded, the
+    grader saw on its own side."""
+    function = dict.get(module.__dict__, request["function"])
+    if function is None or not callable(function):
+        return {"status": "missing"}
+    stream = request["stream"]
+    fed = FedItems(STREAM_FDS[0], STREAM_FDS[1], request["max_items"])
+    args[stream["position"]] = fed
+    take = stream.get("take")
+    try:
+        result = function(*args)
+        answer = {"status": "ok", "value": {"O": type_name(result)}}
+        results = iter(result)
+        count = 0
+        while take is None or count < take:
+            try:
+                item = next(results)
+            except StopIteration:
+                break
+            fed.output(item)
+            count += 1
+        fed.flush()
+        return answer
+    except MemoryError:
+        return {"status": "memory"}
+    except SystemExit as error:
+        code = error.code if type(error.code) is int else (0 if error.code is None else 1)
+        return {"status": "exit", "code": code}
+    except TooLarge as error:
+        return {"status": "bad-answer", "error": str(error)}
+    except BaseException as error:
+        try:
+            fed.flush()
+        except BaseException:
+            pass
+        return {"status": "exception", "exception": describe_exception(error)}
+
+
+STREAM_FDS = [-1, -1]  # the lazy argument's pipes: items from the grader, requests to it
+
+
 def quiet_import(path):
     """Execute the module with stdout and stderr on /dev/null: its import-time output was
     captured once, at load."""
@@ -828,8 +949,10 @@ def child_main(request, answer_fd, channel_fds, workdir, submission):
                 args = [[from_tagged(arg) for arg in one] for one in _loads(raw.decode("utf-8"))]
             else:
                 args = [from_tagged(arg) for arg in _loads(raw.decode("utf-8"))]
-        for fd in channel_fds:
-            _close(fd)
+        streamed = request is not None and type(request.get("stream")) is dict
+        for fd in channel_fds + (() if streamed else tuple(STREAM_FDS)):
+            if fd >= 0:
+                _close(fd)
         if request is None:
             enter_call(None, workdir, CONFIG.get("timeout", 1))
             reply = load_in_child(submission)
@@ -847,6 +970,8 @@ def child_main(request, answer_fd, channel_fds, workdir, submission):
             else:
                 if request.get("batch") is True:
                     reply = run_batch(module, request, args)
+                elif streamed:
+                    reply = run_streamed(module, request, args)
                 else:
                     reply = run_call(module, request, args)
         flush_output()
@@ -1019,7 +1144,7 @@ def reap(pid, is_init):
             break
         if stray == 0:
             if _monotonic() > deadline:
-                _exit(70)  # cannot clear the call's processes: stop rather than serve on
+                _exit(NOT_CLEARED)  # cannot clear the call's processes: stop, not serve on
             time.sleep(0.0005)
             continue
         cpu += usage.ru_utime + usage.ru_stime
@@ -1039,7 +1164,7 @@ def clear_scratch(workdir):
         if CONFIG.get("shm"):
             empty_directory(CONFIG["shm"], own_only=CONFIG.get("shm_shared", False))
     except (OSError, RemovalFailed):
-        _exit(70)
+        _exit(NOT_CLEARED)
 
 
 class RemovalFailed(Exception):
@@ -1378,6 +1503,9 @@ def main(argv):
     CONFIG["shm"] = "/dev/shm" if flags & {"--private-shm", "--shared-shm"} else None
     CONFIG["shm_shared"] = "--shared-shm" in flags
     CONFIG["own_uid"] = "--own-uid" in flags
+    for flag in flags:
+        if flag.startswith("--stream="):
+            STREAM_FDS[:] = [int(fd) for fd in flag[len("--stream="):].split(",")]
     imports = os.path.join(os.path.dirname(os.path.abspath(__file__)), "imports")
     if os.path.isdir(imports):  # the exercise's allowed third-party modules, copied here
         sys.path.append(imports)

@@ -317,3 +317,28 @@ def test_a_deep_tree_a_killed_grader_left_does_not_stop_the_next_grading(
     after = _grade(platform_env, place, HONEST)
     assert without_durations(after) == without_durations(fresh)
     assert not left.exists()
+
+
+LOCKS_ITS_SCRATCH = '''
+import os
+
+
+def lock_scratch():
+    """Locks the scratch folder this call runs in, so the worker cannot clear it after."""
+    os.chmod(os.path.dirname(os.getcwd()), 0)
+    return 1
+
+
+def answer():
+    return 2
+'''
+
+
+def test_a_worker_that_cannot_clear_a_call_is_not_the_next_calls_failure(tmp_path):
+    path = tmp_path / "student.py"
+    path.write_text(LOCKS_ITS_SCRATCH)
+    with Sandbox(path, limits=SandboxLimits(call_seconds=2, total_seconds=30)) as box:
+        for _ in range(3):
+            assert box.call("lock_scratch").value == 1
+            outcome = box.call("answer")
+            assert (outcome.kind, outcome.value) == ("ok", 2), outcome.error

@@ -27,6 +27,7 @@ import time
 from pathlib import Path
 
 import pytest
+import yaml
 
 from support.fixtures import PLATFORM_ENVS, platform_env  # noqa: F401 - the fixture
 from support.delegated_caps import RUN_SPREAD, SPREAD, assert_caps_held, offers_pids_and_memory
@@ -145,6 +146,47 @@ def test_hostile_submission_is_contained_everywhere(platform_env, place, case): 
     assert strays() == [], platform_env.name
     assert os.listdir(place / "tmp") == [], "the run left files in TMPDIR"
     assert sorted(os.listdir(place)) == sorted(["tmp", spec.name, case]), "files appeared"
+
+
+STREAM_FORGERIES = ("forge_stream_counter.py", "forge_stream_builtins.py", "forge_stream_answer.py")
+
+
+def streaming_spec(place: Path) -> Path:
+    """byte-bpe cut down to one case, its encode and decode cases and the streaming milestone."""
+    spec = yaml.safe_load((REPOSITORY / "exercises" / "byte-bpe.yaml").read_text())
+    spec["id"] = "byte-stream"
+    spec["milestones"] = [{**milestone, "checks": [{"kind": "cases"}]}
+                          for milestone in spec["milestones"]
+                          if milestone["id"] in ("encode", "decode", "encode-iterable")]
+    spec.pop("efficiency")
+    spec["cases"] = [case for case in spec["cases"] if case.get("encode")][:1]
+    path = place / "byte-stream.yaml"
+    path.write_text(yaml.safe_dump(spec, sort_keys=False))
+    os.chmod(path, 0o644)
+    return path
+
+
+@pytest.mark.parametrize("platform_env", [name for name in PLATFORM_ENVS if name != "host-root"],
+                         indirect=True)
+@pytest.mark.parametrize("forgery", STREAM_FORGERIES)
+def test_an_eager_encode_iterable_cannot_forge_its_laziness_anywhere(platform_env, place,  # noqa: F811
+                                                                     tmp_path, forgery):
+    # As root on the host, tests/families/byte_level/test_byte_streaming.py grades the same.
+    from grader.families.byte_level.students import student_source
+    from grader.spec import load_exercise
+
+    submission = tmp_path / "student.py"
+    submission.write_text(student_source(load_exercise("byte-bpe")) + "\n\n"
+                          + (HOSTILE / forgery).read_text())
+    done, _ = grade(platform_env, place, submission, "--exercise", str(streaming_spec(place)))
+    assert done.returncode == 0, (platform_env.name, done.stderr[-2000:])
+    (milestone,) = [m for m in json.loads(done.stdout)["milestones"]
+                    if m["id"] == "encode-iterable"]
+    (lazy,) = [check for check in milestone["checks"]
+               if "before reading every line" in check["title"]]
+    assert not lazy["passed"], (platform_env.name, lazy)
+    assert "read every one of them before yielding any id" in lazy["message"]
+    assert strays() == [], platform_env.name
 
 
 def test_strict_mode_grades_the_correct_example_to_full_marks(platform_env, place):  # noqa: F811

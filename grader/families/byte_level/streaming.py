@@ -1,11 +1,9 @@
 """CS336's ``encode_iterable`` judged: the ids of the joined lines, yielded lazily.
 
-The sandbox carries plain data only: an iterable cannot be sent to the student's function, and
-the generator it returns crosses the pipe as an opaque marker, its ids unread. So the items
-run the student's file with a short driver appended (code the grader writes, run on the
-untrusted side with the student's) in a second sandbox, opened once per grading: the driver
-hands ``encode_iterable`` a generator over the lines, counts how many lines had been read when
-the first id came, and returns the ids, the answer's type and those counts as plain data.
+The lines reach the student's function as a streamed argument of the sandbox (:class:`Feed`):
+an iterator whose lines the grader hands over only as the function asks for them, so the
+grader itself counts how many lines had been read when each id came back. Nothing is added
+to the student's file and no name of the grader's is in its namespace.
 
 Three kinds of item: for each ``encode`` text of a case, its lines (``splitlines(keepends=True)``)
 streamed once, whose ids must be the reference's encoding of the whole text; and, on the first
@@ -13,28 +11,26 @@ case that serves the role, a text whose runs of spaces and newlines go on past i
 (:data:`ACROSS_LINES`), with merges the reference learns from such text, where encoding each
 line on its own gives other ids (GPT-2's pattern makes a whole run one pre-token); and a long
 stream (a text's lines repeated to about :data:`STREAM_CHARACTERS` characters) whose first id
-must come before the last line is read, as CS336's memory test asks in spirit: a function that
-reads its whole input first holds all of it in memory. The counts come from the untrusted
-side, like every answer; the ids are checked against the reference here.
+must be the reference's first id and come back before the last line is handed over, as CS336's
+memory test asks in spirit: a function that reads its whole input first holds all of it in
+memory. The count is the grader's; the ids, whoever wrote them on the stream, are checked
+against the reference here.
 """
 
 from __future__ import annotations
 
-import tempfile
-from contextlib import ExitStack
 from functools import partial
-from pathlib import Path
 from typing import Any
 
 from grader.families.byte_level.do_nothing import trivial_answer
-from grader.families.byte_level.expected import reference_byte_bpe, trained
+from grader.families.byte_level.expected import expected_ids, reference_byte_bpe, trained
 from grader.families.byte_level.shapes import token_ids
 from grader.families.byte_level.spec import ByteCase as Case
-from grader.families.api import Calls, CaseItem, CaseLabel, Sandbox, ShapeError, Verdict, describe
+from grader.families.api import (Calls, CaseItem, CaseLabel, Feed, Sandbox, ShapeError, Verdict,
+                                 describe)
 from reference.byte_level import encode_byte_bpe
 
 ITERABLE = "encode_iterable_byte_bpe"
-DRIVER_NAME = "__grade_encode_iterable__"
 STREAM_CHARACTERS = 1_000_000
 """About how long the laziness item's stream is, in characters."""
 ACROSS_LINES = "two\n\n\n  one \n\n three\n \n  four\n"
@@ -44,69 +40,24 @@ ACROSS_MERGES = 6
 """Training on :data:`ACROSS_CORPUS` for this many merges learns merges of newlines and spaces
 (``b" \\n"``, ``b"\\n "``, ``b"\\n\\n"``), so a run cut at a line end encodes otherwise."""
 
-DRIVER = f'''
-
-def {DRIVER_NAME}(name, lines, repeat, vocab, merges, special_tokens, first_only):
-    read = [0]
-
-    def feed():
-        for _ in range(repeat):
-            for line in lines:
-                read[0] += 1
-                yield line
-
-    answer = globals()[name](feed(), vocab, merges, special_tokens)
-    report = {{"type": type(answer).__name__, "iterator": hasattr(answer, "__next__"),
-              "read_at_first": None, "ids": [], "lines": repeat * len(lines)}}
-    for value in answer:
-        if report["read_at_first"] is None:
-            report["read_at_first"] = read[0]
-        if first_only:
-            break
-        report["ids"].append(value)
-    return report
-'''
-
 
 def lines_of(text: str) -> list[str]:
     """The lines of ``text`` as iterating over a file gives them (each keeps its newline)."""
     return text.splitlines(keepends=True) or [text]
 
 
-def streamed(calls: Calls, lines: list[str], repeat: int, vocab: dict, merges: list,
-             special_tokens: list[str], first_only: bool) -> tuple[dict | None, str]:
-    """The driver's report on the student's ``encode_iterable`` over ``lines`` repeated
-    ``repeat`` times, or None and why there is none."""
+def streamed(calls: Calls, lines: list[str], vocab: dict, merges: list,
+             special_tokens: list[str], take: int | None) -> tuple[Any, str]:
+    """The trace of the student's ``encode_iterable`` given ``lines`` one request at a time
+    (the ids it yielded, up to ``take``, and how many lines it had been handed before each),
+    and why the call failed ("" when it did not); the trace is None when there is none."""
     name = calls.exercise.function(ITERABLE).name
-    submission = getattr(calls.box, "submission", None)
-    if submission is None:
-        return None, "this grader cannot run a driver beside the submission"
-    driver, loaded = calls.kept_open(DRIVER_NAME, partial(_open_driver, calls, Path(submission)))
-    if not loaded.ok:
-        return None, f"{calls.file_name} could not be loaded: {loaded.error}"
-    outcome = driver.call(DRIVER_NAME, [name, list(lines), repeat, dict(vocab),
-                                        [tuple(m) for m in merges], list(special_tokens),
-                                        first_only])
-    if not outcome.ok:
-        return None, f"{name} failed: {outcome.error}"
-    report = outcome.value
-    if type(report) is not dict:
-        return None, f"{name} could not be observed (the driver gave {describe(report)})"
-    return report, ""
-
-
-def _open_driver(calls: Calls, submission: Path, stack: ExitStack) -> tuple[Sandbox, Any]:
-    """The student's file with the driver appended, in a sandbox of its own that every item
-    of the grading calls (each call in a fresh child, as in the student's own sandbox)."""
-    folder = stack.enter_context(tempfile.TemporaryDirectory(prefix="grade-stream-"))
-    path = Path(folder) / submission.name
-    source = submission.read_text(encoding="utf-8")
-    path.write_text(source.rstrip("\n") + "\n" + DRIVER, encoding="utf-8")
-    box = calls.box
-    driver = stack.enter_context(Sandbox(path, limits=box.limits,
-                                         allowed_imports=calls.exercise.allowed_imports,
-                                         where=getattr(box, "where", None)))
-    return driver, driver.load()
+    if not isinstance(calls.box, Sandbox):
+        return None, "this grader cannot stream lines to the submission"
+    feed = Feed(0, lines, take=take)
+    outcome = calls.box.call(name, [None, dict(vocab), [tuple(m) for m in merges],
+                                    list(special_tokens)], feed=feed, measure_cpu=False)
+    return outcome.stream, "" if outcome.ok else f"{name} failed: {outcome.error}"
 
 
 def _short(text: str) -> str:
@@ -159,12 +110,12 @@ def _judge_ids(calls: Calls, model: tuple[dict, list], specials: list[str], text
     lines = lines_of(text)
     expected = encode_byte_bpe(text, vocab, merges, specials)
     details: dict[str, Any] = {"kind": "byte-ids", "input": {"lines": lines}, "expected": expected}
-    report, failure = streamed(calls, lines, 1, vocab, merges, specials, False)
-    if report is None:
+    trace, failure = streamed(calls, lines, vocab, merges, specials, None)
+    if trace is None or failure:
         return Verdict(False, failure, details)
     name = calls.exercise.function(ITERABLE).name
     try:
-        ids = token_ids(report.get("ids"), name)
+        ids = token_ids(trace.outputs, name)
     except ShapeError as error:
         return Verdict(False, f"{error}", details)
     if ids == expected:
@@ -185,18 +136,18 @@ def _judge_lazy(calls: Calls, case: Case, text: str) -> Verdict:
     repeat = max(2, STREAM_CHARACTERS // len(line))
     name = calls.exercise.function(ITERABLE).name
     given = f"{repeat:,} lines ({repeat * len(line):,} characters)"
-    report, failure = streamed(calls, [line], repeat, vocab, merges, list(case.special_tokens), True)
-    if report is None:
-        return Verdict(False, f"given {given} one at a time, {failure}; {LAZY_HOW}")
-    first = report.get("read_at_first")
-    if report.get("iterator") is not True:
-        return Verdict(False, (f"{name} returned a {report.get('type')}, not a generator: "
-                               f"{LAZY_HOW}"))
-    if type(first) is not int:
-        return Verdict(False, f"{name} yielded no id for {given}.")
-    if first >= repeat:
+    trace, failure = streamed(calls, [line] * repeat, vocab, merges, list(case.special_tokens), 1)
+    if trace is not None and trace.read_all_first:  # the grader's own count, not the call's
         return Verdict(False, (f"given {given} one at a time, {name} read every one of them "
-                               f"before it yielded its first id: {LAZY_HOW}"))
+                               f"before yielding any id: {LAZY_HOW}"))
+    if trace is None or not trace.outputs:
+        why = failure or f"{name} yielded no id"
+        return Verdict(False, f"given {given} one at a time, {why}; {LAZY_HOW}")
+    first, expected = trace.outputs[0], expected_ids(case, line * 2)[0]
+    if first != expected:
+        return Verdict(False, (f"given {given}, the first id {name} yielded was "
+                               f"{describe(first)}, not {expected}, the first id of encode of "
+                               "the joined lines."))
     return Verdict(True)
 
 

@@ -5,6 +5,7 @@ them the ids of each line encoded on its own where a whitespace run crosses a li
 from __future__ import annotations
 
 import itertools
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -104,17 +105,17 @@ def test_a_streaming_generator_passes(tmp_path):
     assert milestone.passed, failing_messages(milestone)
 
 
-def test_a_list_gets_its_ids_right_but_is_not_a_generator(tmp_path):
+def test_a_list_gets_its_ids_right_but_is_not_lazy(tmp_path):
     milestone = grade(tmp_path, with_body("list"))
     messages = failing_messages(milestone)
-    assert len(messages) == 1 and "not a generator" in messages[0]
+    assert len(messages) == 1 and "read every one of them before yielding any id" in messages[0]
     assert 0 < milestone.score < milestone.max_score
 
 
 def test_a_generator_that_reads_everything_first_is_not_lazy(tmp_path):
     messages = failing_messages(grade(tmp_path, with_body("eager")))
     assert len(messages) == 1
-    assert "read every one of them before it yielded its first id" in messages[0]
+    assert "read every one of them before yielding any id" in messages[0]
 
 
 def test_ids_that_differ_from_encode_of_the_joined_lines_fail(tmp_path):
@@ -165,3 +166,20 @@ def test_the_advice_for_a_lazy_stream_is_itself_correct():
                 encode_byte_bpe(text, VOCAB, MERGES, specials)
 
     check()
+
+
+HOSTILE = Path(__file__).resolve().parents[2] / "hostile"
+FORGERIES = ("forge_stream_counter.py", "forge_stream_builtins.py", "forge_stream_answer.py")
+
+
+def forged(name: str) -> str:
+    """A correct solution whose encode_iterable is replaced by the hostile file's eager one."""
+    return student_source(EXERCISE) + "\n\n" + (HOSTILE / name).read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("name", FORGERIES)
+def test_an_eager_answer_cannot_forge_its_laziness(tmp_path, name):
+    milestone = grade(tmp_path, forged(name))
+    lazy = [check for check in milestone.checks if "before reading every line" in check.title]
+    assert len(lazy) == 1 and not lazy[0].passed, [(c.title, c.passed) for c in milestone.checks]
+    assert "read every one of them before yielding any id" in lazy[0].message
