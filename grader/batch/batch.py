@@ -47,6 +47,7 @@ from grader.grading.submissions import submission_kind
 from grader.report.bounds import bounded_text
 from grader.report.class_report import SimilarityLeads
 from grader.spec import Exercise
+from grader.spec.registry import families
 
 GRADEBOOK = "gradebook.sqlite"
 PREVIEW = "regrade-preview.sqlite"  # the gradings of a dry run, until a real run takes them
@@ -314,9 +315,13 @@ def _exports(gradings: Sequence[Grading], wanted: Mapping[tuple[str, str], "_Pre
 
 def accepts(exercise: Exercise | None) -> Accepts:
     """The files that are submissions: those of ``exercise``'s kind of submission; without an
-    exercise (each file names its own), Python files and notebooks."""
+    exercise (each file names its own), Python files and notebooks, and the suffixes of the
+    other kinds are told to need ``--exercise``."""
     if exercise is None:
-        return Accepts()
+        code = Accepts()
+        others = {suffix for family in families() if family.submission is not None
+                  for suffix in family.submission.suffixes} - set(code.suffixes)
+        return Accepts(need_exercise=tuple(sorted(others)))
     kind = submission_kind(exercise)
     return Accepts(tuple(kind.suffixes), exercise.student_file, kind.noun)
 

@@ -51,6 +51,8 @@ class Accepts:
     suffixes: tuple[str, ...] = (".py", ".ipynb")
     preferred: str = "student.py"
     noun: str = "a Python file or notebook"
+    # Suffixes of other exercises' submissions, graded only when the batch names the exercise.
+    need_exercise: tuple[str, ...] = ()
 
     @property
     def listed(self) -> str:
@@ -185,6 +187,10 @@ def _not_a_submission(path: Path, accepts: Accepts) -> str:
     if not path.is_file():
         return "neither a file nor a folder"
     suffix = path.suffix or "no suffix"
+    if path.suffix.lower() in accepts.need_exercise:
+        return (f"not {accepts.noun} ({suffix}): a folder of answers files is graded for one "
+                "exercise; run grade batch again with --exercise ID (the id on the file's "
+                "'# exercise:' line)")
     return f"not {accepts.noun} ({suffix}); submit {accepts.examples()}"
 
 

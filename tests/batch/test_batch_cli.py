@@ -143,3 +143,21 @@ def test_names_a_student_chose_reach_the_terminal_and_the_csv_escaped(tmp_path: 
     assert "x\\x1b[2Jy.txt" in result.output
     grades = (tmp_path / "out" / "grades.csv").read_text(encoding="utf-8")
     assert "\x1b" not in grades and "\x07" not in grades
+
+
+def test_answers_files_without_an_exercise_are_told_to_name_it(tmp_path: Path) -> None:
+    """Without --exercise only code is graded; an answers file is told how to get graded, and
+    with --exercise it is."""
+    folder = tmp_path / "class"
+    folder.mkdir()
+    answers = Path(__file__).resolve().parents[2] / "examples" / "hand-bpe" / "answers_correct.yaml"
+    (folder / "alice.yaml").write_text(answers.read_text())
+    result = CliRunner().invoke(main, ["batch", str(folder), "-o", str(tmp_path / "out")])
+    assert result.exit_code == 0, result.output
+    assert ("unusable: alice.yaml (student alice): not a Python file or notebook (.yaml): a "
+            "folder of answers files is graded for one exercise; run grade batch again with "
+            "--exercise ID") in result.output
+    again = CliRunner().invoke(main, ["batch", str(folder), "-o", str(tmp_path / "out2"),
+                                      "--exercise", "hand-bpe"])
+    assert again.exit_code == 0, again.output
+    assert again.output.startswith("1 submission(s) (file layout): 1 graded"), again.output
