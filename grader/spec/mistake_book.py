@@ -36,7 +36,7 @@ class Mistake:
     ``convention`` is set only for the entries that are another choice of one of the
     family's conventions (``{"tie_break": "first-seen"}``: another tie-break rule); the grader
     skips an entry whose convention is the exercise's own (its ``MistakeBook.options``).
-    ``witness`` is read-only by convention.
+    ``witness`` (and each of ``probes``) is read-only by convention.
     Entries compare and hash by identity, so they can key dicts and sets.
     """
 
@@ -47,6 +47,10 @@ class Mistake:
     run: Callable[..., Any]
     witness: Mapping[str, Any]
     convention: Mapping[str, Any] = field(default_factory=dict)
+    probes: tuple[Mapping[str, Any], ...] = ()
+    """More inputs (as ``witness``) on which this mistake answers otherwise than its look-alikes:
+    the student's function is asked there before the name is offered
+    (:mod:`grader.mistakes.truth`)."""
 
     def is_convention_of(self, options: Mapping[str, Any]) -> bool:
         """Whether this entry is the convention ``options`` (an exercise's) declare: then it
