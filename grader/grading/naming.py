@@ -98,7 +98,8 @@ class MilestoneObservations:
         everything = [o for _, observations in self.noted for o in observations]
         named = name_for_milestone(book, self.role, everything, options, agreeing=self.agreeing)
         if not any(n.partial for n in named):  # a partial name says itself it is not all
-            named = reproducing(book, self.role, named, options, self.ask)
+            named = reproducing(book, self.role, named, options, self.ask,
+                                lambda inputs: book.in_form(self.exercise, self.role, inputs))
         for result, observations in self.noted:
             mine = {key(o) for o in observations}
             result.diagnoses = [_diagnosis(name) for name in named if name.explained_keys & mine]
@@ -143,7 +144,10 @@ def asker(calls: Any, role: str) -> Ask:
         if not all(name in inputs for name in arguments):
             return None
         answer = calls.remembered(role, *(inputs[name] for name in arguments))
-        return observed({name: inputs[name] for name in arguments}, answer)
+        given = {name: inputs[name] for name in arguments}
+        if answer.kind.startswith("shape") and answer.returned is not None:
+            return Observation(given, actual=answer.returned)  # the value, for its canonical form
+        return observed(given, answer)
 
     return ask
 

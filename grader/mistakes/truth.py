@@ -90,9 +90,12 @@ def counterexample_holds(book: MistakeBook, role: str, observation: Observation,
 
 
 def _same_outcome(book: MistakeBook, role: str, again: Observation, recorded: Observation) -> bool:
+    """False only when both are values that can be compared and they differ: a crash or a
+    value of the wrong shape on either side shows no difference."""
     if again.crashed or recorded.crashed:
-        return again.crashed and recorded.crashed
-    return again.form(book, role) == recorded.form(book, role)
+        return True
+    first, second = again.form(book, role), recorded.form(book, role)
+    return first is NOT_COMPARABLE or second is NOT_COMPARABLE or first == second
 
 
 def _asked(ask: Ask, inputs: Mapping[str, Any]) -> Optional[Observation]:
@@ -106,14 +109,15 @@ def _asked(ask: Ask, inputs: Mapping[str, Any]) -> Optional[Observation]:
 
 
 def reproducing(book: MistakeBook, role: str, named: Sequence[Any], options: Mapping[str, Any],
-                ask: Optional[Ask]) -> list[Any]:
+                ask: Optional[Ask],
+                in_form: Callable[[Mapping[str, Any]], Mapping[str, Any]] = dict) -> list[Any]:
     """The names of ``named`` (each with a ``mistake`` and ``combined``) that reproduce the
     student's function on the inputs that tell them apart.
 
     The inputs are the single names' witnesses and probes. On each, every single name's
     output is computed; where they do not all agree, or a name's output departs from the
-    reference's there (its own witness), the student's function is asked, and a name whose
-    output differs from the student's answer is dropped. Combined names are kept as they are
+    reference's there (its own witness), the student's function is asked (on the input in the
+    exercise's form, ``in_form``), and a name whose output differs from its answer is dropped. Combined names are kept as they are
     (their parts' witnesses show one part each). Without ``ask`` nothing is dropped.
     """
     if ask is None or not named:
@@ -121,7 +125,11 @@ def reproducing(book: MistakeBook, role: str, named: Sequence[Any], options: Map
     singles = [name for name in named if not name.combined]
     probes: list[Mapping[str, Any]] = []
     for name in singles:
-        probes.extend([name.mistake.witness, *name.mistake.probes])
+        for probe in (name.mistake.witness, *name.mistake.probes):
+            try:
+                probes.append(in_form(probe))
+            except Exception:  # noqa: BLE001 - a witness the exercise cannot take asks nothing
+                continue
     dropped: set[int] = set()
     for probe in probes:
         outputs = {id(name): _mistake_output(book, role, name.mistake, probe, options)

@@ -83,6 +83,10 @@ def _always(exercise: "Exercise", role: str, inputs: Mapping[str, Any], value: A
     return True
 
 
+def _as_given(exercise: "Exercise", role: str, inputs: Mapping[str, Any]) -> Mapping[str, Any]:
+    return inputs
+
+
 def _no_signals(role: str, observations: Sequence["Observation"], options: Mapping[str, Any]) -> list:
     return []
 
@@ -101,7 +105,9 @@ class MistakeBook:
     ``inputs``, is what a do-nothing implementation also returns (a family that does not say
     treats every answer as trivial: its names are then never evidence of work);
     ``signals(role, observations, options)`` structural facts about wrong answers that no
-    mistake explains, as ``(id, title, message)``.
+    mistake explains, as ``(id, title, message)``;
+    ``in_form(exercise, role, inputs)`` a witness's inputs in the form the exercise's functions
+    take (a corpus as texts or as word counts), for asking the student's function there.
     """
 
     entries: tuple[Mistake, ...] = ()
@@ -113,6 +119,7 @@ class MistakeBook:
     crash: tuple[type[BaseException], ...] = ()
     trivial: Callable[["Exercise", str, Mapping[str, Any], Any], bool] = _always
     signals: Callable[[str, Sequence["Observation"], Mapping[str, Any]], list[tuple[str, str, str]]] = _no_signals
+    in_form: Callable[["Exercise", str, Mapping[str, Any]], Mapping[str, Any]] = _as_given
 
     def for_role(self, role: Optional[str]) -> tuple[Mistake, ...]:
         """Every mistake of ``role``, in catalogue order (most specific first)."""

@@ -69,6 +69,7 @@ def $encode_name(word, merges):
 PREPARED_WORD = {
     "encode-lowercased": "word.lower()",
     "encode-stripped": f"word.strip({PUNCTUATION!r})",
+    "encode-non-word-dropped": "''.join(c for c in word if c.isalnum() or c == '_')",
 }
 
 

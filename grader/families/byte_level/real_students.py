@@ -3,7 +3,7 @@
 Each plugs into the correct program of :mod:`grader.families.byte_level.students` through its
 knobs: ``recount``/``drop`` (pair counts kept in one dict across merges, the merged pair
 deleted), ``no_pair`` (the check before ``max()``), ``pretokens`` (how the text becomes
-pre-tokens) and ``definitions`` (functions the part needs, defined beside
+pre-tokens), ``piece_bytes`` (a pre-token's bytes) and ``definitions`` (functions the part needs, defined beside
 ``split_specials``).
 """
 
@@ -53,4 +53,8 @@ REAL_CODE_STUDENTS: tuple[StudentMistake, ...] = (
                       "for p in PAT.findall(chunk)]")}),
     StudentMistake("byte-splits-only-on-endoftext", TRAIN, settings={
         "pretokens": '[p for chunk in text.split("<|endoftext|>") for p in PAT.findall(chunk)]'}),
+    StudentMistake("byte-pretokenized-bytes", TRAIN, settings={
+        "pretokens": ('[p for chunk in split_specials(text, special_tokens)[::2] '
+                      'for p in PAT.findall(chunk.encode("utf-8").decode("latin-1"))]'),
+        "piece_bytes": 'piece.encode("latin-1")'}),
 )

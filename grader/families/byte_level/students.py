@@ -63,7 +63,7 @@ def $train_name(text, vocab_size, special_tokens):
         vocab[len(vocab)] = bytes([value])
     words = {}
     for piece in pretokens(text, special_tokens):
-        key = tuple(bytes([b]) for b in piece.encode("utf-8"))
+        key = tuple(bytes([b]) for b in $piece_bytes)
         words[key] = words.get(key, 0) + 1
     merges = []
     counts = {}
@@ -124,6 +124,7 @@ CORRECT = {
     "recount": "counts = {}",
     "no_pair": "if not counts:\n            break",
     "drop": "",
+    "piece_bytes": 'piece.encode("utf-8")',
 }
 
 STUDENT_MISTAKES: dict[str, StudentMistake] = {
