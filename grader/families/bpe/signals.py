@@ -52,8 +52,9 @@ def train_signals(observations: Sequence[Observation], options: Mapping[str, Any
         if departure.index and all(part in _replaced_symbols(corpus, merges[:departure.index], marker)
                                    for part in unknown):
             return [(SIGNAL_ID, TITLE, fact + (
-                f" Your first {departure.index} merges are right, and replacing each of them "
-                "as text in the space-joined symbols (str.replace) makes exactly that symbol: "
+                f" Each of your first {departure.index} merges is a most frequent pair of the "
+                "words, and replacing each as text in the space-joined symbols (str.replace) "
+                "makes exactly that symbol: "
                 "a merge must join only two whole symbols side by side, never parts of longer "
                 "ones."))]
         example = next(iter(word_counts(corpus)), "")
