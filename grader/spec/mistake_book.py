@@ -185,6 +185,8 @@ class StudentMistake:
     convention: Mapping[str, Any] = field(default_factory=dict)
     """As :attr:`Mistake.convention`: another choice of a convention, no mistake where the
     exercise makes that choice."""
+    published: bool = False
+    """A pattern of published code: ``grade audit`` fails unless its own name is given."""
 
 
 @dataclass(frozen=True)
