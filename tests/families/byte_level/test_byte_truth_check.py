@@ -87,3 +87,15 @@ def test_a_round_trip_failure_shows_the_ids_it_decoded(reports):
     assert failed
     for check in failed:
         assert "cut short" not in check.message, check.message
+
+
+def test_a_tie_failure_carries_a_pair_table_counted_from_the_text():
+    from grader.families.byte_level.step_counts import first_difference
+    from grader.report.details import step_table
+
+    expected = train_byte_bpe("aba", 257, [])[1]
+    difference = first_difference("aba", [], expected, [(b"a", b"b")])
+    assert difference["tied"] == [["b'b'", "b'a'"], ["b'a'", "b'b'"]]
+    table = step_table(difference)
+    assert [row.pair for row in table.rows] == ["(b'b', b'a')", "(b'a', b'b')"]
+    assert first_difference("ab cd", [], [(b"c", b"d")], [(b"c", b"d")]) is None
