@@ -233,6 +233,30 @@ def train_pretokenized_bytes(text: str, vocab_size: int, special_tokens: list[st
     return vocab, merges
 
 
+class EmptySpecialToken(KeyError):
+    """``ids_of[b""]``: the empty piece ``re.split("()", text)`` captures, looked up as a special
+    token, as the encoders that join no special tokens into ``"()"`` raise."""
+
+    def __init__(self) -> None:
+        super().__init__(b"")
+
+
+EMPTY_SPECIAL_SIGN = "KeyError: b''"
+"""What a student's failure says when it is this crash."""
+
+
+def encode_empty_specials_crash(text: str, vocab: dict, merges: list,
+                                special_tokens: list[str]) -> list[int]:
+    """``re.split("(" + "|".join(...) + ")", text)`` with no ``if not special_tokens`` guard:
+    with no special tokens the pattern is ``"()"``, which captures an empty piece between every
+    two characters, and looking ``b""`` up as a special token raises ``KeyError``."""
+    if not special_tokens:  # even "" splits into ['', '', '']
+        raise EmptySpecialToken()
+    from reference.byte_level import encode_byte_bpe
+
+    return encode_byte_bpe(text, vocab, merges, special_tokens)
+
+
 # --------------------------------------------------------------------------- the entries
 
 
@@ -308,6 +332,18 @@ REAL_CODE_MISTAKES: tuple[Mistake, ...] = (
               "which occurs nowhere, can be merged. Count the new pairs from the new word: "
               "subtract the old word's pairs and add zip(new, new[1:])."),
         role=TRAIN, run=train_neighbours_from_old_word, witness=_train_input("éé", 2),
+    ),
+    Mistake(
+        id="byte-encode-crash-without-specials",
+        title="encode crashes when there are no special tokens",
+        hint=("With special_tokens=[], re.split('(' + '|'.join(...) + ')', text) splits on the "
+              "pattern '()', which captures an empty piece between every two characters, and "
+              "looking b'' up as a special token raises KeyError: b''. When there are no "
+              "special tokens, encode the whole text as one ordinary piece: if not "
+              "special_tokens: parts = [text]."),
+        role="encode_byte_bpe", run=encode_empty_specials_crash,
+        witness={"text": "ab", "vocab": {i: bytes([i]) for i in range(256)}, "merges": [],
+                 "special_tokens": []},
     ),
     Mistake(
         id="byte-pretokenized-bytes",

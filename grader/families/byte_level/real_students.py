@@ -5,7 +5,7 @@ Each plugs into the correct program of :mod:`grader.families.byte_level.students
 knobs: ``recount``/``drop`` (pair counts kept in one dict across merges, the merged pair
 deleted), ``no_pair`` (the check before ``max()``), ``pretokens`` (how the text becomes
 pre-tokens), ``piece_bytes`` (a pre-token's bytes), ``override`` (a whole trainer defined
-after the others, named ``TRAIN_NAME``) and ``definitions`` (functions the part needs, defined beside
+after the others, named ``TRAIN_NAME`` or ``ENCODE_NAME``) and ``definitions`` (functions the part needs, defined beside
 ``split_specials``).
 """
 
@@ -87,6 +87,28 @@ def TRAIN_NAME(text, vocab_size, special_tokens):
     return vocab, merges
 '''
 
+ENCODE_UNGUARDED_SPLIT = '''
+
+def ENCODE_NAME(text, vocab, merges, special_tokens):
+    ids_of = {token: i for i, token in vocab.items()}
+    rank = {tuple(pair): i for i, pair in reversed(list(enumerate(merges)))}
+    pattern = "|".join(re.escape(t) for t in sorted(special_tokens, key=len, reverse=True))
+    ids = []
+    for index, part in enumerate(re.split("(" + pattern + ")", text)):
+        if index % 2:
+            ids.append(ids_of[part.encode("utf-8")])
+            continue
+        for piece in PAT.findall(part):
+            word = tuple(bytes([b]) for b in piece.encode("utf-8"))
+            while len(word) > 1:
+                known = [rank[p] for p in zip(word, word[1:]) if p in rank]
+                if not known:
+                    break
+                word = merge_word(word, tuple(merges[min(known)]))
+            ids.extend(ids_of[token] for token in word)
+    return ids
+'''
+
 REAL_CODE_STUDENTS: tuple[StudentMistake, ...] = tuple(replace(student, published=True) for student in (
     StudentMistake("byte-merges-zero-count-pairs", TRAIN, settings={
         "recount": "for pair in counts:\n            counts[pair] = 0",
@@ -109,6 +131,8 @@ REAL_CODE_STUDENTS: tuple[StudentMistake, ...] = tuple(replace(student, publishe
         "pretokens": '[p for chunk in text.split("<|endoftext|>") for p in PAT.findall(chunk)]'}),
     StudentMistake("byte-neighbours-from-old-word", TRAIN,
                    settings={"override": NEIGHBOURS_FROM_OLD_WORD}),
+    StudentMistake("byte-encode-crash-without-specials", "encode_byte_bpe",
+                   settings={"override": ENCODE_UNGUARDED_SPLIT}),
     StudentMistake("byte-pretokenized-bytes", TRAIN, settings={
         "pretokens": ('[p for chunk in split_specials(text, special_tokens)[::2] '
                       'for p in PAT.findall(chunk.encode("utf-8").decode("latin-1"))]'),

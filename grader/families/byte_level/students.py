@@ -164,7 +164,8 @@ def student_source(exercise: Exercise, mistake_id: Optional[str] = None) -> str:
                                ("decode_name", "decode_byte_bpe", "decode"),
                                ("iterable_name", "encode_iterable_byte_bpe", "encode_iterable")):
         settings[key] = functions[role].name if role in functions else default
-    settings["override"] = settings["override"].replace("TRAIN_NAME", settings["train_name"])
+    settings["override"] = settings["override"].replace(
+        "TRAIN_NAME", settings["train_name"]).replace("ENCODE_NAME", settings["encode_name"])
     what = f"known mistake {mistake_id}" if mistake_id else "no known mistake (a correct submission)"
     header = f'# exercise: {exercise.id}\n"""A student-style submission with {what}."""\n'
     return header + Template(PROGRAM).substitute(settings)

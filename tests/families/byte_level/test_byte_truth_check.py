@@ -31,6 +31,8 @@ FILES = {
                  "byte-neighbours-from-old-word"),
     "bytes": (ROOT / "tests/submissions/byte_pretokenized_bytes.py", "train",
               "byte-pretokenized-bytes"),
+    "no_specials": (ROOT / "tests/submissions/byte_encode_without_specials.py", "encode",
+                    "byte-encode-crash-without-specials"),
 }
 
 
