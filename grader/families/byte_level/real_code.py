@@ -190,7 +190,7 @@ def train_neighbours_from_old_word(text: str, vocab_size: int, special_tokens: l
                 continue
             freq = freqs[index]
             for pair in zip(old, old[1:]):
-                counts[pair] -= freq
+                counts[pair] = counts.get(pair, 0) - freq
                 if not counts[pair]:
                     del counts[pair]
             made = []

@@ -69,7 +69,7 @@ def TRAIN_NAME(text, vocab_size, special_tokens):
                 continue
             freq = freqs[index]
             for pair in zip(old, old[1:]):
-                counts[pair] -= freq
+                counts[pair] = counts.get(pair, 0) - freq
                 if not counts[pair]:
                     del counts[pair]
             made = []
