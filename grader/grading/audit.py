@@ -207,6 +207,13 @@ def judge_mistake(exercise: Exercise, mistake: StudentMistake, entry: Any, repor
         audit.catching_checks[milestone.id] = [check.id for check in failing]
         if any(d.id == mistake.id for check in failing for d in check.diagnoses):
             audit.named_in.append(milestone.id)
+        if milestone.id in audit.affected:
+            audit.other_names += sorted({
+                d.id for check in failing if check.visibility == "visible"
+                for d in check.diagnoses
+                if d.id != mistake.id and not d.id.startswith("signal-")
+                and d.id not in audit.other_names})
+    audit.published = mistake.published
     return audit
 
 
@@ -282,7 +289,7 @@ def _mistake_line(mistake: MistakeAudit) -> str:
         f"{milestone} ({summarize_checks(checks)})"
         for milestone, checks in mistake.catching_checks.items()
     )
-    mark = mark if mistake.fair else "✗"
+    mark = mark if mistake.fair and mistake.truly_named else "✗"
     text = f"  {mark} {mistake.id} [{mistake.role}]: fails {caught_by or 'nothing'}"
     if mistake.kept:
         text += "; keeps " + ", ".join(f"{milestone} {points}"
@@ -295,7 +302,10 @@ def _mistake_line(mistake: MistakeAudit) -> str:
     if mistake.error:
         text += f"; could not be graded: {mistake.error}"
     elif mistake.caught and not mistake.named:
-        text += "; caught, but no visible check names it"
+        text += ("; caught, but no visible check names it"
+                 + (" (A PUBLISHED PATTERN: it must be named)" if mistake.published else ""))
+    if mistake.other_names:
+        text += f"; FALSELY NAMED {', '.join(mistake.other_names)}"
     return text
 
 

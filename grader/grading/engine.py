@@ -27,7 +27,7 @@ from typing import Callable, Optional, Union
 from grader.grading.checks import check_kind
 from grader.grading.evidence import withhold_unearned
 from grader.grading.feedback import graded
-from grader.grading.naming import MilestoneObservations
+from grader.grading.naming import MilestoneObservations, asker
 from grader.grading.scoring import check_points
 from grader.grading.student_calls import StudentCalls
 from grader.grading.submission_file import (
@@ -211,7 +211,8 @@ def grade_milestone(
     exercise = exercise or (calls.exercise if calls is not None else None)
     result = MilestoneResult(id=milestone.id, title=milestone.title, max_score=milestone.points)
     shares = check_points(milestone.points, [check.weight for check in milestone.checks])
-    observations = (MilestoneObservations(calls.exercise, milestone.function)
+    observations = (MilestoneObservations(calls.exercise, milestone.function,
+                                          ask=asker(calls, milestone.function))
                     if calls is not None else None)
     for check, share in zip(milestone.checks, shares):
         kind = check_kind(check.kind, exercise)

@@ -8,6 +8,12 @@ the mistakes that would have got them wrong), :meth:`MilestoneObservations.settl
 inputs and contradict none, and gives each result the surviving names that explain its own
 inputs, with the evidence. A check run on its own (no collector) is named from its own inputs.
 Hidden results are never noted: what their inputs show must not leak through the names.
+
+Settling applies the truth check (:mod:`grader.mistakes.truth`) with the student's own
+function (``ask``): a noted failing input that does not fail again when re-run is dropped
+(and a result whose every input is dropped no longer shows one), and of the names that
+explain the rest, only those that reproduce the student's answers on the inputs that tell
+them apart are offered.
 """
 
 from __future__ import annotations
@@ -18,10 +24,11 @@ from typing import Any, Optional
 
 from grader.spec.mistake_book import EMPTY_BOOK, MistakeBook
 from grader.mistakes.narrowing import Named, key, name_for_milestone, usable, wrong_outputs
+from grader.mistakes.truth import Ask, counterexample_holds, reproducing
 from grader.spec.mistake_book import Observation
 from grader.result import CheckResult, Diagnosis
 from grader.spec import Exercise
-from grader.spec.registry import family_of
+from grader.spec.registry import family_of, role_of
 
 
 def book_of(exercise: Exercise) -> MistakeBook:
@@ -44,6 +51,7 @@ class MilestoneObservations:
     role: str
     noted: list[tuple[CheckResult, list[Observation]]] = field(default_factory=list)
     agreeing: list[Observation] = field(default_factory=list)  # visible calls answered right
+    ask: Optional[Ask] = None  # the student's function, asked again (the truth check)
 
     def note(self, result: CheckResult, observations: Sequence[Observation]) -> None:
         if result.visibility != "visible" or not observations:
@@ -82,17 +90,38 @@ class MilestoneObservations:
                                         for o in everything)
 
     def settle(self) -> list[Named]:
-        """Give each noted result the milestone's surviving names that explain its inputs."""
-        everything = [o for _, observations in self.noted for o in observations]
+        """Give each noted result the milestone's surviving names that explain its inputs,
+        once its failing inputs are re-run and the names that disagree are asked apart."""
         book = book_of(self.exercise)
-        named = name_for_milestone(book, self.role, everything, book.options(self.exercise, self.role),
-                                   agreeing=self.agreeing)
+        options = book.options(self.exercise, self.role)
+        self._drop_false_counterexamples(book, options)
+        everything = [o for _, observations in self.noted for o in observations]
+        named = name_for_milestone(book, self.role, everything, options, agreeing=self.agreeing)
+        if not any(n.partial for n in named):  # a partial name says itself it is not all
+            named = reproducing(book, self.role, named, options, self.ask,
+                                lambda inputs: book.in_form(self.exercise, self.role, inputs))
         for result, observations in self.noted:
             mine = {key(o) for o in observations}
             result.diagnoses = [_diagnosis(name) for name in named if name.explained_keys & mine]
         if not named:
             self._signal(book)
         return named
+
+    def _drop_false_counterexamples(self, book: MistakeBook, options: Mapping[str, Any]) -> None:
+        """Keep only the noted inputs that fail again when re-run; a result left with none
+        no longer shows the input it was found on."""
+        kept: list[tuple[CheckResult, list[Observation]]] = []
+        for result, observations in self.noted:
+            true = [o for o in observations
+                    if counterexample_holds(book, self.role, o, options, self.ask)]
+            if true:
+                kept.append((result, true))
+            else:
+                result.details = None
+                result.message = (
+                    "Failed, but the input it was found on is not shown: asked again on it, "
+                    "your function did not give the failing answer recorded.")
+        self.noted = kept
 
     def _signal(self, book: MistakeBook) -> None:
         """No mistake explains the inputs: give the results what their answers structurally
@@ -107,13 +136,31 @@ class MilestoneObservations:
                 result.diagnoses = [Diagnosis(id=signal_id, title=title, message=message)]
 
 
+def asker(calls: Any, role: str) -> Ask:
+    """The student's ``role`` function asked on keyword inputs (its arguments by name, as the
+    grader's canonical forms), answered from memory when asked before."""
+    def ask(inputs: Mapping[str, Any]) -> Optional[Observation]:
+        arguments = role_of(calls.exercise, role).arguments
+        if not all(name in inputs for name in arguments):
+            return None
+        answer = calls.remembered(role, *(inputs[name] for name in arguments))
+        given = {name: inputs[name] for name in arguments}
+        if answer.kind.startswith("shape") and answer.returned is not None:
+            return Observation(given, actual=answer.returned)  # the value, for its canonical form
+        return observed(given, answer)
+
+    return ask
+
+
 def note(context: Any, result: CheckResult, role: str, observations: Sequence[Observation]) -> CheckResult:
     """Note ``result``'s observations with the milestone's collector, or name them right away."""
     collector: Optional[MilestoneObservations] = getattr(context, "observations", None)
     if collector is not None:
         collector.note(result, observations)
     elif result.visibility == "visible" and not result.passed:
-        alone = MilestoneObservations(context.exercise, role)
+        calls = getattr(context, "calls", None)
+        alone = MilestoneObservations(context.exercise, role,
+                                      ask=asker(calls, role) if calls is not None else None)
         alone.note(result, observations)
         alone.settle()
     return result

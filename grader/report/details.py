@@ -68,6 +68,8 @@ the human reports (text, markdown, html) or in dedicated fields.
 
 from __future__ import annotations
 
+import re
+
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -151,9 +153,16 @@ def show_value(value: Any, limit: int = VALUE_LIMIT, *, pairs: bool = False) -> 
     return safe_text(_python_repr(value, pairs), limit)
 
 
+_BYTES_LITERAL = re.compile(r"""^b(?:'[^']*'|"[^"]*")$""")
+
+
 def show_pair(pair: Any) -> str:
+    """A pair as Python writes it; a pair of bytes literals (``["b'c'", "b'd'"]``, how a
+    byte-level step table carries bytes) as the bytes pair ``(b'c', b'd')``."""
     if pair is None:
         return "(none: the list had ended)"
+    if _is_pair(pair) and all(_BYTES_LITERAL.match(part) for part in pair):
+        return safe_text(f"({pair[0]}, {pair[1]})", VALUE_LIMIT)
     if _is_pair(pair):
         return safe_text(repr(tuple(pair)), VALUE_LIMIT)
     return show_value(pair)

@@ -21,6 +21,7 @@ import re
 from markupsafe import Markup, escape
 
 from grader.package_data import jinja_environment
+from grader.report.long_values import summarised
 from grader.report.details import Evidence, evidence
 from grader.report.feedback import MESSAGE_LIMIT, shows_evidence, states_rule, step_heading
 from grader.report.grouping import FULL, Grouping, milestone_diagnoses, milestone_rows
@@ -155,7 +156,7 @@ def check_view(check: CheckResult, *, with_diagnoses: bool = True) -> CheckView:
         passed=check.passed,
         score=points(check.score),
         max_score=points(check.max_score),
-        message=safe_text(check.message, MESSAGE_LIMIT),
+        message=summarised(safe_text(check.message, MESSAGE_LIMIT)),
         diagnoses=([] if hidden or not with_diagnoses
                    else [diagnosis_view(diagnosis) for diagnosis in check.diagnoses]),
         evidence=shown_evidence,

@@ -7,6 +7,7 @@ differing merge step). For a hidden check: pass or fail, nothing else.
 
 from __future__ import annotations
 
+from grader.report.long_values import summarised
 from grader.report.details import Evidence, StepTable, evidence
 from grader.report.redaction import hidden_message
 from grader.report.safety import safe_text
@@ -31,7 +32,7 @@ def feedback_parts(
     """
     if check.visibility == "hidden":
         return [hidden_message(check.passed)], []
-    prose = safe_text(check.message, MESSAGE_LIMIT).splitlines() if check.message else []
+    prose = summarised(safe_text(check.message, MESSAGE_LIMIT)).splitlines() if check.message else []
     if with_diagnoses:
         prose += [diagnosis_line(diagnosis) for diagnosis in check.diagnoses]
     if not shows_evidence(check):

@@ -365,6 +365,16 @@ class MistakeAudit:
     kept: dict[str, str] = field(default_factory=dict)  # affected milestone -> "points/max"
     # affected milestones that pass some check yet earn nothing: real work zeroed
     unpaid: list[str] = field(default_factory=list)
+    # the other mistakes the diagnoses of its failing visible checks name: false names
+    other_names: list[str] = field(default_factory=list)
+    published: bool = False  # a pattern of published code: it must be named, and alone
+
+    @property
+    def truly_named(self) -> bool:
+        """Named where it fails and nothing else named; a published pattern must be named,
+        any other mistake only must not be misnamed."""
+        return not self.other_names and (self.named or not self.published
+                                         or self.error is not None or not self.failed)
 
     @property
     def missed(self) -> list[str]:
@@ -396,6 +406,8 @@ class MistakeAudit:
             "caught": self.caught,
             "catching_checks": self.catching_checks,
             "named_in": self.named_in,
+            "other_names": self.other_names,
+            "published": self.published,
             "kept": self.kept,
             "unpaid": self.unpaid,
             "error": self.error,
@@ -440,11 +452,12 @@ class AuditReport:
 
     @property
     def ok(self) -> bool:
-        """Full marks for the reference, every mistake caught, nothing else failing, and not a
-        point for doing nothing."""
+        """Full marks for the reference, every mistake caught and named by no other name (a
+        published pattern named by its own), nothing else failing, and not a point for doing
+        nothing."""
         return (
             self.reference.full_marks
-            and all(m.caught and m.fair for m in self.mistakes)
+            and all(m.caught and m.fair and m.truly_named for m in self.mistakes)
             and not self.unexpected
             and not any(self.do_nothing.values())
         )

@@ -36,7 +36,7 @@ class Mistake:
     ``convention`` is set only for the entries that are another choice of one of the
     family's conventions (``{"tie_break": "first-seen"}``: another tie-break rule); the grader
     skips an entry whose convention is the exercise's own (its ``MistakeBook.options``).
-    ``witness`` is read-only by convention.
+    ``witness`` (and each of ``probes``) is read-only by convention.
     Entries compare and hash by identity, so they can key dicts and sets.
     """
 
@@ -47,6 +47,10 @@ class Mistake:
     run: Callable[..., Any]
     witness: Mapping[str, Any]
     convention: Mapping[str, Any] = field(default_factory=dict)
+    probes: tuple[Mapping[str, Any], ...] = ()
+    """More inputs (as ``witness``) on which this mistake answers otherwise than its look-alikes:
+    the student's function is asked there before the name is offered
+    (:mod:`grader.mistakes.truth`)."""
 
     def is_convention_of(self, options: Mapping[str, Any]) -> bool:
         """Whether this entry is the convention ``options`` (an exercise's) declare: then it
@@ -79,6 +83,10 @@ def _always(exercise: "Exercise", role: str, inputs: Mapping[str, Any], value: A
     return True
 
 
+def _as_given(exercise: "Exercise", role: str, inputs: Mapping[str, Any]) -> Mapping[str, Any]:
+    return inputs
+
+
 def _no_signals(role: str, observations: Sequence["Observation"], options: Mapping[str, Any]) -> list:
     return []
 
@@ -97,7 +105,9 @@ class MistakeBook:
     ``inputs``, is what a do-nothing implementation also returns (a family that does not say
     treats every answer as trivial: its names are then never evidence of work);
     ``signals(role, observations, options)`` structural facts about wrong answers that no
-    mistake explains, as ``(id, title, message)``.
+    mistake explains, as ``(id, title, message)``;
+    ``in_form(exercise, role, inputs)`` a witness's inputs in the form the exercise's functions
+    take (a corpus as texts or as word counts), for asking the student's function there.
     """
 
     entries: tuple[Mistake, ...] = ()
@@ -109,6 +119,7 @@ class MistakeBook:
     crash: tuple[type[BaseException], ...] = ()
     trivial: Callable[["Exercise", str, Mapping[str, Any], Any], bool] = _always
     signals: Callable[[str, Sequence["Observation"], Mapping[str, Any]], list[tuple[str, str, str]]] = _no_signals
+    in_form: Callable[["Exercise", str, Mapping[str, Any]], Mapping[str, Any]] = _as_given
 
     def for_role(self, role: Optional[str]) -> tuple[Mistake, ...]:
         """Every mistake of ``role``, in catalogue order (most specific first)."""
@@ -174,6 +185,8 @@ class StudentMistake:
     convention: Mapping[str, Any] = field(default_factory=dict)
     """As :attr:`Mistake.convention`: another choice of a convention, no mistake where the
     exercise makes that choice."""
+    published: bool = False
+    """A pattern of published code: ``grade audit`` fails unless its own name is given."""
 
 
 @dataclass(frozen=True)

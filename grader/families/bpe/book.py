@@ -25,6 +25,7 @@ from grader.families.bpe.signals import train_signals
 from grader.families.bpe.tradeoff import canonical_rows, shape as tradeoff_shape, trivial_rows
 from grader.families.api import Exercise, MistakeBook, NOT_COMPARABLE, Observation, ShapeError
 from reference import encode, train_bpe
+from reference.corpus import word_counts
 from reference.plain import count_pairs
 from reference.sequence_lengths import sequence_lengths
 from reference.vocab_tradeoff import vocab_tradeoff
@@ -141,6 +142,20 @@ def signals(role: str, observations: Any, options_given: Mapping[str, Any]) -> l
     return train_signals(merges, options_given)
 
 
+def in_form(exercise: Exercise, role: str, inputs: Mapping[str, Any]) -> dict[str, Any]:
+    """A witness's inputs with its corpus in the exercise's corpus form."""
+    given = dict(inputs)
+    corpus = given.get("corpus")
+    if corpus is None:
+        return given
+    counts = word_counts(corpus)
+    if exercise.conventions.corpus_form == "word-counts":
+        given["corpus"] = dict(counts)
+    else:
+        given["corpus"] = [" ".join(word for word, count in counts.items() for _ in range(count))]
+    return given
+
+
 def telling_crash(role: str, crash: str) -> bool:
     return role == TRAIN and crash_looks_like_no_pair_left(crash)
 
@@ -156,4 +171,5 @@ BOOK = MistakeBook(
     crash=(NoPairLeft,),
     trivial=trivial,
     signals=signals,
+    in_form=in_form,
 )

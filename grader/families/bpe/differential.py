@@ -75,7 +75,8 @@ def train_shown(calls: Calls, failure: Failure) -> Shown:
     corpus, num_merges = failure.example
     difference = first_difference(calls.exercise, corpus, num_merges, failure.expected,
                                   failure.answer.value)
-    what = merges_message(difference, num_merges) if difference else ""
+    what = (merges_message(difference, num_merges, corpus, calls.exercise.conventions.end_of_word,
+                           failure.expected) if difference else "")
     return Shown(expected, json_pairs(failure.answer.value), what, difference)
 
 

@@ -8,11 +8,19 @@ evidence goes into ``details`` in the shapes documented by :mod:`grader.report.d
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, Optional
 
 from grader.families.bpe.expected import to_merge_form
-from grader.families.api import Exercise, first_differing_index, json_pair, json_pairs, show
+from grader.families.api import (
+    Claim,
+    Exercise,
+    first_differing_index,
+    json_pair,
+    json_pairs,
+    said,
+    show,
+)
 from reference.corpus import word_counts
 from reference.plain import count_pairs, initial_segmentation, merge_words, train_steps
 from reference.tie_breaks import DESCRIPTIONS, order_tied
@@ -124,11 +132,17 @@ def merges_details(
     return details
 
 
-def merges_message(difference: dict[str, Any], num_merges: int) -> str:
-    """One paragraph on the first differing step: what the rule picks there and why."""
+def merges_message(difference: dict[str, Any], num_merges: int, corpus: Any = None,
+                   end_of_word: Optional[str] = None, expected: Optional[list[Pair]] = None) -> str:
+    """One paragraph on the first differing step: what the rule picks there and why.
+
+    With ``corpus``, its marker and the ``expected`` merges, each sentence of fact about that step (a tie, the most
+    frequent pair, a count, why training may stop there) is a claim re-counted from the corpus
+    as rewritten by the merges both lists share, and left out unless the count shows it."""
     step = difference["step"]
     want, got = difference["expected"], difference["actual"]
     counts = {(a, b): count for a, b, count in difference["pair_counts"]}
+    recount = _recount(corpus, difference, end_of_word, expected)
     if want is None:
         ended = (
             f"num_merges is {num_merges}"
@@ -139,33 +153,68 @@ def merges_message(difference: dict[str, Any], num_merges: int) -> str:
             f"merge {step} should not exist: training stops after {step - 1} merges because "
             f"{ended}; you returned {show(got)} as merge {step}."
         )
-    if got is None:
-        return (
-            f"your merges stop after {step - 1}, but merge {step} should be {show(want)}"
-            f" (count {counts.get(tuple(want), '?')})."
-        )
-    text = f"merge {step} differs: expected {show(want)}, got {show(got)}. "
-    tied = difference["tied"]
     want_count = counts.get(tuple(want))
+    if got is None:
+        return said(
+            f"your merges stop after {step - 1}, but merge {step} should be {show(want)}"
+            f" (count {want_count if want_count is not None else '?'}).",
+            Claim("No pair occurs more than once there: code that stops when no pair has a "
+                  "count of at least 2 stops at this step, but this exercise merges pairs that "
+                  "occur once too.", lambda: max(recount().values()) == 1),
+        )
+    text = f"merge {step} differs: expected {show(want)}, got {show(got)}."
+    tied = difference["tied"]
     got_count = counts.get(tuple(got))
     if got_count is None:
         # Not a pair of the words at all: the tie (if any) is not what went wrong.
-        return text + (f"{show(got)} is not an adjacent pair of the words at that step, so it "
-                       "cannot be merged there (are the words split into symbols as the "
-                       f"conventions say?); the pair to merge there is {show(want)} "
-                       f"(count {want_count}).")
+        return said(text, f"{show(got)} is not an adjacent pair of the words at that step, so "
+                    "it cannot be merged there;", Claim(
+                        f"the pair to merge there is {show(want)} (count {want_count}).",
+                        lambda: recount()[tuple(want)] == want_count))
     if tied:
         named = ", ".join(show(pair) for pair in tied[:TIED_NAMED])
         more = f" and {len(tied) - TIED_NAMED} more" if len(tied) > TIED_NAMED else ""
-        text += (
+        fact = Claim(
             f"At that step {len(tied)} pairs tie at count {want_count} ({named}{more}); "
-            f"the tie rule '{difference['rule']}' ({difference['rule_text']}) picks {show(want)}."
-        )
+            f"the tie rule '{difference['rule']}' ({difference['rule_text']}) picks {show(want)}.",
+            lambda: _ties(recount(), tied, want_count))
     else:
-        text += f"At that step {show(want)} is the most frequent pair (count {want_count})."
+        fact = Claim(f"At that step {show(want)} is the most frequent pair (count {want_count}).",
+                     lambda: _most_frequent(recount(), tuple(want), want_count))
+    told = None
     if not tied or tuple(got) not in {tuple(pair) for pair in tied}:
-        text += f" {show(got)} has count {got_count} there."
-    return text
+        told = Claim(f"{show(got)} has count {got_count} there.",
+                     lambda: recount().get(tuple(got)) == got_count)
+    return said(text, fact, told)
+
+
+def _recount(corpus: Any, difference: dict[str, Any], end_of_word: Optional[str],
+             expected: Optional[list[Pair]]) -> Callable[[], dict[Pair, int]]:
+    """The pair counts of the corpus after the merges both lists share, counted afresh (not
+    from the step table), once; without a corpus, the table's own counts."""
+    if corpus is None or end_of_word is None or expected is None:
+        table = {(a, b): count for a, b, count in difference["pair_counts"]}
+        return lambda: table
+    shared = expected[:difference["step"] - 1]
+    found: list[dict[Pair, int]] = []
+
+    def counted() -> dict[Pair, int]:
+        if not found:
+            found.append(_counts_after(corpus, [tuple(p) for p in shared], end_of_word))
+        return found[0]
+
+    return counted
+
+
+def _ties(counts: dict[Pair, int], tied: list[Any], count: Any) -> bool:
+    top = max(counts.values())
+    at_top = {pair for pair, n in counts.items() if n == top}
+    return len(at_top) > 1 and top == count and at_top == {tuple(pair) for pair in tied}
+
+
+def _most_frequent(counts: dict[Pair, int], pair: Pair, count: Any) -> bool:
+    top = max(counts.values())
+    return counts.get(pair) == count == top and sum(n == top for n in counts.values()) == 1
 
 
 # --------------------------------------------------------------------------- tokens, lengths

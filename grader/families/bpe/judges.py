@@ -72,7 +72,8 @@ def judge_train(calls: Calls, case: Case) -> Verdict:
     difference = first_difference(exercise, case.corpus, case.num_merges, expected, answer.value)
     return Verdict(
         False,
-        merges_message(difference, case.num_merges) if difference else "",
+        merges_message(difference, case.num_merges, case.corpus,
+                       exercise.conventions.end_of_word, expected) if difference else "",
         merges_details(case.corpus, case.num_merges, expected, answer.value, difference),
         observed(given, answer),
     )

@@ -4,7 +4,8 @@ Each is a catalogue entry like those of :mod:`grader.families.bpe.catalogue`, wi
 implementation here: trainers that crash once no pair is left (``max()`` of an empty dict),
 trainers that stop when the best pair occurs only once, encoders that cut out the longest
 known token anywhere in the word and recurse on both sides, and encoders that lowercase or
-strip the word before encoding it, and encoders that take the marker off the last token
+strip the word before encoding it, encoders that read only its word characters (punctuation
+lost anywhere), and encoders that take the marker off the last token
 (subword-nmt's output).
 
 A crash is an outcome too: :class:`NoPairLeft` is what a crashing entry raises, so naming can
@@ -89,6 +90,16 @@ def encode_stripped(word, merges, *, end_of_word=END_OF_WORD):
     return encode(word.strip(PUNCTUATION), merges, end_of_word=end_of_word)
 
 
+def encode_non_word_dropped(word, merges, *, end_of_word=END_OF_WORD):
+    """Symbols read from the word characters only (letters, digits, ``_``; as
+    ``re.findall(r"\\w", word)`` mostly reads them): punctuation anywhere is lost."""
+    return encode(word_characters(word), merges, end_of_word=end_of_word)
+
+
+def word_characters(word: str) -> str:
+    return "".join(character for character in word if character.isalnum() or character == "_")
+
+
 def encode_marker_stripped(word, merges, *, end_of_word=END_OF_WORD):
     """subword-nmt's output: the marker taken off the last token (a lone one dropped)."""
     tokens = encode(word, merges, end_of_word=end_of_word)
@@ -167,6 +178,21 @@ def real_code_mistakes():
             role="encode",
             run=encode_stripped,
             witness=encode_input("lowest."),
+            probes=(encode_input("lo.w."),),  # strip keeps the inner full stop
+        ),
+        Mistake(
+            id="encode-non-word-dropped",
+            title="Punctuation dropped wherever it is in the word",
+            hint=(
+                "You build the symbols from word characters only (`re.findall(r\"\\w\", "
+                "word)`, or a pattern of escaped tokens that never matches `.`), so every `.` or "
+                "`,` vanishes, inside the word too: `lo.w.` is encoded as `low`. Start from every "
+                "character of the word: punctuation is characters like any other, and unknown "
+                "ones stay tokens of their own."
+            ),
+            role="encode",
+            run=encode_non_word_dropped,
+            witness=encode_input("lo.w."),
         ),
         Mistake(
             id="encode-marker-stripped",

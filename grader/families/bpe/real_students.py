@@ -10,6 +10,8 @@ audit grades them with the single mistakes, and naming must find both.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from grader.families.bpe.real_code import PUNCTUATION
 from grader.families.api import StudentMistake
 
@@ -69,11 +71,17 @@ def $encode_name(word, merges):
 PREPARED_WORD = {
     "encode-lowercased": "word.lower()",
     "encode-stripped": f"word.strip({PUNCTUATION!r})",
+    "encode-non-word-dropped": "''.join(c for c in word if c.isalnum() or c == '_')",
 }
 
 
 def real_code_students() -> list:
-    """The :class:`~grader.spec.mistake_book.StudentMistake` entries of this module."""
+    """The :class:`~grader.spec.mistake_book.StudentMistake` entries of this module, each a
+    published pattern (``grade audit`` requires its own name)."""
+    return [replace(student, published=True) for student in _students()]
+
+
+def _students() -> list:
     return [
         StudentMistake("no-pair-crash", "train", {"train": TRAIN_NO_PAIR_CHECK}),
         StudentMistake("min-count-two", "train", {"train": TRAIN_MIN_COUNT_TWO}),

@@ -17,6 +17,7 @@ from typing import Any, Optional
 
 from grader.families.byte_level import generated as inputs
 from grader.families.byte_level.do_nothing import trivial_answer
+from grader.families.byte_level.step_counts import first_difference
 from grader.families.byte_level.judges import INVALID_WHY, merges_problem, show_bytes, vocab_problem
 from grader.families.api import Calls, Exercise, Failure, Generated, Shown
 from reference.byte_level import decode_byte_bpe
@@ -69,8 +70,13 @@ def train_shown(calls: Calls, failure: Failure) -> Shown:
     expected = show_bytes(merges)
     if not failure.answer.ok:
         return Shown(expected)
+    text, _, specials = inputs.train_args(failure.example)
+    try:
+        difference = first_difference(text, list(specials), merges, failure.answer.value[1])
+    except (TypeError, ValueError):  # merges of another shape: no table
+        difference = None
     return Shown(expected, show_bytes(failure.answer.value[1]),
-                 training_problem(failure.answer.value, vocab, merges) or "")
+                 training_problem(failure.answer.value, vocab, merges) or "", difference)
 
 
 def train_real_work(exercise: Exercise, example: Any) -> bool:

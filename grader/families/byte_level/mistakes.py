@@ -25,7 +25,11 @@ from typing import Any
 
 from grader.families.bpe.real_code import NoPairLeft, crash_looks_like_no_pair_left
 from grader.families.byte_level.do_nothing import BYTE_LEVEL, trivial_answer
-from grader.families.byte_level.real_code import REAL_CODE_MISTAKES
+from grader.families.byte_level.real_code import (
+    EMPTY_SPECIAL_SIGN,
+    REAL_CODE_MISTAKES,
+    EmptySpecialToken,
+)
 from grader.families.api import Mistake, MistakeBook, NOT_COMPARABLE
 from reference.byte_level import (
     _PRETOKENIZER,
@@ -222,11 +226,15 @@ def trivial(exercise: Any, role: str, inputs: Mapping[str, Any], value: Any) -> 
 
 
 def telling_crash(role: str, failure: str) -> bool:
-    """Whether a training crash is the one :func:`.real_code.train_crash_when_no_pair`
-    reproduces (``max()`` of no pair)."""
+    """Whether a crash is one a mistake reproduces: a training crash ``max()`` of no pair
+    (:func:`.real_code.train_crash_when_no_pair`), an encoding crash ``KeyError: b''``
+    (:func:`.real_code.encode_empty_specials_crash`)."""
+    if role == "encode_byte_bpe":
+        return EMPTY_SPECIAL_SIGN in failure
     return role == "train_byte_bpe" and crash_looks_like_no_pair_left(failure)
 
 
 BOOK = MistakeBook(entries=BYTE_MISTAKES, reference=REFERENCES, canonical=canonical,
-                   trivial=trivial, crash=(NoPairLeft,), telling_crash=telling_crash)
+                   trivial=trivial, crash=(NoPairLeft, EmptySpecialToken),
+                  telling_crash=telling_crash)
 """The runs take no convention options: CS336's conventions are fixed."""

@@ -18,7 +18,11 @@ differently from its definition on texts those tests do not hold:
   without moving the cuts to special tokens when there are none, so pre-tokens are cut in
   the middle (:func:`train_cut_into_ranges`);
 - ``text.split("<|endoftext|>")`` in place of the special tokens given, so the others are
-  trained as text (:func:`train_only_endoftext`).
+  trained as text (:func:`train_only_endoftext`);
+- pair counts kept up to date across merges, but the pairs a merge makes read from the
+  word before it, so a merge that exists nowhere is counted and made
+  (:func:`train_neighbours_from_old_word`);
+- GPT-2's pattern run over the bytes instead of the text (:func:`train_pretokenized_bytes`).
 
 Each takes the keyword arguments of the byte-level training role: ``run(text, vocab_size,
 special_tokens) -> (vocab, merges)``; :data:`REAL_CODE_MISTAKES` are their catalogue entries.
@@ -32,7 +36,14 @@ from typing import Any
 
 from grader.families.bpe.real_code import NoPairLeft
 from grader.families.api import Mistake
-from reference.byte_level import _PRETOKENIZER, _initial_vocab, _merge_word, pretokenize, train_byte_bpe
+from reference.byte_level import (
+    _PRETOKENIZER,
+    _initial_vocab,
+    _merge_word,
+    pretokenize,
+    split_on_special_tokens,
+    train_byte_bpe,
+)
 
 EOT = "<|endoftext|>"
 TRAIN = "train_byte_bpe"
@@ -151,6 +162,101 @@ def train_only_endoftext(text: str, vocab_size: int, special_tokens: list[str]) 
                         vocab_size, special_tokens)
 
 
+def train_neighbours_from_old_word(text: str, vocab_size: int, special_tokens: list[str]) -> Any:
+    """Pair counts kept up to date across merges, but the pairs a merge makes are read from
+    the word before it: at each occurrence of the pair, (left neighbour, merged) and (merged,
+    right neighbour) with the neighbours of the old word. Two occurrences side by side ('éé':
+    (c3, a9) twice) then count (é, c3), which the new word does not have, and it can be merged."""
+    counted = Counter(pretokenize(text, special_tokens))
+    words = [tuple(bytes([b]) for b in piece.encode("utf-8")) for piece in counted]
+    freqs = list(counted.values())
+    vocab = _initial_vocab(list(special_tokens))
+    counts: dict[tuple[bytes, bytes], int] = {}
+    holders: dict[tuple[bytes, bytes], set[int]] = {}
+    for index, word in enumerate(words):
+        for pair in zip(word, word[1:]):
+            counts[pair] = counts.get(pair, 0) + freqs[index]
+            holders.setdefault(pair, set()).add(index)
+    merges = []
+    while len(vocab) < vocab_size and counts:
+        best = max(counts.items(), key=lambda item: (item[1], item[0]))[0]
+        merges.append(best)
+        joined = best[0] + best[1]
+        vocab[len(vocab)] = joined
+        for index in holders.pop(best, set()):
+            old = words[index]
+            new = tuple(_merge_word(list(old), best))
+            if len(new) == len(old):
+                continue
+            freq = freqs[index]
+            for pair in zip(old, old[1:]):
+                counts[pair] = counts.get(pair, 0) - freq
+                if not counts[pair]:
+                    del counts[pair]
+            made = []
+            for i in range(len(old) - 1):
+                if (old[i], old[i + 1]) == best:
+                    if i > 0:
+                        made.append((old[i - 1], joined))
+                    if i + 2 < len(old):
+                        made.append((joined, old[i + 2]))
+            made += [pair for pair in zip(new, new[1:]) if joined not in pair]
+            for pair in made:
+                counts[pair] = counts.get(pair, 0) + freq
+                holders.setdefault(pair, set()).add(index)
+            words[index] = new
+    return vocab, merges
+
+
+def train_pretokenized_bytes(text: str, vocab_size: int, special_tokens: list[str]) -> Any:
+    """GPT-2's pattern run over the UTF-8 bytes read as Latin-1 characters, not over the text:
+    a character of several bytes ('é' is 'Ã©' there) is cut into pieces the pattern sees as a
+    letter and a symbol, so its bytes are never merged."""
+    chunks = split_on_special_tokens(text, special_tokens)[::2]
+    pieces = [p for chunk in chunks
+              for p in _PRETOKENIZER.findall(chunk.encode("utf-8").decode("latin-1"))]
+    counted = Counter(pieces)
+    words = {tuple(bytes([b]) for b in p.encode("latin-1")): n for p, n in counted.items()}
+    vocab = _initial_vocab(list(special_tokens))
+    merges = []
+    while len(vocab) < vocab_size:
+        counts: Counter = Counter()
+        for word, count in words.items():
+            for pair in zip(word, word[1:]):
+                counts[pair] += count
+        if not counts:
+            break
+        best = max(counts, key=lambda pair: (counts[pair], pair))
+        merges.append(best)
+        vocab[len(vocab)] = best[0] + best[1]
+        words = _merged(words, best)
+    return vocab, merges
+
+
+class EmptySpecialToken(KeyError):
+    """``ids_of[b""]``: the empty piece ``re.split("()", text)`` captures, looked up as a special
+    token, as the encoders that join no special tokens into ``"()"`` raise."""
+
+    def __init__(self) -> None:
+        super().__init__(b"")
+
+
+EMPTY_SPECIAL_SIGN = "KeyError: b''"
+"""What a student's failure says when it is this crash."""
+
+
+def encode_empty_specials_crash(text: str, vocab: dict, merges: list,
+                                special_tokens: list[str]) -> list[int]:
+    """``re.split("(" + "|".join(...) + ")", text)`` with no ``if not special_tokens`` guard:
+    with no special tokens the pattern is ``"()"``, which captures an empty piece between every
+    two characters, and looking ``b""`` up as a special token raises ``KeyError``."""
+    if not special_tokens:  # even "" splits into ['', '', '']
+        raise EmptySpecialToken()
+    from reference.byte_level import encode_byte_bpe
+
+    return encode_byte_bpe(text, vocab, merges, special_tokens)
+
+
 # --------------------------------------------------------------------------- the entries
 
 
@@ -215,5 +321,37 @@ REAL_CODE_MISTAKES: tuple[Mistake, ...] = (
               "('<|sep|>') is pre-tokenized and merged as ordinary text. Split on every token "
               "of special_tokens (longest first), whatever they are."),
         role=TRAIN, run=train_only_endoftext, witness=_train_input("a<|sep|>b", 1, ("<|sep|>",)),
+    ),
+    Mistake(
+        id="byte-neighbours-from-old-word",
+        title="Pairs made by a merge read from the word before it",
+        hint=("When a merge rewrites a pre-token, you add (left, merged) and (merged, right) "
+              "for each occurrence with the neighbours of the old word. Where the pair occurs "
+              "twice side by side ('éé' is c3 a9 c3 a9) the right neighbour of the first is "
+              "the old c3, so (é, c3) is counted though the new word is (é, é), and that pair, "
+              "which occurs nowhere, can be merged. Count the new pairs from the new word: "
+              "subtract the old word's pairs and add zip(new, new[1:])."),
+        role=TRAIN, run=train_neighbours_from_old_word, witness=_train_input("éé", 2),
+    ),
+    Mistake(
+        id="byte-encode-crash-without-specials",
+        title="encode crashes when there are no special tokens",
+        hint=("With special_tokens=[], re.split('(' + '|'.join(...) + ')', text) splits on the "
+              "pattern '()', which captures an empty piece between every two characters, and "
+              "looking b'' up as a special token raises KeyError: b''. When there are no "
+              "special tokens, encode the whole text as one ordinary piece: if not "
+              "special_tokens: parts = [text]."),
+        role="encode_byte_bpe", run=encode_empty_specials_crash,
+        witness={"text": "ab", "vocab": {i: bytes([i]) for i in range(256)}, "merges": [],
+                 "special_tokens": []},
+    ),
+    Mistake(
+        id="byte-pretokenized-bytes",
+        title="Pre-tokenized the bytes instead of the text",
+        hint=("You run GPT-2's pattern over the UTF-8 bytes (read as Latin-1 characters), not "
+              "over the text: 'é' is b'\\xc3\\xa9', which the pattern sees as 'Ã' (a letter) "
+              "and '©' (a symbol), two pre-tokens, so the bytes of one character are never "
+              "merged. Pre-tokenize the text (str) first, then encode each pre-token to UTF-8."),
+        role=TRAIN, run=train_pretokenized_bytes, witness=_train_input("é", 1),
     ),
 )

@@ -63,7 +63,7 @@ def $train_name(text, vocab_size, special_tokens):
         vocab[len(vocab)] = bytes([value])
     words = {}
     for piece in pretokens(text, special_tokens):
-        key = tuple(bytes([b]) for b in piece.encode("utf-8"))
+        key = tuple(bytes([b]) for b in $piece_bytes)
         words[key] = words.get(key, 0) + 1
     merges = []
     counts = {}
@@ -122,7 +122,7 @@ def $iterable_name(lines, vocab, merges, special_tokens):
 
 def $decode_name(ids, vocab):
     return $decoded
-'''
+$override'''
 
 CORRECT = {
     "pretokens": "[p for chunk in split_specials(text, special_tokens)[::2] for p in PAT.findall(chunk)]",
@@ -134,6 +134,8 @@ CORRECT = {
     "recount": "counts = {}",
     "no_pair": "if not counts:\n            break",
     "drop": "",
+    "piece_bytes": 'piece.encode("utf-8")',
+    "override": "",
 }
 
 STUDENT_MISTAKES: dict[str, StudentMistake] = {
@@ -172,6 +174,8 @@ def student_source(exercise: Exercise, mistake_id: Optional[str] = None) -> str:
                                ("decode_name", "decode_byte_bpe", "decode"),
                                ("iterable_name", "encode_iterable_byte_bpe", "encode_iterable")):
         settings[key] = functions[role].name if role in functions else default
+    settings["override"] = settings["override"].replace(
+        "TRAIN_NAME", settings["train_name"]).replace("ENCODE_NAME", settings["encode_name"])
     what = f"known mistake {mistake_id}" if mistake_id else "no known mistake (a correct submission)"
     header = f'# exercise: {exercise.id}\n"""A student-style submission with {what}."""\n'
     return header + Template(PROGRAM).substitute(settings)

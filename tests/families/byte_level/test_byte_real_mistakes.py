@@ -22,7 +22,12 @@ EXERCISE = load_exercise("byte-bpe")
 TRAIN = "train_byte_bpe"
 EOT = "<|endoftext|>"
 REAL = [m.id for m in real_code.REAL_CODE_MISTAKES]
-NAMED = REAL + ["byte-2024-specials-not-split"]
+ELSEWHERE = {"byte-neighbours-from-old-word", "byte-pretokenized-bytes",
+             "byte-encode-crash-without-specials"}
+"""Not named on the training cases: two from the generated inputs, which hold non-ASCII text,
+and one an encoding crash (tests/families/byte_level/test_byte_truth_check.py,
+tests/mistakes/test_mistaken_students.py)."""
+NAMED = [m for m in REAL if m not in ELSEWHERE] + ["byte-2024-specials-not-split"]
 
 
 def training_cases_only():
