@@ -32,8 +32,7 @@ from collections.abc import Iterator
 from dataclasses import replace
 from typing import Any, Optional
 
-from grader.families.bpe import zipf_corpus
-from grader.families.bpe.merge_replay import first_departure
+from grader.families.bpe import training_work, zipf_corpus
 from grader.families.bpe.shapes import merges_shape
 from grader.families.bpe.spec import EfficiencySettings
 from grader.families.api import (
@@ -151,28 +150,34 @@ def judge(box: SandboxLike, exercise: Exercise, outcome: Any, expected: list[Pai
 
 def honest_run_problem(name: str, corpus: Any, actual: list[Pair], expected: list[Pair],
                        exercise: Exercise) -> Optional[str]:
-    """Why ``actual`` is not an honest BPE run on ``corpus`` of the reference's length, or None.
-
-    Merges beyond the number asked for are the train milestone's to charge: the run is judged
-    on the first ``num_merges``, so a trainer that learns one merge too many keeps its speed."""
+    """Why ``actual`` does not show the work of a training run on ``corpus``, or None
+    (:mod:`grader.families.bpe.training_work`: a run right or wrong in ways the train milestone
+    charges is timed; one that skips the work, or a table made for another corpus, is not)."""
     asked = exercise.efficiency.num_merges
-    after = "; its speed is graded once its merges are a valid BPE run on this corpus."
-    if len(actual) < len(expected):
+    conventions = exercise.conventions
+    after = "; its speed is graded once its merges are a BPE run on this corpus."
+    fewest = training_work.fewest_merges(len(expected))
+    if len(actual) < fewest:
         return (f"{name} returned {len(actual)} merges, but the corpus has pairs for "
-                f"{len(expected)} (the reference learned that many){after}")
+                f"{len(expected)} (the reference learned that many), so it did not train: a "
+                f"training run learns at least {fewest}{after}")
     judged = actual[:asked]
-    if judged == expected:
+    if judged == expected[:len(judged)]:
         return None  # the reference's own run: honest without replaying it
-    departure = first_departure(corpus, judged, exercise.conventions.end_of_word)
-    if departure is None:
+    if training_work.explained(corpus, judged, asked, end_of_word=conventions.end_of_word,
+                               tie_break=conventions.tie_break):
         return None
+    departure = training_work.exercise_departure(corpus, judged, conventions.end_of_word)
+    if departure is None:  # unreachable: the exercise's own reading is one of those tried
+        return f"{name}'s merges are not a BPE run on this corpus{after}"
     merge = f"merge {departure.index + 1} of {name}, {cap(repr(judged[departure.index]), 120)},"
     if departure.count == 0:
-        return (f"{merge} occurs nowhere in the corpus as rewritten by the merges before it "
-                f"(is the end-of-word marker a symbol of its own?){after}")
+        return (f"{merge} occurs nowhere in the corpus as rewritten by the merges before it, "
+                f"and no known way of training learns it{after}")
     return (f"{merge} occurs {departure.count} times in the corpus as rewritten by the merges "
-            f"before it, but the most frequent pair there occurs {departure.most} times: BPE "
-            f"merges a most frequent pair at every step{after}")
+            f"before it, but the most frequent pair there occurs {departure.most} times, and "
+            f"no known way of counting pairs picks it: BPE merges a most frequent pair at "
+            f"every step{after}")
 
 
 def differs_note(expected: list[Pair], actual: list[Pair], exercise: Exercise) -> str:

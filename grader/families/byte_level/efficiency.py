@@ -28,7 +28,8 @@ from pathlib import Path
 from typing import Any, Optional
 
 from grader.families.byte_level import stories
-from grader.families.byte_level.honest_run import departure, departure_text, vocab_problem
+from grader.families.bpe.training_work import fewest_merges
+from grader.families.byte_level.honest_run import departure, departure_text, does_the_work, vocab_problem
 from grader.families.byte_level.shapes import byte_training
 from grader.families.api import (
     CheckContext,
@@ -173,16 +174,18 @@ def judge(exercise: Exercise, name: str, outcome: Any, expected: tuple, student:
 
 def honest_run_problem(name: str, text: str, vocab: dict, merges: list, expected: tuple,
                        special_tokens: list[str]) -> Optional[str]:
-    """Why ``(vocab, merges)`` is not an honest run as long as the reference's, or None.
-
-    Merges beyond the reference's are the train milestone's to charge; the vocabulary is
-    judged with all the merges returned."""
+    """Why ``(vocab, merges)`` does not show the work of a training run as long as the
+    reference's (less a tenth: :func:`~grader.families.bpe.training_work.fewest_merges`), or
+    None. A run trained by another convention or with a catalogued mistake is timed: the
+    train milestone charges its merges. The vocabulary is judged with all the merges returned."""
     wanted = len(expected[1])
-    if len(merges) < wanted:
+    fewest = fewest_merges(wanted)
+    if len(merges) < fewest:
         return (f"it returned {len(merges)} merges, but the text has pairs for {wanted} (the "
-                "reference learned that many)")
+                f"reference learned that many), so it did not train: a training run learns at "
+                f"least {fewest}")
     judged = merges[:wanted]
-    if judged != expected[1]:
+    if judged != expected[1][:len(judged)] and not does_the_work(text, special_tokens, judged):
         found = departure(text, special_tokens, judged)
         if found is not None:
             return departure_text(name, judged, found)

@@ -106,13 +106,59 @@ def test_over_the_ratio_fails_even_under_the_cap(monkeypatch):
     assert passing.passed
 
 
-def test_too_few_merges_fail_and_say_how_many_the_corpus_has():
+def test_one_merge_too_few_is_timed_but_a_run_that_stops_early_is_not():
     def off_by_one(corpus, num_merges):
         return correct(corpus, num_merges)[:-1]
 
     result = grade(StandInBox(off_by_one, cpu_seconds=0.0))
-    assert not result.passed
-    assert "returned 19 merges, but the corpus has pairs for 20" in result.message
+    assert result.passed, result.message
+    assert "learned 19 BPE merges" in result.message
+
+    def a_few(corpus, num_merges):
+        return correct(corpus, 3)
+
+    short = grade(StandInBox(a_few, cpu_seconds=0.0))
+    assert not short.passed
+    assert "returned 3 merges, but the corpus has pairs for 20" in short.message
+    assert "a training run learns at least 18" in short.message
+
+
+def counted_by(weigh):
+    def trainer(corpus, num_merges):
+        from reference.corpus import word_counts
+        return [list(pair) for pair in train_bpe(
+            {word: weigh(count) for word, count in word_counts(corpus).items()}, num_merges)]
+    return trainer
+
+
+@pytest.mark.parametrize("name, weigh", [("squared", lambda n: n * n), ("once", lambda n: 1)])
+def test_pairs_counted_by_another_weight_are_timed(name, weigh):
+    corpus = efficiency.corpus_for(SMALL)
+    assert counted_by(weigh)(corpus, 20) != correct(corpus, 20)  # a wrong run, really
+    result = grade(StandInBox(counted_by(weigh), cpu_seconds=0.0))
+    assert result.passed, result.message
+    assert "differ from the reference's from merge" in result.message
+
+
+@pytest.mark.parametrize("mistake_id", ["no-end-of-word", "marker-glued", "marker-split",
+                                        "merge-by-string-replace", "overlap-right-to-left"])
+def test_a_catalogued_training_mistake_is_timed(mistake_id):
+    from grader.families.bpe.catalogue import CATALOGUE
+
+    [mistake] = [m for m in CATALOGUE if m.id == mistake_id]
+    result = grade(StandInBox(lambda corpus, k: [list(p) for p in mistake.run(
+        corpus, k, tie_break=SMALL.conventions.tie_break, end_of_word="</w>")], cpu_seconds=0.0))
+    assert result.passed, result.message
+
+
+@pytest.mark.parametrize("mistake_id", ["stale-counts", "merge-discarded"])
+def test_a_mistake_that_skips_the_rewriting_is_not_timed(mistake_id):
+    from grader.families.bpe.catalogue import CATALOGUE
+
+    [mistake] = [m for m in CATALOGUE if m.id == mistake_id]
+    result = grade(StandInBox(lambda corpus, k: [list(p) for p in mistake.run(
+        corpus, k, tie_break=SMALL.conventions.tie_break, end_of_word="</w>")], cpu_seconds=0.0))
+    assert not result.passed and "its speed is graded once its merges are a BPE run" in result.message
 
 
 @pytest.mark.parametrize("rule", sorted(TIE_BREAKS))
@@ -134,15 +180,6 @@ def test_some_tie_rule_departs_from_the_reference_on_the_small_corpus():
     differing = [rule for rule in TIE_BREAKS
                  if train_bpe(corpus, 20, tie_break=rule) != train_bpe(corpus, 20)]
     assert differing, "the tie-rule test above must see a run that is not the reference's"
-
-
-def test_a_trainer_gluing_the_marker_fails():
-    def glued(corpus, num_merges):
-        return [list(pair) for pair in train_bpe(corpus, num_merges, fuse_end_of_word=True)]
-
-    result = grade(StandInBox(glued, cpu_seconds=0.0))
-    assert not result.passed
-    assert "occurs nowhere in the corpus" in result.message
 
 
 def test_made_up_or_non_pair_answers_fail():
