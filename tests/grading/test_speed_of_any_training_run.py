@@ -58,3 +58,36 @@ def test_cs336s_2024_special_token_rule_keeps_its_speed_points(tmp_path):
     assert speed.score == speed.max_score == 15, speed.checks[0].message
     assert "learned 243 byte-level BPE merges" in speed.checks[0].message
     assert "milestone grades which merges are right" in speed.checks[0].message
+
+
+COUNT_SERIALLY = '''    counts = Counter()
+    for chunk in split_specials(text, special_tokens)[::2]:
+        counts.update(PAT.findall(chunk))
+    return counts
+'''
+COUNT_IN_A_FORKSERVER_POOL = '''    import multiprocessing
+    chunks = split_specials(text, special_tokens)[::2]
+    with multiprocessing.get_context("forkserver").Pool(2) as pool:
+        parts = pool.map(count_chunk, chunks, chunksize=max(1, len(chunks) // 8))
+    counts = Counter()
+    for part in parts:
+        counts.update(part)
+    return counts
+
+
+def count_chunk(chunk):
+    return Counter(PAT.findall(chunk))
+'''
+
+
+def test_a_forkserver_pool_trainer_is_graded_like_its_serial_twin(tmp_path):
+    assert COUNT_SERIALLY in BYTE_CORRECT
+    pooled = BYTE_CORRECT.replace(COUNT_SERIALLY, COUNT_IN_A_FORKSERVER_POOL)
+    (tmp_path / "pooled").mkdir()
+    (tmp_path / "serial").mkdir()
+    reports = [grade(tmp_path / "pooled", pooled, BYTE_SPEED),
+               grade(tmp_path / "serial", BYTE_CORRECT, BYTE_SPEED)]
+    [(pooled_score, pooled_message), (serial_score, serial_message)] = [
+        (efficiency_of(r).score, efficiency_of(r).checks[0].message) for r in reports]
+    assert pooled_score == serial_score == 15, pooled_message
+    assert pooled_message == serial_message
