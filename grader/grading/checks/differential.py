@@ -21,6 +21,7 @@ from grader.spec.hooks import CheckContext
 from grader.grading.feedback import counterexample_details, graded, timed
 from grader.grading.naming import note, observed
 from grader.grading.search import generated, generated_examples, smallest_failure
+from grader.grading.shrink import EXPENSIVE_KINDS
 from grader.spec.hooks import Failure, Generated
 from grader.grading.student_calls import StudentCalls
 from grader.spec.mistake_book import Observation
@@ -72,21 +73,31 @@ def _differential(context: CheckContext) -> CheckResult:
                         + also.replace(_LEAD, "the smallest found is ", 1))
             details.pop("cause", None)  # more than the crash: not to be folded into it
             seen += failure_observations(exercise, record, wrong)
-            earned, share = _share_answered_right(exercise, role, judge, calls.seed, points)
-            message += share
+            if not costly_search(wrong):
+                earned, share = _share_answered_right(exercise, role, judge, calls.seed, points)
+                message += share
         elif answered:
             # One bug costs once: a crash costs the inputs where it happens, not the check.
             tried = len(answered | crashed)
             earned = round(points * len(answered) / tried, 4)
             message += (f". On the {len(answered)} of {tried} generated inputs where it does "
                         "not crash it agrees with the reference, and earns their share")
-    else:
+    elif not costly_search(failure):
         # A wrong answer costs the inputs where it is wrong, never more than a crash there.
         earned, share = _share_answered_right(exercise, role, judge, calls.seed, points)
         message += share
     result = graded(CHECK_ID, TITLE, points, False, message=message, details=details)
     result.score = earned
     return note(context, result, role, seen)
+
+
+def costly_search(failure: Failure) -> bool:
+    """Whether the search met a call that gave no answer for want of time or memory: inputs
+    after it may not have been run, and running them to count would cost the submission's
+    time budget, so no share is counted (the check earns nothing, as before it was counted)."""
+    first = failure.first or failure
+    return any(seen.answer.kind in EXPENSIVE_KINDS
+               for seen in (failure, first, *first.others) if seen is not None)
 
 
 def _share_answered_right(exercise: Exercise, role: str, judge: Callable[[Any], Optional[Failure]],

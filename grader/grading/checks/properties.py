@@ -20,7 +20,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Optional
 
-from grader.grading.checks.differential import failure_observations
+from grader.grading.checks.differential import costly_search, failure_observations
+from grader.grading.shrink import EXPENSIVE_KINDS
 from grader.grading.feedback import counterexample_details, graded, json_pairs, timed
 from grader.grading.naming import note
 from grader.grading.scoring import split_evenly
@@ -95,7 +96,8 @@ def _property(context: CheckContext, role: str, prop: Property, share: float, ex
         f"Property '{prop.title}' fails; smallest input found: "
         f"{record.call_text(calls, failure.example)}. {explanation}"
     )
-    held = _held_on(calls.exercise, role, prop, examples, calls.seed)
+    costly = any(crash.answer.kind in EXPENSIVE_KINDS for crash in crashes) or costly_search(failure)
+    held = 0 if costly else _held_on(calls.exercise, role, prop, examples, calls.seed)
     if held:
         message = (f"{message.strip()} It holds on {held} of {examples} generated inputs, and "
                    "earns their share, as a crash earns where it does not happen.")
