@@ -9,7 +9,9 @@ parallel pre-tokenizer is then not charged for its workers), never counting more
 CPU time, so that waiting for a core other load holds is not charged either
 (:meth:`Clocks.on`); both clocks are reported as measured (:func:`clocked_details`). The verdict
 compares the two with the exercise's ``max_ratio`` and caps the student's time at
-``max_seconds``. Durations appear only in ``details`` under keys ending in ``_seconds``
+``max_seconds``; a first ratio near the bound is measured again in interleaved rounds
+(:func:`interleaved_rounds`) and the best ratio is judged with :data:`SPREAD` allowed for the
+measurement, so the verdict does not turn on a machine's load. Durations appear only in ``details`` under keys ending in ``_seconds``
 (docs/architecture.md, "The JSON result"): messages say pass or fail and why, never how long
 anything took, so two gradings differ only in those fields. The ratio is not stored;
 renderers derive it from the two times.

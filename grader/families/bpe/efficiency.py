@@ -7,13 +7,13 @@ time, best of three, garbage collector kept out of the measurement): the grading
 started as the student's run starts (:mod:`grader.grading.ahead`), or the grading process
 itself after it; the student's
 ``train_bpe`` trains on it once in the sandbox, whose trusted side measures the call's CPU
-time. The check passes when the answer is an honest BPE run (at least as many ``(a, b)``
-string pairs as the reference learned, each of the first ``num_merges`` a most frequent pair
-of the corpus as rewritten by the pairs before it: :mod:`grader.families.bpe.merge_replay`),
-whatever its tie rule, and the student's time is at most ``max_ratio`` times the
-reference's and at most ``max_seconds``. Whether the merges are the right ones is the train
-milestone's business; the message says when they differ from the reference's. The timing
-itself is :mod:`grader.grading.timing`.
+time. The run is timed when it does the work of a training run, right or wrong
+(:mod:`grader.families.bpe.training_work`: any tie rule, another weighting of the counts, no
+marker, a catalogued mistake's merges, up to a tenth too few merges): which merges are right is
+the train milestone's business, and the message says when they differ from the reference's. It
+passes when the student's time is at most ``max_ratio`` times the reference's (a run near the
+bound is measured again, in interleaved rounds, and judged on its best ratio) and at most
+``max_seconds``. The timing itself is :mod:`grader.grading.timing`.
 
 What dominates: splitting the texts costs both sides the same order of work, so the ratio of
 a correct solution is set by its per-merge work. Recounting every pair over the unique words
