@@ -33,6 +33,7 @@ defined, and docs/families.md walks through a family that uses them.
 - **Timing** (an efficiency check's run): :class:`Clocks`, ``best_clocks``, ``best_time``,
   ``call_clocks``, ``call_failure_message``, ``clock_of``, ``clocked_details``,
   ``limits_text``, ``measured``, ``over_ratio``, ``speed_verdict``, ``stuck_run``, ``timing_details``,
+  :class:`Rounds`, ``interleaved_rounds``, ``rounds_details`` (a run near the bound measured again),
   ``untimed_milestone_title``, ``wall_timeout``; work a grading's helper prepares:
   ``collect_prepared``, ``start_prepared``, ``corpus_key``, ``timing_key``; ``corpus_seed``.
 - **Data files** (students hand in YAML answers): :class:`DataFile`, :class:`HandedFile`,
@@ -87,6 +88,9 @@ from grader.grading.student_calls import cap
 from grader.grading.student_ids import VariantError, check_student, course_secret, variant_seed
 from grader.grading.timing import (
     Clocks,
+    Rounds,
+    interleaved_rounds,
+    rounds_details,
     best_clocks,
     best_time,
     call_clocks,
@@ -180,6 +184,7 @@ __all__ = [
     "json_pair", "json_pairs", "judge_answers_mistake", "limits_text", "literal", "load_exercise",
     "measured", "milestone_model", "observed", "over_ratio", "parse_data_file", "parse_exercise",
     "points_earned", "quote_hint", "reference_audit", "said", "shorter_words", "show", "smaller_int", "speed_verdict", "stuck_run",
+    "Rounds", "interleaved_rounds", "rounds_details",
     "split_evenly", "st", "start_prepared", "structural_reductions", "timing_details", "timing_key",
     "untimed_milestone_title", "variant_seed", "wall_timeout", "yaml_quoted",
 ]

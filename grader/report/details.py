@@ -45,6 +45,8 @@ lists ``[a, b]``; ``step`` numbers count from 1.
 
     {"kind": "timing", "student_seconds": 1.9 | None, "reference_seconds": 0.08,
      "ratio": 23.7 (optional: derived from the two times when absent),
+     "student_runs_seconds": [...], "reference_runs_seconds": [...] (optional: each round's
+     times, of a run measured again near the bound; shown as the ratios' range),
      "limit_ratio": 20.0 (optional), "limit_seconds": 10.0 (optional)}
 
 ``trace`` — one question of an answers file (no code ran)::
@@ -288,7 +290,7 @@ def _timing(details: dict, include_measurements: bool) -> Evidence:
                 fields.append((label, text))
         ratio = _timing_ratio(details)
         if ratio is not None:
-            fields.append(("Ratio", f"{ratio:.1f}x the reference"))
+            fields.append(("Ratio", f"{ratio:.1f}x the reference{_ratio_range(details)}"))
     if details.get("limit_ratio") is not None:
         fields.append(("Allowed", f"up to {float(details['limit_ratio']):g}x the reference"))
     if details.get("limit_seconds") is not None:
@@ -303,6 +305,19 @@ def _trace(details: dict, include_measurements: bool) -> Evidence:
     if details.get("trace"):
         fields.append(("Trace", safe_text(str(details["trace"]), TRACE_LIMIT)))
     return Evidence(fields)
+
+
+def _ratio_range(details: dict) -> str:
+    """The range of the ratios of a run measured in several rounds, from their times."""
+    students, references = details.get("student_runs_seconds"), details.get("reference_runs_seconds")
+    if not isinstance(students, list) or not isinstance(references, list):
+        return ""
+    ratios = [float(s) / float(r) for s, r in zip(students, references)
+              if isinstance(s, (int, float)) and isinstance(r, (int, float)) and r]
+    if len(ratios) < 2:
+        return ""
+    return (f" (best of {len(ratios)} interleaved rounds, measured at {min(ratios):.1f}x to "
+            f"{max(ratios):.1f}x)")
 
 
 def _timing_ratio(details: dict) -> float | None:

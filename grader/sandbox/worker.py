@@ -355,6 +355,29 @@ def standard_classes():
 TRUSTED = standard_classes()
 
 
+def every_start_method_forks():
+    """multiprocessing's ``spawn`` and ``forkserver`` start methods start forked processes.
+
+    A spawned or forkserver process is a fresh interpreter that must import the submission by
+    name to unpickle its functions, and here the submission is no file it may read (the
+    server compiles it, a child executes it as ``student``): its workers would die at start
+    and a pool would wait for them for ever. A forked worker has the module already, so a
+    pool of any start method runs, under the same limits as a ``fork`` pool (the default on
+    Linux before Python 3.14, ``forkserver`` after it). Done once in the server (about 7 ms),
+    so that every child inherits it."""
+    import multiprocessing.context as contexts
+    fork = contexts._concrete_contexts.get("fork")
+    if fork is None:  # no fork on this platform: nothing to map onto
+        return
+    for method in ("spawn", "forkserver"):
+        contexts._concrete_contexts[method] = fork
+    contexts._default_context._default_context = fork
+    contexts._default_context._actual_context = None
+
+
+every_start_method_forks()
+
+
 def redefined_by(cls, base, names):
     """The names ``cls`` itself redefines among ``names`` (holding anything but the base's own
     attribute, as ``__str__ = str.__str__`` does not); for a standard class, those whose

@@ -58,13 +58,16 @@ def test_the_missing_stop_costs_the_crashing_inputs_only(tmp_path):
     report = grade_source(tmp_path, LESSON_CORRECT.replace(STOP, ""), LESSON)
     train = milestone(report, "train")
     lost = {c.id: c.max_score - c.score for c in train.checks if c.score < c.max_score}
-    assert lost and all(c.id.startswith("cases:") or c.id == "differential"
-                        for c in train.checks if c.score < c.max_score)
+    assert lost
+    # Each check loses the share of the inputs it crashes on, and keeps the rest: the
+    # differential check and each property the share of the generated inputs answered.
     differential = next(c for c in train.checks if c.id == "differential")
     assert 0 < differential.score < differential.max_score
-    assert all(c.passed for c in train.checks if c.id.startswith("property:"))
+    properties = [c for c in train.checks if c.id.startswith("property:")]
+    assert all(c.passed and 0 < c.score < c.max_score for c in properties)
+    assert all("earns their share" in c.message for c in properties)
     assert milestone(report, "tokenize").score == milestone(report, "tokenize").max_score
-    assert train.score > 0.7 * train.max_score
+    assert train.score > 0.6 * train.max_score
 
 
 def test_a_function_that_always_crashes_earns_nothing(tmp_path):
@@ -117,7 +120,7 @@ def test_the_hf_courses_form_of_the_missing_stop_is_named(tmp_path):
     differential = next(c for c in train.checks if c.id == "differential")
     assert "TypeError" in differential.message
     assert "no-pair-crash" in {d.id for d in differential.diagnoses}
-    assert train.score > 0.7 * train.max_score
+    assert train.score > 0.6 * train.max_score
 
 
 def test_follow_through_on_a_tokenize_that_applies_no_merge_earns_nothing(tmp_path):

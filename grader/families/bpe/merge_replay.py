@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import heapq
 from dataclasses import dataclass
+from collections.abc import Callable, Mapping
 from typing import Any, Optional
 
 from reference.corpus import segment, word_counts
@@ -56,10 +57,9 @@ def _merged(symbols: tuple[str, ...], pair: Pair) -> tuple[str, ...]:
 class _Replay:
     """The corpus as rewritten so far: pair counts, which words hold each pair, a max-heap."""
 
-    def __init__(self, corpus: Any, end_of_word: str) -> None:
-        counted = word_counts(corpus)
-        self.words = [tuple(segment(word, end_of_word)) for word in counted]
-        self.weights = list(counted.values())
+    def __init__(self, words: Mapping[tuple[str, ...], int]) -> None:
+        self.words = list(words)
+        self.weights = list(words.values())
         self.counts: dict[Pair, int] = {}
         self.holders: dict[Pair, set[int]] = {}
         for number, symbols in enumerate(self.words):
@@ -100,7 +100,23 @@ class _Replay:
 
 def first_departure(corpus: Any, merges: list[Pair], end_of_word: str) -> Optional[Departure]:
     """The first merge that is not a most frequent pair of the rewritten corpus, or None."""
-    replay = _Replay(corpus, end_of_word)
+    return departure_in(segmented(corpus, end_of_word), merges)
+
+
+def segmented(corpus: Any, end_of_word: str,
+              weigh: Callable[[int], int] = lambda count: count) -> dict[tuple[str, ...], int]:
+    """Each distinct word's initial symbols, weighted by ``weigh`` of its count."""
+    words: dict[tuple[str, ...], int] = {}
+    for word, count in word_counts(corpus).items():
+        symbols = tuple(segment(word, end_of_word))
+        words[symbols] = words.get(symbols, 0) + weigh(count)
+    return words
+
+
+def departure_in(words: Mapping[tuple[str, ...], int], merges: list[Pair]) -> Optional[Departure]:
+    """The first merge that is not a most frequent pair of ``words`` (symbols -> weight) as
+    rewritten by the merges before it, or None."""
+    replay = _Replay(words)
     for position, pair in enumerate(merges):
         count, most = replay.counts.get(pair, 0), replay.most()
         if count == 0 or count < most:

@@ -12,10 +12,12 @@ spec's clock (``efficiency.clock``; ``wall`` by default here, as CS336 times its
 other clock is reported beside it in ``details``. A call on the wall clock is stopped once it
 is well past the bound, so a slow trainer costs a grading little.
 
-Speed is graded on any honest run, whatever its tie rule (:mod:`.honest_run`): the merges
-(the first as many as the reference learned) must each be a most frequent pair of the
-pre-tokens as rewritten by the merges before them, and the vocabulary the special tokens, the
-256 bytes and one token per merge. Which merges are right is the train milestone's business;
+Speed is graded on any training run, whatever its tie rule (:mod:`.honest_run`): the merges
+(the first as many as the reference learned, less at most a tenth) must each be a most
+frequent pair of the pre-tokens, cut the exercise's way or as another convention or a
+catalogued mistake cuts them, as rewritten by the merges before them, and the vocabulary the
+special tokens, the 256 bytes and one token per merge. A run near the bound is measured again
+in interleaved rounds and judged on its best ratio (:func:`~grader.grading.timing.interleaved_rounds`). Which merges are right is the train milestone's business;
 the message says when they differ from the reference's. Durations appear only in
 ``details``, never in a message.
 """
@@ -23,12 +25,14 @@ the message says when they differ from the reference's. Durations appear only in
 from __future__ import annotations
 
 import contextlib
+from collections.abc import Callable
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, Optional
 
 from grader.families.byte_level import stories
-from grader.families.byte_level.honest_run import departure, departure_text, vocab_problem
+from grader.families.bpe.training_work import fewest_merges
+from grader.families.byte_level.honest_run import departure, departure_text, does_the_work, vocab_problem
 from grader.families.byte_level.shapes import byte_training
 from grader.families.api import (
     CheckContext,
@@ -48,6 +52,9 @@ from grader.families.api import (
     limits_text,
     over_ratio,
     speed_verdict,
+    Rounds,
+    interleaved_rounds,
+    rounds_details,
     stuck_run,
     untimed_milestone_title,
     wall_timeout,
@@ -126,12 +133,41 @@ def timed_run(box: Any, exercise: Exercise, share: float, secret: Optional[str])
     after, _ = best_clocks(reference, RUNS_AFTER)
     reference_clocks = Clocks(min(before.wall, after.wall), min(before.cpu, after.cpu))
     student = call_clocks(outcome) if outcome.ok else None
-    passed, message = judge(exercise, name, outcome, expected, student, reference_clocks,
-                            text=text, timeout=timeout)
+    clock = clock_of(settings)
+    rounds = Rounds([None if student is None else student.on(clock)],
+                    [reference_clocks.on(clock) or 0.0])
+    runs = [(student, reference_clocks)]
+
+    def again() -> Optional[float]:
+        repeat = box.call(name, [text, size, specials], timeout=timeout)
+        if not repeat.ok:
+            return None
+        runs.append((call_clocks(repeat), None))
+        return runs[-1][0].on(clock)
+
+    def reference_again() -> float:
+        clocks, _ = best_clocks(reference, 1)
+        runs.append((None, clocks))
+        return clocks.on(clock) or 0.0
+
+    def remeasure(first: Rounds) -> Rounds:
+        return interleaved_rounds(first, settings, again, reference_again)
+
+    passed, message = judge(exercise, name, outcome, expected, rounds, text=text,
+                            timeout=timeout, remeasure=remeasure)
+    best_student = _best([clocks for clocks, _ in runs if clocks is not None], clock)
+    best_reference = _best([clocks for _, clocks in runs if clocks is not None], clock)
+    details = clocked_details(best_student, best_reference or reference_clocks, settings)
     result = graded(CHECK_ID, TITLE, share, passed, message=message,
-                    details=clocked_details(student, reference_clocks, settings))
+                    details=rounds_details(details, rounds))
     result.seconds = getattr(outcome, "seconds", None)
     return result
+
+
+def _best(runs: list[Clocks], clock: str) -> Optional[Clocks]:
+    """The run with the least time on ``clock`` (:meth:`Clocks.on`)."""
+    timed = [clocks for clocks in runs if clocks.on(clock) is not None]
+    return min(timed, key=lambda clocks: clocks.on(clock)) if timed else None
 
 
 def call_timeout(settings: Any, reference: Clocks) -> float:
@@ -143,9 +179,11 @@ def call_timeout(settings: Any, reference: Clocks) -> float:
     return round(min(limit, CUT_FACTOR * settings.max_ratio * reference.wall + CUT_GRACE_SECONDS), 3)
 
 
-def judge(exercise: Exercise, name: str, outcome: Any, expected: tuple, student: Optional[Clocks],
-          reference: Clocks, *, text: str, timeout: float) -> tuple[bool, str]:
-    """Pass or fail, and the message: an answer first, then an honest run, then the time."""
+def judge(exercise: Exercise, name: str, outcome: Any, expected: tuple, rounds: Rounds, *,
+          text: str, timeout: float,
+          remeasure: Optional[Callable[[Rounds], Rounds]] = None) -> tuple[bool, str]:
+    """Pass or fail, and the message: an answer first, then a training run, then the time
+    (measured again, in ``rounds``, by ``remeasure`` when the first ratio is near the bound)."""
     settings = exercise.efficiency
     workload = describe_workload(exercise, text)
     limits = limits_text(settings)
@@ -168,8 +206,9 @@ def judge(exercise: Exercise, name: str, outcome: Any, expected: tuple, student:
     learned = (f"{name} learned the reference's merges {workload}" if same else
                f"{name} learned {len(merges)} byte-level BPE merges {workload}")
     note = "" if same else " " + differs_note(exercise, expected[1], merges)
-    verdict = speed_verdict(None if student is None else student.on(clock_of(settings)),
-                            reference.on(clock_of(settings)) or 0.0, settings)
+    if remeasure is not None:
+        remeasure(rounds)
+    verdict = speed_verdict(rounds.best_student(), rounds.best_reference(), settings)
     if verdict is None:
         return True, f"{learned}, within the time allowed ({limits}).{note}"
     return False, f"{learned}, but {verdict} ({limits}). {HINT}{note}"
@@ -177,16 +216,18 @@ def judge(exercise: Exercise, name: str, outcome: Any, expected: tuple, student:
 
 def honest_run_problem(name: str, text: str, vocab: dict, merges: list, expected: tuple,
                        special_tokens: list[str]) -> Optional[str]:
-    """Why ``(vocab, merges)`` is not an honest run as long as the reference's, or None.
-
-    Merges beyond the reference's are the train milestone's to charge; the vocabulary is
-    judged with all the merges returned."""
+    """Why ``(vocab, merges)`` does not show the work of a training run as long as the
+    reference's (less a tenth: :func:`~grader.families.bpe.training_work.fewest_merges`), or
+    None. A run trained by another convention or with a catalogued mistake is timed: the
+    train milestone charges its merges. The vocabulary is judged with all the merges returned."""
     wanted = len(expected[1])
-    if len(merges) < wanted:
+    fewest = fewest_merges(wanted)
+    if len(merges) < fewest:
         return (f"it returned {len(merges)} merges, but the text has pairs for {wanted} (the "
-                "reference learned that many)")
+                f"reference learned that many), so it did not train: a training run learns at "
+                f"least {fewest}")
     judged = merges[:wanted]
-    if judged != expected[1]:
+    if judged != expected[1][:len(judged)] and not does_the_work(text, special_tokens, judged):
         found = departure(text, special_tokens, judged)
         if found is not None:
             return departure_text(name, judged, found)

@@ -7,28 +7,70 @@ Latin-1 character of the same value, so that joining symbols joins bytes). At ev
 merge must be a most frequent pair of the pre-tokens as rewritten by the merges before it:
 any tie rule passes; a trainer that counts pairs across pre-token boundaries, ignores how
 often a pre-token occurs, or carries a table learned on another text fails at its first such
-merge. The vocabulary must hold exactly the special tokens, the 256 single bytes and one
-token per merge, under ids ``0..n-1``.
+merge. The efficiency check times any run that does a training run's work
+(:func:`does_the_work`: the text cut as other conventions and catalogued mistakes cut it, or
+counted by other weights), and names the first departure from the exercise's own reading
+when none does. The vocabulary must hold exactly the special tokens, the 256 single bytes and
+one token per merge, under ids ``0..n-1``.
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Optional
 
-from grader.families.bpe.merge_replay import Departure, first_departure
-from reference.byte_level import BytePair, Vocab, pretokenize
+from grader.families.bpe.merge_replay import Departure, departure_in
+from grader.families.bpe.training_work import WEIGHTS
+from grader.families.byte_level.real_code import EOT, without_specials
+from reference.byte_level import _PRETOKENIZER, BytePair, Vocab, pretokenize, split_on_special_tokens
 
 SPELLING = "latin-1"
 
 
 def departure(text: str, special_tokens: Sequence[str], merges: list[BytePair]) -> Optional[Departure]:
     """The first merge that is not a most frequent pair of the rewritten pre-tokens, or None."""
-    counts = Counter(pretokenize(text, list(special_tokens)))
-    words = {piece.encode("utf-8").decode(SPELLING): times for piece, times in counts.items()}
-    pairs = [(a.decode(SPELLING), b.decode(SPELLING)) for a, b in merges]
-    return first_departure(words, pairs, "")
+    return departure_in(_spelled(Counter(pretokenize(text, list(special_tokens)))),
+                        _spelled_pairs(merges))
+
+
+def _spelled(counts: Counter, weigh: Callable[[int], int] = lambda count: count) -> dict:
+    words: dict[tuple[str, ...], int] = {}
+    for piece, times in counts.items():
+        symbols = tuple(piece.encode("utf-8").decode(SPELLING))
+        words[symbols] = words.get(symbols, 0) + weigh(times)
+    return words
+
+
+def _spelled_pairs(merges: list[BytePair]) -> list[tuple[str, str]]:
+    return [(a.decode(SPELLING), b.decode(SPELLING)) for a, b in merges]
+
+
+def pretokenizations(text: str, special_tokens: Sequence[str]) -> Iterator[list[str]]:
+    """The text's pre-tokens each way a trainer may cut it: the exercise's (between the
+    special tokens), CS336's 2024 rule (the whole text, special tokens' text included), the
+    special tokens removed with ``str.replace``, ``<|endoftext|>`` alone split out, and each
+    piece split on whitespace."""
+    specials = list(special_tokens)
+    yield pretokenize(text, specials)
+    yield _PRETOKENIZER.findall(text)
+    yield _PRETOKENIZER.findall(without_specials(text, specials))
+    yield [piece for chunk in text.split(EOT) for piece in _PRETOKENIZER.findall(chunk)]
+    yield [word for chunk in split_on_special_tokens(text, specials)[::2] for word in chunk.split()]
+
+
+def does_the_work(text: str, special_tokens: Sequence[str], merges: list[BytePair]) -> bool:
+    """Whether ``merges`` are a most frequent pair at every step, any tie rule, of one of
+    :func:`pretokenizations`, each pre-token counted as often as it occurs, once, or its count
+    squared: the work of a training run, right or wrong (one bug is charged by the train
+    milestone, not again by speed); a table made for another text is none of these."""
+    pairs = _spelled_pairs(merges)
+    for pretokens in pretokenizations(text, special_tokens):
+        counts = Counter(pretokens)
+        for weigh in WEIGHTS.values():
+            if departure_in(_spelled(counts, weigh), pairs) is None:
+                return True
+    return False
 
 
 def pairs_left(text: str, special_tokens: Sequence[str], merges: list[BytePair]) -> bool:

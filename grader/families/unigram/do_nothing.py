@@ -4,7 +4,8 @@
 whatever the input; ``identity`` the input itself (the whole text as one piece, the model
 unchanged); ``echo`` a copy of the input's parts (the text's characters, minus its length,
 the first ``keep`` pieces). ``grade audit`` grades them (none may earn a point); on the
-trusted side the same bodies tell which right answers are no evidence of work.
+trusted side the same bodies tell which right answers are no evidence of work, and so does a
+pruning that never reads the corpus (by score, length or name alone).
 """
 
 from __future__ import annotations
@@ -54,5 +55,36 @@ def answer(kind: str, role: str, inputs: tuple) -> Any:
 
 
 def trivial_answer(role: str, inputs: tuple, value: Any) -> bool:
-    """Whether ``value`` on ``inputs`` is what some do-nothing body also returns."""
-    return any(same(role, answer(kind, role, inputs), value) for kind in KINDS)
+    """Whether ``value`` on ``inputs`` is what some do-nothing body also returns, or, for
+    ``prune``, what pruning without reading the corpus returns (:func:`corpus_blind_prunings`):
+    points for pruning need the corpus to be used."""
+    if any(same(role, answer(kind, role, inputs), value) for kind in KINDS):
+        return True
+    if role == PRUNE:
+        _, pieces, keep = inputs
+        return any(same(role, pruned, value) for pruned in corpus_blind_prunings(pieces, keep))
+    return False
+
+
+CORPUS_BLIND_ORDERS = {
+    "lowest score first": lambda pieces, piece: (pieces[piece], piece),
+    "highest score first": lambda pieces, piece: (-pieces[piece], piece),
+    "longest first": lambda pieces, piece: (-len(piece), piece),
+    "shortest first": lambda pieces, piece: (len(piece), piece),
+    "alphabetical": lambda pieces, piece: (piece,),
+}
+"""Orders a pruning may remove pieces in without reading the corpus."""
+
+
+def corpus_blind_prunings(pieces: Any, keep: Any) -> list[dict]:
+    """The model pruned to ``keep`` pieces (single characters kept) in each order of
+    :data:`CORPUS_BLIND_ORDERS`: answers that need no corpus."""
+    if not isinstance(pieces, dict) or not isinstance(keep, int):
+        return []
+    longer = [piece for piece in pieces if isinstance(piece, str) and len(piece) > 1]
+    found = []
+    for order in CORPUS_BLIND_ORDERS.values():
+        ranked = sorted(longer, key=lambda piece, order=order: order(pieces, piece))
+        removed = set(ranked[:max(0, len(pieces) - keep)])
+        found.append({piece: score for piece, score in pieces.items() if piece not in removed})
+    return found

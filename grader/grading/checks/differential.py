@@ -7,7 +7,9 @@ the first differing step) and every known mistake that reproduces the student's 
 (and on the unshrunk input the search started from). A crash hides any other difference, so
 the inputs where the code does not crash are searched too; when they all agree with the
 reference, the crash costs only the inputs where it happens: the check fails, and earns the
-share of the generated inputs answered right.
+share of the generated inputs answered right. A wrong answer is charged the same way, so that
+a crash never earns more than an answer: the check earns the share of the generated inputs
+answered right.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from grader.spec.hooks import CheckContext
 from grader.grading.feedback import counterexample_details, graded, timed
 from grader.grading.naming import note, observed
 from grader.grading.search import generated, generated_examples, smallest_failure
+from grader.grading.shrink import EXPENSIVE_KINDS
 from grader.spec.hooks import Failure, Generated
 from grader.grading.student_calls import StudentCalls
 from grader.spec.mistake_book import Observation
@@ -70,15 +73,44 @@ def _differential(context: CheckContext) -> CheckResult:
                         + also.replace(_LEAD, "the smallest found is ", 1))
             details.pop("cause", None)  # more than the crash: not to be folded into it
             seen += failure_observations(exercise, record, wrong)
+            if not costly_search(wrong):
+                earned, share = _share_answered_right(exercise, role, judge, calls.seed, points)
+                message += share
         elif answered:
             # One bug costs once: a crash costs the inputs where it happens, not the check.
             tried = len(answered | crashed)
             earned = round(points * len(answered) / tried, 4)
             message += (f". On the {len(answered)} of {tried} generated inputs where it does "
                         "not crash it agrees with the reference, and earns their share")
+    elif not costly_search(failure):
+        # A wrong answer costs the inputs where it is wrong, never more than a crash there.
+        earned, share = _share_answered_right(exercise, role, judge, calls.seed, points)
+        message += share
     result = graded(CHECK_ID, TITLE, points, False, message=message, details=details)
     result.score = earned
     return note(context, result, role, seen)
+
+
+def costly_search(failure: Failure) -> bool:
+    """Whether the search met a call that gave no answer for want of time or memory: inputs
+    after it may not have been run, and running them to count would cost the submission's
+    time budget, so no share is counted (the check earns nothing, as before it was counted)."""
+    first = failure.first or failure
+    return any(seen.answer.kind in EXPENSIVE_KINDS
+               for seen in (failure, first, *first.others) if seen is not None)
+
+
+def _share_answered_right(exercise: Exercise, role: str, judge: Callable[[Any], Optional[Failure]],
+                          seed: Optional[int], points: float) -> tuple[float, str]:
+    """The share of ``points`` of the generated inputs ``judge`` passes (answers remembered
+    from the search: no call is made again), and the sentence saying so ("" for none)."""
+    examples = generated_examples(exercise, role, generated(exercise, role).count(exercise), seed)
+    right = sum(1 for example in examples if judge(example) is None)
+    if not right or not examples:
+        return 0.0, ""
+    return (round(points * right / len(examples), 4),
+            f". It agrees with the reference on {right} of {len(examples)} generated inputs, "
+            "and earns their share")
 
 
 def _without_crashes(judge: Callable[[Any], Optional[Failure]], answered: set[str],

@@ -5,10 +5,9 @@ of the check's points, searched with the same bounded, deterministic Hypothesis 
 differential check, over the first of the same generated inputs; a failure names the property
 and the smallest input found. The student's answers are remembered per input, so the checks of
 one role share their calls (determinism alone calls a second time, in a batch of its own).
-Where the code crashes a property cannot be checked: the property is judged on the inputs the
-code answers, and says so; the crash itself is charged by the cases and the differential
-check, not again here. A property the code never gives one answer for is not checked and
-earns nothing.
+A property earns the share of the inputs it holds on: where the code crashes it cannot hold,
+and where a wrong answer breaks it it does not, so a crash never earns more than an answer
+there. A property the code never gives one answer for is not checked and earns nothing.
 
 :func:`deterministic` and :func:`inputs_unmodified` are laws of every role, for families to
 list: calling again with the same input gives the same answer, and the arguments are not
@@ -21,11 +20,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Optional
 
-from grader.grading.checks.differential import failure_observations
+from grader.grading.checks.differential import costly_search, failure_observations
+from grader.grading.shrink import EXPENSIVE_KINDS
 from grader.grading.feedback import counterexample_details, graded, json_pairs, timed
 from grader.grading.naming import note
 from grader.grading.scoring import split_evenly
-from grader.grading.search import generated, smallest_failure
+from grader.grading.search import generated, generated_examples, smallest_failure
 from grader.spec.hooks import Failure
 from grader.spec.hooks import StudentAnswer
 from grader.result import CheckResult
@@ -96,24 +96,47 @@ def _property(context: CheckContext, role: str, prop: Property, share: float, ex
         f"Property '{prop.title}' fails; smallest input found: "
         f"{record.call_text(calls, failure.example)}. {explanation}"
     )
+    costly = any(crash.answer.kind in EXPENSIVE_KINDS for crash in crashes) or costly_search(failure)
+    held = 0 if costly else _held_on(calls.exercise, role, prop, examples, calls.seed)
+    if held:
+        message = (f"{message.strip()} It holds on {held} of {examples} generated inputs, and "
+                   "earns their share, as a crash earns where it does not happen.")
     result = graded(check_id, prop.title, share, False, message=message.strip(), details=details)
+    result.score = round(share * held / examples, 4) if examples else 0.0
     return note(context, result, role, failure_observations(calls.exercise, record, failure))
 
 
+def _held_on(exercise: Any, role: str, prop: Property, examples: int, seed: Any) -> int:
+    """On how many of the first ``examples`` generated inputs ``prop`` holds, crashes not
+    counted (the student's answers are remembered from the search: no call is made again)."""
+    inputs = generated_examples(exercise, role, generated(exercise, role).count(exercise), seed)
+    return sum(1 for example in inputs[:examples] if prop.judge(example) is None)
 def _held_where_answered(context: CheckContext, role: str, prop: Property, share: float,
                          crashes: list[Failure], answered: int) -> CheckResult:
-    """The property held wherever the code answered: its points, and the crash said, not charged."""
+    """The property held wherever the code answered: the share of those inputs, as a wrong
+    answer that breaks the property elsewhere earns, and the crash said."""
     calls = context.calls
     record = generated(calls.exercise, role)
     first = min(crashes, key=lambda crash: len(repr(crash.example)))
     inputs = len({repr(crash.example) for crash in crashes})
+    charged = any(crash.answer.kind not in NOT_ITS_OWN for crash in crashes)
+    what = "crashed" if first.answer.kind == "exception" else "gave no answer"
     message = (
-        f"holds on the {answered} generated inputs {calls.function_name(role)} answers; on "
-        f"{inputs} others (e.g. {record.call_text(calls, first.example)}) it "
-        f"{'crashed' if first.answer.kind == 'exception' else 'gave no answer'}, which the "
-        "cases and the differential check charge"
+        f"holds on the {answered} generated inputs {calls.function_name(role)} answers"
+        + (", and earns their share" if charged else "")
+        + f"; on {inputs} others (e.g. {record.call_text(calls, first.example)}) it {what}, "
+        + ("so the property could not hold there" if charged else
+           "which the cases and the differential check charge")
     )
-    return graded(f"property:{prop.id}", prop.title, share, True, message=message)
+    result = graded(f"property:{prop.id}", prop.title, share, True, message=message)
+    if charged:
+        result.score = round(share * answered / (answered + inputs), 4)
+    return result
+
+
+NOT_ITS_OWN = frozenset({"budget", "stuck", "timeout"})
+"""Calls that gave no answer for want of time (the submission's budget, a function found stuck,
+a loaded machine): not charged to a property, which the time-outs' own messages explain."""
 
 
 def _not_checked(context: CheckContext, role: str, prop: Property, share: float,
