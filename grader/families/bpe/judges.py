@@ -27,6 +27,7 @@ from grader.families.bpe.feedback import (
     tokens_message,
 )
 from grader.families.bpe.follow_through import own_lengths
+from grader.families.bpe.steps import training_steps
 from grader.families.bpe.spec import BpeCase as Case
 from grader.families.api import Calls, CaseItem, CaseLabel, Verdict, observed
 
@@ -75,6 +76,7 @@ def judge_train(calls: Calls, case: Case) -> Verdict:
         merges_message(difference, case.num_merges) if difference else "",
         merges_details(case.corpus, case.num_merges, expected, answer.value, difference),
         observed(given, answer),
+        steps=partial(training_steps, exercise, case.corpus, expected, answer.value),
     )
 
 
