@@ -30,7 +30,7 @@ from grader.report.safety import safe_text
 
 SYMBOL_LIMIT = 60
 TEXT_LIMIT = 400
-CELL = 34  # px between two lattice nodes
+CELL = 40  # px between two lattice nodes
 LATTICE_TOP = 120  # the baseline's y; the reference arcs above, the student's below
 LATTICE_HEIGHT = 190
 
