@@ -26,7 +26,7 @@ Words = dict[tuple, int]
 
 STEPS_SHOWN = 80
 """At most this many merges are replayed (a window around the divergence when there are more)."""
-WORDS_SHOWN = 8
+WORDS_SHOWN = 6
 TIED_SHOWN = 6
 CANDIDATES_SHOWN = 6
 
@@ -163,9 +163,12 @@ def _step(before: Words, after: Words, pair: Pair, values: dict, rule: MergeRule
 
 
 def _corpus(words: Words, token: Any, rule: MergeRule) -> list[dict]:
-    """The first words as rewritten, each symbol written out and the new token marked."""
+    """Words as rewritten, those the merge changed first, each symbol written out and the new
+    token marked."""
+    changed = [item for item in words.items() if token in item[0]]
+    ordered = changed + [item for item in words.items() if token not in item[0]]
     return [{"count": count, "symbols": [[rule.symbol(symbol), symbol == token] for symbol in symbols]}
-            for symbols, count in list(words.items())[:WORDS_SHOWN]]
+            for symbols, count in ordered[:WORDS_SHOWN]]
 
 
 def _pair_text(pair: Pair, rule: MergeRule) -> list[str]:
