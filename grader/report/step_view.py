@@ -4,8 +4,8 @@ A family's judge replays a failing visible run (:attr:`grader.spec.hooks.Verdict
 the report carries it in :attr:`grader.result.CheckResult.steps`; ``grade trace --html``
 gets the reference's run alone from the family's ``trace`` hook. Both are plain data::
 
-    {"kind": "merges" | "lattice", "title", "unit" ("merge", "piece"), "value_name"
-     ("count", "score", "log-probability"), "rule", "rule_text", "compared" (a student's run
+    {"kind": "merges" | "lattice" | "encoding", "title", "unit" ("merge", "piece", "step"),
+     "value_name" ("count", "score", "log-probability", "rank"), "rule", "rule_text", "compared" (a student's run
      is beside the reference's), "divergence" (the first differing step, 1-based, or None),
      "total" (steps in the longer run), "steps": [{"step", "reference", "student"}],
      "lattice"? (kind lattice: "chars", "edges" [[start, end, piece]], "edges_more",
@@ -14,7 +14,9 @@ gets the reference's run alone from the family's ``trace`` hook. Both are plain 
 
 and each side of a step (None when that run has ended) is ``{"pick": [symbols], "token",
 "value", "rule_pick", "tied": [[symbols]], "tied_more", "candidates": [[[symbols], value,
-chosen]], "corpus": [{"count", "symbols": [[text, new]]}], "corpus_more", "span"?}``.
+chosen]], "corpus": [{"count", "symbols": [[text, new]]}], "corpus_more", "note"?,
+"span"?}``. An encoding's student side holds only the answer (in ``corpus``) and a ``note``:
+the student's steps are not seen, only whether the answer can still be reached.
 
 This module turns that data into a view for ``templates/partials/step_view.html.j2``: every
 text cleaned and bounded (symbols come from the student), the lattice laid out as SVG
@@ -65,6 +67,7 @@ def _side(side: Optional[dict]) -> Optional[dict]:
                                 for text, new in row.get("symbols") or []]}
                    for row in side.get("corpus") or []],
         "corpus_more": int(side.get("corpus_more") or 0),
+        "note": _text(side.get("note"), TEXT_LIMIT),
     }
 
 

@@ -13,7 +13,15 @@ import pytest
 from click.testing import CliRunner
 
 from grader.commands.cli import main
-from grader.families.bpe.steps import STEPS_SHOWN, WORDS_SHOWN, character_words, counting_rule, merge_steps, training_steps
+from grader.families.bpe.steps import (
+    STEPS_SHOWN,
+    WORDS_SHOWN,
+    character_words,
+    counting_rule,
+    encoding_steps,
+    merge_steps,
+    training_steps,
+)
 from grader.families.byte_level.steps import readable
 from grader.families.unigram.steps import segment_steps
 from grader.families.wordpiece import steps as wordpiece_steps
@@ -21,7 +29,7 @@ from grader.grading.feedback import graded
 from grader.report import render
 from grader.report.redaction import public_check
 from grader.result import CheckResult, GradeReport, MilestoneResult
-from reference import train_bpe
+from reference import encode, train_bpe
 from reference.plain import train_steps
 from reference.unigram import normalize, viterbi
 from reference.wordpiece import train_wordpiece
@@ -78,6 +86,24 @@ def test_a_long_run_shows_a_window_around_its_divergence():
     data = training_steps(exercise(), corpus, ours, theirs)
     numbers = [step["step"] for step in data["steps"]]
     assert len(numbers) == STEPS_SHOWN and data["divergence"] == 101 and 101 in numbers
+
+
+DECK = ["low low low low low lower lower newest newest newest newest newest newest widest widest widest"]
+
+
+@pytest.mark.parametrize("answer, divergence", [
+    (["l", "o", "w", "e", "s", "t</w>"], 2),  # keeps a split the first rule joins
+    (["lowest</w>"], "end"),  # joins what no rule joins
+    (None, None),  # the reference alone
+])
+def test_an_encoding_marks_where_the_answer_can_no_longer_be_reached(answer, divergence):
+    merges = train_bpe(DECK, 10)
+    data = encoding_steps(exercise(), "lowest", merges, answer)
+    applied = [step["reference"]["pick"] for step in data["steps"][1:] if step["reference"]["pick"]]
+    tokens = data["steps"][len(applied)]["reference"]["corpus"][0]["symbols"]
+    assert [text for text, _ in tokens] == encode("lowest", merges)  # the reference's own tokens
+    assert data["divergence"] == (len(data["steps"]) if divergence == "end" else divergence)
+    assert encoding_steps(exercise(), "lowest", merges, ["x"]) is None  # does not spell it
 
 
 def test_wordpiece_steps_value_each_pair_by_its_exact_score():

@@ -32,11 +32,11 @@ WRONG = {
 }
 
 
-def first_milestone(exercise_id: str):
-    """The exercise with its first milestone only (training, or segmentation), and of it the
-    cases check only: where the step view is, graded without the slower checks."""
+def first_milestone(exercise_id: str, number: int = 0):
+    """The exercise with its first milestone only (training, or segmentation; or another),
+    and of it the cases check only: where the step view is, graded without the slower checks."""
     exercise = load_exercise(exercise_id)
-    milestone = exercise.milestones[0]
+    milestone = exercise.milestones[number]
     cases = [check for check in milestone.checks if check.kind == "cases"]
     return dataclasses.replace(exercise, milestones=[dataclasses.replace(milestone, checks=cases)])
 
@@ -204,6 +204,22 @@ def test_a_segmentation_steps_along_both_paths_on_the_lattice(page, reports):
     assert view.get_attribute("data-current") == str(max(len(expected), len(actual)))
     page.keyboard.press("d")
     assert view.get_attribute("data-current") == str(divergence)
+
+
+def test_an_encoding_steps_rule_by_rule_beside_the_answer(page, tmp_path):
+    exercise = first_milestone("bpe-train-encode", 1)
+    assert exercise.milestones[0].function == "encode"
+    report, report_page = graded(exercise, "encode-reverse-rank", tmp_path, "encode")
+    check = first_failing(report)
+    answer = check.details["actual"]
+    view, divergence = open_view(page, report_page)
+    step_to_divergence_with_keys(page, view, divergence)
+    _, reference, student = shown_step(view)
+    assert student.locator(".sv-corpus li").inner_text().split() == answer
+    assert student.locator(".sv-off").count() == 1  # no longer reachable from here
+    if divergence > 1:
+        step_to_divergence_with_clicks(view, divergence)
+        assert reference.locator(".sv-pick").count() == 1  # the rule applied at this step
 
 
 def test_every_step_view_belongs_to_a_visible_failure_and_fits_a_phone(browser, reports):

@@ -27,7 +27,7 @@ from grader.families.bpe.feedback import (
     tokens_message,
 )
 from grader.families.bpe.follow_through import own_lengths
-from grader.families.bpe.steps import training_steps
+from grader.families.bpe.steps import encoding_steps, training_steps
 from grader.families.bpe.spec import BpeCase as Case
 from grader.families.api import Calls, CaseItem, CaseLabel, Verdict, observed
 
@@ -95,6 +95,7 @@ def judge_encode(calls: Calls, case: Case, word: str, expected: list[str]) -> Ve
         tokens_message(calls.function_name(ENCODE), word, expected, answer.value),
         tokens_details(word, expected, answer.value, merges, shown_merges=shown),
         observed({"word": word, "merges": merges}, answer),
+        steps=partial(encoding_steps, exercise, word, merges, answer.value),
     )
 
 

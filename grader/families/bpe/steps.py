@@ -173,3 +173,91 @@ def _corpus(words: Words, token: Any, rule: MergeRule) -> list[dict]:
 
 def _pair_text(pair: Pair, rule: MergeRule) -> list[str]:
     return [rule.symbol(pair[0]), rule.symbol(pair[1])]
+
+
+def _cuts(tokens: Sequence[str]) -> set[int]:
+    """The positions between tokens, counted in characters."""
+    cuts, position = set(), 0
+    for token in list(tokens)[:-1]:
+        position += len(token)
+        cuts.add(position)
+    return cuts
+
+
+def encoding_steps(exercise: Any, word: str, merges: Sequence[Pair],
+                   student: Optional[Sequence[str]]) -> Optional[dict[str, Any]]:
+    """A word encoded rule by rule, with the student's tokens beside each step.
+
+    Only the student's answer is known, not the steps that led to it; merges only ever join,
+    so the answer is still reachable after a reference step while every cut it keeps is still
+    a cut there. The first step where it is not (the reference joins across a cut the answer
+    keeps), or the end when the answer joins more than the reference does, is the divergence.
+    None when the answer does not spell the word as the reference's tokens do.
+    """
+    from reference.corpus import segment
+    from reference.encoding import Encoder
+
+    end_of_word = exercise.conventions.end_of_word
+    start = tuple(segment(word, end_of_word))
+    states = [(None, start)] + [(step, step.tokens) for step in
+                                Encoder(merges, end_of_word=end_of_word).steps(word)]
+    if student is not None and "".join(student) != "".join(start):
+        return None
+    ranks: dict[tuple, int] = {}
+    for rank, pair in enumerate(merges):
+        ranks.setdefault(tuple(pair), rank)
+    theirs = None if student is None else _cuts(student)
+    divergence = None
+    if theirs is not None:
+        divergence = next((number for number, (_, tokens) in enumerate(states, 1)
+                           if not theirs <= _cuts(tokens)), None)
+        if divergence is None and theirs != _cuts(states[-1][1]):
+            divergence = len(states) + 1  # the answer joins what no rule joins
+    steps = [_encoding_step(number, step, tokens, ranks, student, theirs)
+             for number, (step, tokens) in enumerate(states, 1)]
+    if divergence == len(states) + 1:
+        steps.append({"step": divergence, "reference": {
+            "pick": [], "token": "", "value": None, "rule_pick": None, "tied": [], "tied_more": 0,
+            "candidates": [], "corpus": [_row(states[-1][1], None)], "corpus_more": 0,
+            "note": "no rule applies to these tokens: encoding stops here."},
+            "student": _student(student, theirs, states[-1][1], True)})
+    return {"kind": "encoding", "title": f"Encoding {word!r}, rule by rule", "unit": "step",
+            "value_name": "rank", "rule": "lowest rank first",
+            "rule_text": "of the rules that match a pair of adjacent tokens, the one learned first",
+            "compared": student is not None, "divergence": divergence, "total": len(steps),
+            "steps": steps}
+
+
+TOKENS_SHOWN = 200
+
+
+def _row(tokens: Sequence[str], new: Optional[str]) -> dict:
+    return {"count": None, "symbols": [[token, token == new] for token in list(tokens)[:TOKENS_SHOWN]]}
+
+
+def _encoding_step(number: int, step: Any, tokens: tuple, ranks: dict,
+                   student: Optional[Sequence[str]], theirs: Optional[set]) -> dict:
+    if step is None:
+        side = {"pick": [], "token": "", "value": None, "rule_pick": None,
+                "note": "the word split into its symbols, before any rule."}
+    else:
+        side = {"pick": list(step.pair), "token": step.pair[0] + step.pair[1],
+                "value": f"rule {step.rank + 1}", "rule_pick": list(step.pair), "note": ""}
+    side.update(tied=[], tied_more=0, corpus=[_row(tokens, side["token"] or None)], corpus_more=0)
+    matching = sorted({ranks[pair]: pair for pair in zip(tokens, tokens[1:]) if pair in ranks}.items())
+    side["candidates"] = [[list(pair), f"rule {rank + 1}", False] for rank, pair in matching][:CANDIDATES_SHOWN]
+    return {"step": number, "reference": side,
+            "student": None if student is None else _student(student, theirs, tokens, False)}
+
+
+def _student(student: Sequence[str], theirs: Optional[set], tokens: tuple, end: bool) -> dict:
+    ours = _cuts(tokens)
+    reachable = theirs is not None and theirs <= ours
+    if end:
+        note = "your tokens join pieces that no rule joins."
+    elif reachable:
+        note = "your tokens can still be reached from here (every split they keep is still a split)."
+    else:
+        note = "your tokens keep a split that the reference has joined by now."
+    return {"pick": [], "token": "", "value": None, "rule_pick": None, "tied": [], "tied_more": 0,
+            "candidates": [], "corpus": [_row(student, None)], "corpus_more": 0, "note": note}
