@@ -5,7 +5,9 @@ merge k, the corpus as the merges before it left it, the value of every adjacent
 (a count, or a WordPiece score), the pairs that tie at the top in the tie rule's order, the
 rule's pick, the pair the run merged and its value, and the corpus as that merge rewrites it.
 The reference's merges and the student's are replayed alike, so each side shows its own
-corpus; up to the first divergence the two are the same. The result is plain data in the
+corpus; up to the first divergence the two are the same. An encoding is shown rule by rule
+beside the student's answer (its steps are not seen), marking where the answer can no longer
+be reached. The result is plain data in the
 shape :mod:`grader.report.step_view` documents and renders; every text in it is already
 written the way the family shows its symbols (bytes readably, scores as fractions).
 """
@@ -16,8 +18,9 @@ from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from typing import Any, Optional
 
-from reference.corpus import word_counts
-from reference.plain import count_pairs, initial_segmentation, merge_words
+from reference.corpus import segment, word_counts
+from reference.encoding import Encoder
+from reference.plain import count_pairs, initial_segmentation, merge_words, train_bpe
 from reference.tie_breaks import DESCRIPTIONS, order_tied
 
 Symbol = Hashable
@@ -69,8 +72,6 @@ def training_steps(exercise: Any, corpus: Any, reference: Sequence[Pair],
 
 def trace(exercise: Any, corpus: Any, num_merges: int) -> dict[str, Any]:
     """``grade trace --html``: the reference's run alone on any corpus."""
-    from reference.plain import train_bpe
-
     conventions = exercise.conventions
     merges = train_bpe(corpus, num_merges, tie_break=conventions.tie_break,
                        end_of_word=conventions.end_of_word)
@@ -194,9 +195,6 @@ def encoding_steps(exercise: Any, word: str, merges: Sequence[Pair],
     keeps), or the end when the answer joins more than the reference does, is the divergence.
     None when the answer does not spell the word as the reference's tokens do.
     """
-    from reference.corpus import segment
-    from reference.encoding import Encoder
-
     end_of_word = exercise.conventions.end_of_word
     start = tuple(segment(word, end_of_word))
     states = [(None, start)] + [(step, step.tokens) for step in
