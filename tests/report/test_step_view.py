@@ -226,3 +226,22 @@ def test_grade_trace_html_errors_are_clear(tmp_path):
     assert result.exit_code == 2 and "add --html PATH" in result.output
     result, _ = trace(tmp_path, "--exercise", "no-such-exercise")
     assert result.exit_code == 2 and "Traceback" not in result.output
+
+
+def test_on_the_reference_path_the_rule_picks_the_references_own_piece_even_at_a_tie():
+    import random
+
+    chance = random.Random(7)
+    ties = 0
+    for _ in range(400):
+        pieces = {"a": -1.0, "b": -1.0}
+        for _ in range(4):
+            piece = "".join(chance.choice("ab") for _ in range(chance.randint(2, 3)))
+            pieces[piece] = chance.choice([-1.0, -2.0, -0.5])
+        text = " ".join("".join(chance.choice("ab") for _ in range(chance.randint(1, 5)))
+                        for _ in range(2))
+        for step in segment_steps(text, pieces, viterbi(text, pieces)[0], None)["steps"]:
+            side = step["reference"]
+            ties += len(side["tied"]) > 1
+            assert side["rule_pick"] == side["pick"], (text, pieces)
+    assert ties > 50  # equal totals happen, so the tie is really exercised

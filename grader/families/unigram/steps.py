@@ -72,7 +72,10 @@ def _number(value: Optional[float]) -> Optional[str]:
 
 
 def _side(tokens: list[str], index: int, spans: Optional[list], normalized: str, pieces: dict,
-          unknown: float, edges: list, forward: list, backward: list) -> Optional[dict]:
+          unknown: float, edges: list, forward: list, backward: list,
+          chosen: dict[int, str]) -> Optional[dict]:
+    """Step ``index`` of one segmentation; ``chosen``: the reference's piece at each start
+    position on its path, the pick among equal totals there."""
     if index >= len(tokens):
         return None
     token = tokens[index]
@@ -100,7 +103,8 @@ def _side(tokens: list[str], index: int, spans: Optional[list], normalized: str,
         shown += [item for item in through if item[0] == token][:1]
     side["candidates"] = [[[label], _number(total), label == token] for label, total, _ in shown]
     side["tied"] = [[label] for label in tied] if len(tied) > 1 else []
-    side["rule_pick"] = [through[0][0]] if through else None
+    preferred = chosen.get(start)
+    side["rule_pick"] = ([preferred] if preferred in tied else [through[0][0]]) if through else None
     return side
 
 
@@ -113,6 +117,7 @@ def segment_steps(text: str, pieces: dict, expected: list[str],
     forward, backward = _best_forward(size, edges), _best_backward(size, edges)
     unknown = unknown_score(pieces)
     ours = _spans(expected, normalized)
+    chosen = {span[0]: token for span, token in zip(ours or [], expected)}
     theirs = None if student is None else _spans(list(student), normalized)
     divergence = None
     if student is not None:
@@ -123,10 +128,10 @@ def segment_steps(text: str, pieces: dict, expected: list[str],
     total = max(len(expected), len(student or []))
     steps = [{"step": index + 1,
               "reference": _side(expected, index, ours, normalized, pieces, unknown, edges,
-                                 forward, backward),
+                                 forward, backward, chosen),
               "student": None if student is None else _side(
                   list(student), index, theirs, normalized, pieces, unknown, edges, forward,
-                  backward)}
+                  backward, chosen)}
              for index in range(total)]
     drawn = [[start, end, piece if piece is not None else normalized[start:end]]
              for start, here in enumerate(edges) for end, piece, _ in here][:EDGES_DRAWN]
