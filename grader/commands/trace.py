@@ -96,8 +96,9 @@ def write_html(path: Path, exercise_ref: Optional[str], corpus: Any, size: int,
     if family.trace is None:
         raise InputError(f"the {family.name} family of {exercise.id} has no step-by-step trace")
     data = family.trace(exercise, corpus, size)
-    title = f"Trace: {data.get('title', 'the reference run')} ({exercise.id})" if exercise_ref \
-        else f"Trace: {data.get('title', 'the reference run')}"
+    title = f"Trace: {data.get('title', 'the reference run')}"
+    if exercise_ref is not None:
+        title += f" ({exercise.id})"
     try:
         path.write_text(render_trace_page(title, data), encoding="utf-8")
     except OSError as error:
