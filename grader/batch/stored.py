@@ -3,9 +3,8 @@ from it, so every report format can be rendered again without re-grading.
 
 The stored report is the cleaned, bounded one every format renders
 (:func:`grader.report.bounds.bounded_view`: every string encodable, every quote bounded), at
-most :data:`STORED_CHARS` characters of JSON: a larger one is stored compact (no ``details``
-or step views, short messages). A check's step view, which the JSON result leaves out, is
-stored beside it, so the HTML reports written from the gradebook show it. Whatever a student's code returned, one row stays small and writable.
+most :data:`STORED_CHARS` characters of JSON: a larger one is stored compact (no ``details``,
+short messages). Whatever a student's code returned, one row stays small and writable.
 """
 
 from __future__ import annotations
@@ -26,23 +25,12 @@ def stored_report(report: GradeReport) -> dict[str, Any]:
 
 def stored_report_json(report: GradeReport) -> tuple[dict[str, Any], str]:
     """:func:`stored_report` and its JSON text, as the gradebook's ``report`` column holds it."""
-    data = _with_steps(bounded_view(report))
+    data = bounded_view(report).to_json()
     text = json.dumps(data, ensure_ascii=False)
     if len(text) > STORED_CHARS:
-        data = _with_steps(bounded_view(report, compact=True))
+        data = bounded_view(report, compact=True).to_json()
         text = json.dumps(data, ensure_ascii=False)
     return data, text
-
-
-def _with_steps(report: GradeReport) -> dict[str, Any]:
-    """``report.to_json()`` with each check's step view beside it (``steps``, which the JSON
-    result leaves out), so the HTML reports written from the gradebook keep it."""
-    data = report.to_json()
-    for milestone, stored in zip(report.milestones, data["milestones"]):
-        for check, kept in zip(milestone.checks, stored["checks"]):
-            if check.steps:
-                kept["steps"] = check.steps
-    return data
 
 
 def stored_output(text: str) -> str:
@@ -78,5 +66,4 @@ def _check(data: Mapping[str, Any]) -> CheckResult:
         diagnoses=[Diagnosis(d["id"], d.get("title", d["id"]), d.get("message", ""))
                    for d in data.get("diagnoses") or []],
         details=data.get("details"), seconds=data.get("seconds"),
-        steps=data.get("steps") if isinstance(data.get("steps"), dict) else None,
     )

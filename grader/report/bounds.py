@@ -104,15 +104,13 @@ def _check(check: CheckResult, message_chars: int, keep_details: bool) -> CheckR
                              bounded_text(d.message, message_chars), bounded_text(d.evidence, 500))
                    for d in check.diagnoses],
         details=bounded_details(check.details) if keep_details else None,
-        steps=check.steps if keep_details else None,
     )
 
 
 def bounded_view(report: GradeReport, *, compact: bool = False) -> GradeReport:
     """A copy of ``report`` whose every string is encodable and every quote bounded.
 
-    ``compact`` drops ``details`` and step views and shortens messages, for a document over
-    the size cap."""
+    ``compact`` drops ``details`` and shortens messages, for a document over the size cap."""
     message_chars = SHORT_MESSAGE_CHARS if compact else MESSAGE_CHARS
     milestones = [
         replace(milestone, id=bounded_text(milestone.id, 200),

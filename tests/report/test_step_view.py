@@ -4,7 +4,6 @@ JSON result unchanged, and ``grade trace --html`` for every family with a trace.
 
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import replace
 from html.parser import HTMLParser
@@ -246,15 +245,3 @@ def test_on_the_reference_path_the_rule_picks_the_references_own_piece_even_at_a
             ties += len(side["tied"]) > 1
             assert side["rule_pick"] == side["pick"], (text, pieces)
     assert ties > 50  # equal totals happen, so the tie is really exercised
-
-
-def test_the_gradebook_keeps_the_step_view_for_the_class_reports():
-    from grader.batch.stored import report_from_json, stored_report_json
-    from grader.report.bounds import bounded_view
-
-    report = report_with(graded("cases:cat-cap", "cat-cap", 1.0, False, steps=STEPS))
-    data, text = stored_report_json(report)
-    rebuilt = report_from_json(json.loads(text))
-    assert rebuilt.checks[0].steps == STEPS
-    assert render(rebuilt, "html") == render(report, "html")
-    assert bounded_view(report, compact=True).checks[0].steps is None  # over the cap: dropped
