@@ -49,6 +49,10 @@ class CheckResult:
     diagnoses: list[Diagnosis] = field(default_factory=list)
     details: dict[str, Any] | None = None
     seconds: float | None = None
+    # The student's run beside the reference's, step by step, for the HTML step view (shape
+    # in grader.report.step_view); None for hidden checks and checks without steps. Not part
+    # of the JSON result.
+    steps: dict[str, Any] | None = field(default=None, repr=False, compare=False)
     # Whether this check is work a do-nothing implementation cannot do (a case or generated
     # input whose right answer is not the trivial one). Used for scoring, never rendered.
     real_work: bool = field(default=False, repr=False, compare=False)

@@ -40,6 +40,7 @@ ONE_PROCESS = (
     "tests/bundles/test_bundle_gradescope.py",
     "tests/families/byte_level/test_byte_exercise.py",
     "tests/notebook/test_check_in_kernel.py",
+    "tests/report/test_step_view_browser.py",
 )
 
 

@@ -1,13 +1,16 @@
-"""Command: ``grade trace``, a training run (and optional encodings) printed step by step."""
+"""Command: ``grade trace``, a training run (and optional encodings) printed step by step,
+or with ``--html`` written as a page that steps through it (any family with a trace)."""
 
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any, Optional
 
 import click
 
-from grader.commands.common import refuse_special_file, with_exit_codes
+from grader.commands.common import InputError, load, refuse_special_file, with_exit_codes
 from reference import END_OF_WORD, TIE_BREAKS, BPEInputError
 from reference.trace import parse_word_counts, render_trace
 
@@ -61,6 +64,47 @@ def _corpus(items: list[str], word_counts: bool) -> list[str] | dict[str, int]:
         raise click.UsageError(str(error)) from None
 
 
+@dataclass(frozen=True)
+class TraceConventions:
+    """The conventions given on the command line, for a trace without ``--exercise``."""
+
+    tie_break: str
+    end_of_word: str
+
+
+@dataclass(frozen=True)
+class CommandLineExercise:
+    """What the default family's trace reads of an exercise: its conventions."""
+
+    id: str
+    conventions: TraceConventions
+
+
+def write_html(path: Path, exercise_ref: Optional[str], corpus: Any, size: int,
+               tie_break: str, end_of_word: str) -> None:
+    """The trace as one self-contained page, by the family of ``exercise_ref`` (its
+    conventions), else by the default family with the command line's conventions."""
+    from grader.report.html_report import render_trace_page
+    from grader.spec.registry import default_family, family_named, family_of
+
+    if exercise_ref is not None:
+        exercise: Any = load(exercise_ref)
+        family = family_of(exercise)
+    else:
+        exercise = CommandLineExercise("trace", TraceConventions(tie_break, end_of_word))
+        family = family_named(default_family())
+    if family.trace is None:
+        raise InputError(f"the {family.name} family of {exercise.id} has no step-by-step trace")
+    data = family.trace(exercise, corpus, size)
+    title = f"Trace: {data.get('title', 'the reference run')}"
+    if exercise_ref is not None:
+        title += f" ({exercise.id})"
+    try:
+        path.write_text(render_trace_page(title, data), encoding="utf-8")
+    except OSError as error:
+        raise InputError(f"cannot write {path}: {error.strerror or error}") from None
+
+
 @click.command("trace", epilog=with_exit_codes(""))
 @click.argument("corpus", nargs=-1, metavar="[CORPUS]...")
 @click.option("--merges", "num_merges", type=click.IntRange(min=0), required=True, metavar="N",
@@ -80,6 +124,12 @@ def _corpus(items: list[str], word_counts: bool) -> list[str] | dict[str, int]:
               help="List at most N pair counts per merge (0: all).")
 @click.option("--show-words", type=click.IntRange(min=0), default=20, show_default=True, metavar="N",
               help="List at most N corpus words per merge (0: all).")
+@click.option("--html", "html_path", type=click.Path(dir_okay=False, path_type=Path), metavar="PATH",
+              help="Write the trace as one self-contained HTML page that steps through it "
+                   "(buttons and arrow keys) instead of printing it.")
+@click.option("--exercise", "exercise_ref", metavar="ID|PATH",
+              help="With --html: trace with this exercise's family and conventions (byte-level "
+                   "BPE, WordPiece, a Unigram model's segmentation of the texts...).")
 def trace(
     corpus: tuple[str, ...],
     num_merges: int,
@@ -90,6 +140,8 @@ def trace(
     end_of_word: str,
     show_pairs: int,
     show_words: int,
+    html_path: Path | None,
+    exercise_ref: str | None,
 ) -> None:
     """Print BPE training step by step, as in the hand exercises.
 
@@ -101,9 +153,19 @@ def trace(
       grade trace "cat cat cat cat cap cap cap cap" --merges 4 --tie-break concatenated
       grade trace --word-counts low=5 lower=2 newest=6 widest=3 --merges 6 --tie-break first-seen
       grade trace --file corpus.txt --merges 10 --encode lowest --encode newer
+      grade trace "low low lower newest" --merges 6 --html trace.html
+      grade trace "low low lower newest" --merges 6 --html trace.html --exercise wordpiece
     """
     training_corpus = _corpus(_corpus_items(corpus, corpus_file, word_counts), word_counts)
+    if exercise_ref is not None and html_path is None:
+        raise click.UsageError("--exercise chooses the family of an HTML trace: add --html PATH")
     try:
+        if html_path is not None:
+            if html_path.exists():
+                refuse_special_file(html_path, "--html", "a file to write the page to")
+            write_html(html_path, exercise_ref, training_corpus, num_merges, tie_break, end_of_word)
+            click.echo(f"wrote {html_path}")
+            return
         text = render_trace(
             training_corpus,
             num_merges,

@@ -36,10 +36,12 @@ def graded(
     message: str = "",
     details: Optional[dict[str, Any]] = None,
     diagnoses: Sequence[Diagnosis] = (),
+    steps: Optional[dict[str, Any]] = None,
 ) -> CheckResult:
     """A check result worth ``share`` points; hidden ones keep only pass/fail and points."""
     if visibility == "hidden":
         message, details, diagnoses = (HIDDEN_PASSED if passed else HIDDEN_FAILED), None, ()
+        steps = None
     return CheckResult(
         id=check_id,
         title=title,
@@ -50,6 +52,7 @@ def graded(
         message=message or ("passed" if passed else "failed"),
         diagnoses=list(diagnoses),
         details=details,
+        steps=steps,
     )
 
 

@@ -26,6 +26,7 @@ from grader.report.details import Evidence, evidence
 from grader.report.feedback import MESSAGE_LIMIT, shows_evidence, states_rule, step_heading
 from grader.report.grouping import FULL, Grouping, milestone_diagnoses, milestone_rows
 from grader.report.options import ReportOptions
+from grader.report.step_view import step_view
 from grader.report.safety import (
     fenced_block,
     longest_backtick_run,
@@ -65,6 +66,7 @@ class CheckView:
     evidence: Evidence = field(default_factory=Evidence)
     step_heading: str = ""  # the line above the step table
     show_rule: bool = True  # the tie-break rule under the table (unless the message says it)
+    steps: dict | None = None  # the step view (grader.report.step_view), visible failures only
 
 
 @dataclass(frozen=True)
@@ -103,10 +105,12 @@ class DocumentView:
     hidden_note: str
     sandbox_note: str
     student_output: str | None
+    has_steps: bool = False  # some check shows a step view: the page carries its script
 
 
 def document_view(report: GradeReport, options: ReportOptions) -> DocumentView:
     grouping = Grouping()  # causes shown, across milestones
+    milestones = [milestone_view(index, m, grouping) for index, m in enumerate(report.milestones, 1)]
     return DocumentView(
         exercise=safe_text(report.exercise, 200),
         title=safe_text(report.title or report.exercise, 200),
@@ -114,11 +118,12 @@ def document_view(report: GradeReport, options: ReportOptions) -> DocumentView:
         max_score=points(report.max_score),
         errors=[safe_text(display_error(error), MESSAGE_LIMIT) for error in report.errors],
         notes=[safe_text(note, MESSAGE_LIMIT) for note in report.notes],
-        milestones=[milestone_view(index, m, grouping)
-                    for index, m in enumerate(report.milestones, 1)],
+        milestones=milestones,
         hidden_note=hidden_note(report),
         sandbox_note=sandbox_note(report),
         student_output=student_output(report, options, platform=False),
+        has_steps=any(row.check is not None and row.check.steps
+                      for milestone in milestones for row in milestone.rows),
     )
 
 
@@ -128,7 +133,8 @@ def milestone_view(index: int, milestone: MilestoneResult,
     for row in milestone_rows(milestone, grouping or Grouping()):
         if row.kind == FULL:
             check = row.checks[0]
-            rows.append(RowView(FULL, check.passed, check=check_view(check, with_diagnoses=False)))
+            rows.append(RowView(FULL, check.passed, check=check_view(
+                check, with_diagnoses=False, anchor=f"steps-{index}-{len(rows) + 1}")))
         else:
             rows.append(RowView(row.kind, all(check.passed for check in row.checks),
                                 safe_text(row.label, MESSAGE_LIMIT), row.points))
@@ -145,7 +151,7 @@ def milestone_view(index: int, milestone: MilestoneResult,
     )
 
 
-def check_view(check: CheckResult, *, with_diagnoses: bool = True) -> CheckView:
+def check_view(check: CheckResult, *, with_diagnoses: bool = True, anchor: str = "") -> CheckView:
     hidden = check.visibility == "hidden"
     shown_evidence = evidence(check.details) if not hidden and shows_evidence(check) else Evidence()
     table = shown_evidence.step_table
@@ -162,6 +168,7 @@ def check_view(check: CheckResult, *, with_diagnoses: bool = True) -> CheckView:
         evidence=shown_evidence,
         step_heading=step_heading(table, check.message) if table is not None else "",
         show_rule=table is None or not states_rule(table, check.message),
+        steps=step_view(check.steps, anchor) if anchor and not hidden else None,
     )
 
 

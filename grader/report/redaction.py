@@ -2,7 +2,7 @@
 
 The engine already withholds a hidden check's input, expected value and diagnosis; every
 renderer still starts from :func:`public_view` so that no format can show them even if a
-message, diagnosis or ``details`` slipped through. A hidden check's id and title stay
+message, diagnosis, ``details`` or step view slipped through. A hidden check's id and title stay
 visible (students see which hidden check failed), so they must not describe its case.
 
 Durations are a side channel: code can encode what it was given in how long it takes. So
@@ -40,7 +40,7 @@ def public_check(check: CheckResult) -> CheckResult:
     if check.visibility != "hidden":
         return replace(check, diagnoses=list(check.diagnoses), seconds=seconds)
     return replace(check, message=hidden_message(check.passed), diagnoses=[], details=None,
-                   seconds=None)
+                   steps=None, seconds=None)
 
 
 def public_view(report: GradeReport) -> GradeReport:

@@ -173,6 +173,12 @@ class Family:
     new_spec: Optional[Callable[..., str]] = None
     """``new_spec(exercise_id, tie_break=..., corpus_form=..., base=...)``: ``grade new``'s
     spec text (None: ``grade new`` does not offer the family)."""
+    trace: Optional[Callable[["Exercise", Any, int], Mapping[str, Any]]] = None
+    """``trace(exercise, corpus, size)``: the reference's run on ``corpus`` (texts or word
+    counts; ``size`` merges, or the text segmented for a family without merges) step by step,
+    in the step view's shape (:mod:`grader.report.step_view`), for ``grade trace --html``
+    (None: the family has no trace). A judge hands the same view of a failing run in
+    :attr:`~grader.spec.hooks.Verdict.steps`."""
     placeholder_case: Callable[[Mapping[str, Any]], Mapping[str, Any]] = hidden_placeholder
     """A valid stand-in (without id) for a case with shape errors, given the raw spec."""
 

@@ -45,6 +45,7 @@ OPTIONAL_FAMILY_HOOKS: dict[str, tuple[int, str]] = {
     "stub": (3, "stub(exercise, student, secret) -> str"),
     "audit": (1, "audit(exercise, mistake_ids=None) -> AuditReport"),
     "new_spec": (1, "new_spec(exercise_id, tie_break=..., corpus_form=..., base=...) -> str"),
+    "trace": (3, "trace(exercise, corpus, size) -> step view"),
 }
 KEYWORDS = {"audit": ("mistake_ids",), "new_spec": ("tie_break", "corpus_form", "base")}
 GENERATED_HOOKS = ("strategy", "targeted", "count", "settings", "judge", "call_text", "given",

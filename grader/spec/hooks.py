@@ -113,6 +113,10 @@ class Verdict:
     details: Optional[dict[str, Any]] = None
     observation: Optional[Observation] = None
     trivial: bool = False  # passed only against an answer a do-nothing function gives
+    # The failing run beside the reference's, step by step (the shape documented in
+    # grader.report.step_view), made only when the item is visible and failed: a hidden
+    # item's steps are never computed.
+    steps: Optional[Callable[[], Optional[dict[str, Any]]]] = None
 
 
 @dataclass(frozen=True)

@@ -10,7 +10,8 @@ run (``efficiency``, ``zipf_corpus``, ``merge_replay``), which answers show no w
 (``evidence``, ``do_nothing``), follow-through (``follow_through``), the trade-off role
 (``tradeoff``, ``tradeoff_checks``, ``tradeoff_mistakes``), the catalogue of known
 mistakes (``catalogue``, ``wrong_bpe``, ``real_code``, ``compound``, ``witnesses``, ``book``)
-and the student-style submissions that make them (``students``, ``real_students``).
+and the student-style submissions that make them (``students``, ``real_students``); the two runs step by step behind a report's step view
+and ``grade trace --html`` (``steps``).
 """
 
 from grader.families.bpe import book, efficiency
@@ -38,6 +39,7 @@ FAMILY = Family(
     ahead=efficiency.ahead_work,
     new_spec=deferred(f"{HERE}.new_spec", "new_spec_text"),
     placeholder_case=deferred(f"{HERE}.rules", "placeholder_case"),
+    trace=deferred(f"{HERE}.steps", "trace"),
 )
 """The authoring, checking and audit helpers are named, not imported: grading a submission
 against a kept spec loads none of them."""

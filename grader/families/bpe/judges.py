@@ -27,6 +27,7 @@ from grader.families.bpe.feedback import (
     tokens_message,
 )
 from grader.families.bpe.follow_through import own_lengths
+from grader.families.bpe.steps import encoding_steps, training_steps
 from grader.families.bpe.spec import BpeCase as Case
 from grader.families.api import Calls, CaseItem, CaseLabel, Verdict, observed
 
@@ -76,6 +77,7 @@ def judge_train(calls: Calls, case: Case) -> Verdict:
                        exercise.conventions.end_of_word, expected) if difference else "",
         merges_details(case.corpus, case.num_merges, expected, answer.value, difference),
         observed(given, answer),
+        steps=partial(training_steps, exercise, case.corpus, expected, answer.value),
     )
 
 
@@ -94,6 +96,7 @@ def judge_encode(calls: Calls, case: Case, word: str, expected: list[str]) -> Ve
         tokens_message(calls.function_name(ENCODE), word, expected, answer.value),
         tokens_details(word, expected, answer.value, merges, shown_merges=shown),
         observed({"word": word, "merges": merges}, answer),
+        steps=partial(encoding_steps, exercise, word, merges, answer.value),
     )
 
 

@@ -8,7 +8,8 @@ property checks on them (``differential``, ``properties``), the timed run on a t
 the secret (``efficiency``, ``stories``, ``honest_run``), the streaming milestone's judges
 (``streaming``), its mistakes (``mistakes``, with those of real CS336 solutions in
 ``real_code``), the student-style submissions that make them (``students``,
-``real_students``) and the fast correct submission the audit grades (``fast_student``).
+``real_students``) the fast correct submission the audit grades (``fast_student``), and its training
+step by step for a report's step view and ``grade trace --html`` (``steps``).
 """
 
 from grader.families.byte_level import mistakes
@@ -32,5 +33,6 @@ FAMILY = Family(
                       source=deferred(f"{HERE}.fast_student", "source")),
     do_nothing=deferred(f"{HERE}.do_nothing", "sources"),
     placeholder_case=deferred("grader.families.bpe.rules", "placeholder_case"),
+    trace=deferred(f"{HERE}.steps", "trace"),
 )
 """The authoring, checking and audit helpers are named, not imported (as in the bpe family)."""

@@ -19,6 +19,7 @@ from typing import Any, Optional
 from grader.families.byte_level.do_nothing import trivial_answer
 from grader.families.byte_level.expected import case_text, expected_ids, reference_byte_bpe, vocab_size
 from grader.families.byte_level.spec import ByteCase as Case
+from grader.families.byte_level.steps import training_steps
 from grader.families.api import (
     Calls,
     CaseItem,
@@ -125,7 +126,9 @@ def _judge_train(calls: Calls, case: Case) -> Verdict:
     if problem is None:
         return Verdict(True, observation=seen)
     details["your_merges"] = show_bytes(got_merges[:40])
-    return Verdict(False, problem, details, observation=seen)
+    steps = (partial(training_steps, case_text(case), list(case.special_tokens), merges, got_merges)
+             if merges != got_merges else None)
+    return Verdict(False, problem, details, observation=seen, steps=steps)
 
 
 def _seen(inputs: dict[str, Any], answer: StudentAnswer) -> Observation:

@@ -9,8 +9,9 @@ segmentation equals SentencePiece's own on held-out text. The folder holds the s
 (``expected``), answer shapes (``shapes``), the stub (``stub``), the cases' judges and the
 generated inputs' records (``judges``, ``generated``) with their feedback (``feedback``),
 properties (``properties``), do-nothing submissions (``do_nothing``), the mistakes
-(``mistakes``, with those of published code in ``real_code``) and the student-style
-submissions that make them (``students``).
+(``mistakes``, with those of published code in ``real_code``), the student-style
+submissions that make them (``students``), and a segmentation step by step on its lattice
+(``steps``).
 """
 
 from grader.families.unigram import mistakes
@@ -35,5 +36,6 @@ FAMILY = Family(
                       combination=deferred(f"{HERE}.mistakes", "combination_by_id")),
     do_nothing=deferred(f"{HERE}.do_nothing", "sources"),
     placeholder_case=deferred(f"{HERE}.rules", "placeholder_case"),
+    trace=deferred(f"{HERE}.steps", "trace"),
 )
 """The authoring, checking and audit helpers are named, not imported (as in the bpe family)."""

@@ -28,6 +28,7 @@ from grader.families.unigram.expected import (
     right,
     tolerance,
 )
+from grader.families.unigram.steps import segment_steps
 from grader.families.unigram.feedback import details, json_inputs, message
 from grader.families.api import (
     Calls,
@@ -71,8 +72,11 @@ def judge(calls: Calls, role: str, given: tuple) -> Verdict:
         return Verdict(True, observation=seen)
     if not answer.ok:
         return Verdict(False, answer.failure or "", details(role, given, want), observation=seen)
+    steps = (partial(segment_steps, given[0], given[1], want, answer.value) if role == SEGMENT
+             else None)
     return Verdict(False, message(role, given, want, answer.value, tolerance(calls.exercise)),
-                   details(role, given, want, answer.value, answered=True), observation=seen)
+                   details(role, given, want, answer.value, answered=True), observation=seen,
+                   steps=steps)
 
 
 def real_work(role: str, given: tuple) -> bool:

@@ -7,7 +7,8 @@ folder holds the spec model (``spec``), expected values (``expected``), the stub
 answer shapes (``shapes``), do-nothing submissions (``do_nothing``), the cases check's
 judges (``judges``) and their feedback with scores (``feedback``), generated-input judges
 (``differential``), its mistakes (``mistakes``, with those of published code in
-``real_code``) and the student-style submissions that make them (``students``).
+``real_code``), the student-style submissions that make them (``students``), and its
+training step by step (``steps``).
 """
 
 from grader.families.wordpiece import mistakes
@@ -31,5 +32,6 @@ FAMILY = Family(
                       source=deferred(f"{HERE}.students", "student_source")),
     do_nothing=deferred(f"{HERE}.do_nothing", "sources"),
     placeholder_case=deferred("grader.families.bpe.rules", "placeholder_case"),
+    trace=deferred(f"{HERE}.steps", "trace"),
 )
 """The authoring, checking and audit helpers are named, not imported (as in the bpe family)."""

@@ -13,6 +13,7 @@ from typing import Any
 
 from grader.families.bpe.feedback import merges_details
 from grader.families.bpe.spec import BpeCase as Case
+from grader.families.wordpiece.steps import training_steps
 from grader.families.wordpiece.do_nothing import trivial_answer
 from grader.families.wordpiece.expected import reference_divergence, reference_wordpiece
 from grader.families.wordpiece.feedback import (
@@ -43,6 +44,7 @@ def judge_train_wordpiece(calls: Calls, case: Case) -> Verdict:
         wordpiece_message(difference, case.num_merges) if difference else "",
         merges_details(case.corpus, case.num_merges, expected, answer.value, difference),
         observation=seen,
+        steps=partial(training_steps, exercise, case.corpus, expected, answer.value),
     )
 
 

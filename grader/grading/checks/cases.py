@@ -3,7 +3,8 @@
 The family of the milestone's role turns each case it serves into graded items (a case's
 merge list, each word of a case, ...: :class:`~grader.spec.hooks.CaseItem`); the
 check's points are split evenly over them. A failed visible item shows its input, expected
-and actual values and the evidence its family writes; its observation is noted for naming
+and actual values, the evidence its family writes and, when its family replays runs, the two
+runs step by step; its observation is noted for naming
 the milestone's mistakes; a hidden item shows pass/fail only, and hidden cases are numbered
 exercise-wide so their titles say nothing about their inputs. An item whose right answer is
 not a do-nothing one is marked as real work (:mod:`grader.grading.evidence`).
@@ -62,9 +63,11 @@ def grade_item(context: CheckContext, item: CaseItem, share: float) -> CheckResu
             verdict = item.judge()
     else:
         verdict = item.judge()
+    shows_steps = item.visibility == "visible" and not verdict.passed and verdict.steps
     result = graded(
         item.check_id, item.title, share, verdict.passed, visibility=item.visibility,
         message=verdict.message, details=verdict.details,
+        steps=verdict.steps() if shows_steps else None,
     )
     result.real_work = item.real_work
     result.trivial_pass = verdict.trivial
