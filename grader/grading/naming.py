@@ -52,14 +52,21 @@ class MilestoneObservations:
     noted: list[tuple[CheckResult, list[Observation]]] = field(default_factory=list)
     agreeing: list[Observation] = field(default_factory=list)  # visible calls answered right
     ask: Optional[Ask] = None  # the student's function, asked again (the truth check)
+    # Results whose message states what their own check re-ran and saw (a property broken:
+    # two calls that differ, an argument changed), not that an answer is wrong: the truth
+    # check keeps their message and only leaves their inputs out of naming.
+    self_verified: set[int] = field(default_factory=set)
 
-    def note(self, result: CheckResult, observations: Sequence[Observation]) -> None:
+    def note(self, result: CheckResult, observations: Sequence[Observation],
+             self_verified: bool = False) -> None:
         if result.visibility != "visible" or not observations:
             return
         if result.passed:
             self.agreeing.extend(o for o in observations if not o.crashed)
         else:
             self.noted.append((result, list(observations)))
+            if self_verified:
+                self.self_verified.add(id(result))
 
     def work_explained(self, named: Sequence[Named]) -> Optional[Named]:
         """The first of ``named`` that is evidence of real work, or None.
@@ -116,7 +123,7 @@ class MilestoneObservations:
                     if counterexample_holds(book, self.role, o, options, self.ask)]
             if true:
                 kept.append((result, true))
-            else:
+            elif id(result) not in self.self_verified:
                 result.details = None
                 result.message = (
                     "Failed, but the input it was found on is not shown: asked again on it, "
@@ -152,16 +159,18 @@ def asker(calls: Any, role: str) -> Ask:
     return ask
 
 
-def note(context: Any, result: CheckResult, role: str, observations: Sequence[Observation]) -> CheckResult:
-    """Note ``result``'s observations with the milestone's collector, or name them right away."""
+def note(context: Any, result: CheckResult, role: str, observations: Sequence[Observation],
+         self_verified: bool = False) -> CheckResult:
+    """Note ``result``'s observations with the milestone's collector, or name them right away;
+    ``self_verified``: the result's message rests on what its own check re-ran (a property)."""
     collector: Optional[MilestoneObservations] = getattr(context, "observations", None)
     if collector is not None:
-        collector.note(result, observations)
+        collector.note(result, observations, self_verified)
     elif result.visibility == "visible" and not result.passed:
         calls = getattr(context, "calls", None)
         alone = MilestoneObservations(context.exercise, role,
                                       ask=asker(calls, role) if calls is not None else None)
-        alone.note(result, observations)
+        alone.note(result, observations, self_verified)
         alone.settle()
     return result
 

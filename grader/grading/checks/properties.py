@@ -103,7 +103,8 @@ def _property(context: CheckContext, role: str, prop: Property, share: float, ex
                    "earns their share, as a crash earns where it does not happen.")
     result = graded(check_id, prop.title, share, False, message=message.strip(), details=details)
     result.score = round(share * held / examples, 4) if examples else 0.0
-    return note(context, result, role, failure_observations(calls.exercise, record, failure))
+    return note(context, result, role, failure_observations(calls.exercise, record, failure),
+                self_verified=True)
 
 
 def _held_on(exercise: Any, role: str, prop: Property, examples: int, seed: Any) -> int:
@@ -157,7 +158,8 @@ def _not_checked(context: CheckContext, role: str, prop: Property, share: float,
     details["cause"] = cause
     result = graded(f"property:{prop.id}", prop.title, share, False, message=message,
                     details=details)
-    return note(context, result, role, failure_observations(calls.exercise, record, first))
+    return note(context, result, role, failure_observations(calls.exercise, record, first),
+                self_verified=True)
 
 
 # --------------------------------------------------------------------------- laws of every role
