@@ -144,7 +144,7 @@ def evidence(details: Any, *, include_measurements: bool = True) -> Evidence:
     try:
         return reader(details, include_measurements)
     except (TypeError, ValueError, KeyError, IndexError, AttributeError):
-        return _generic(details, include_measurements)
+        return _generic(details, include_measurements, table=False)
 
 
 def is_measurement(key: str) -> bool:
@@ -331,9 +331,10 @@ def _timing_ratio(details: dict) -> float | None:
     return float(student) / float(reference)
 
 
-def _generic(details: dict, include_measurements: bool) -> Evidence:
+def _generic(details: dict, include_measurements: bool, table: bool = True) -> Evidence:
     """Each key as a labelled value; a ``first_difference`` (any kind may carry one) as the
-    step table, as for ``merges``."""
+    step table, as for ``merges`` (not when ``table`` is false: a kind whose reader failed
+    on malformed details)."""
     fields = [
         (str(key).replace("_", " ").capitalize(), show_value(value))
         for key, value in details.items()
@@ -341,10 +342,10 @@ def _generic(details: dict, include_measurements: bool) -> Evidence:
         and (include_measurements or not is_measurement(str(key)))
     ]
     difference = details.get("first_difference")
-    table = step_table(difference) if isinstance(difference, dict) else None
-    if table is not None and difference.get("actual", "") is None:
-        table = None  # the list ended early: the message names the missing merge, no table
-    return Evidence(fields, table)
+    shown = step_table(difference) if table and isinstance(difference, dict) else None
+    if shown is not None and difference.get("actual", "") is None:
+        shown = None  # the list ended early: the message names the missing merge, no table
+    return Evidence(fields, shown)
 
 
 def step_table(difference: dict) -> StepTable:
