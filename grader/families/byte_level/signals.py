@@ -21,7 +21,7 @@ from grader.families.api import Observation
 from reference.byte_level import _PRETOKENIZER, ByteLevelEncoder, split_on_special_tokens
 
 SIGNAL_ID = "signal-encode-tie-order"
-TITLE = "Overlapping occurrences of one merge taken in another order than left to right"
+TITLE = "Occurrences of one merge taken in another order than left to right"
 STATES_SEARCHED = 4000
 """More orders than this in one pre-token and nothing is claimed about it."""
 
@@ -84,8 +84,9 @@ def _departure(inputs: Mapping[str, Any], ids: Any) -> Optional[tuple[str, Word,
             if mine == reference:
                 continue
             outcomes = tie_order_outcomes(tuple(bytes([b]) for b in want), encoder.ranks)
-            if outcomes is None or mine not in outcomes or reference not in outcomes:
-                return None
+            if (outcomes is None or mine not in outcomes
+                    or leftmost_order(tuple(bytes([b]) for b in want), encoder.ranks) != reference):
+                return None  # not shown to be a tie order, or the reference is not leftmost-first
             found = found or (pretoken, reference, mine)
     return found if at == len(ids) else None
 
@@ -94,11 +95,21 @@ def _merged(state: Word, index: int) -> Word:
     return state[:index] + (state[index] + state[index + 1],) + state[index + 2:]
 
 
+def leftmost_order(word: Word, ranks: Mapping[tuple[bytes, bytes], int]) -> Word:
+    """``word`` merged one occurrence at a time, always the leftmost of the lowest rank."""
+    while True:
+        ranked = [(ranks[pair], index) for index, pair in enumerate(zip(word, word[1:]))
+                  if pair in ranks]
+        if not ranked:
+            return word
+        word = _merged(word, min(ranked)[1])
+
+
 def first_tie(pretoken: str, mine: Word, ranks: Mapping[tuple[bytes, bytes], int]
-              ) -> Optional[tuple[Word, tuple[bytes, bytes], int]]:
+              ) -> Optional[tuple[Word, tuple[bytes, bytes], int, int]]:
     """Where the student's tokens leave the left-to-right order: ``(tokens then, the merge,
-    its leftmost occurrence)`` at the first step where joining that leftmost occurrence can no
-    longer give ``mine`` and joining another occurrence of the same merge still can."""
+    its leftmost occurrence, the first other occurrence that can still give mine)`` at the
+    first step where joining that leftmost occurrence can no longer give ``mine``."""
     state: Word = tuple(bytes([b]) for b in pretoken.encode("utf-8"))
     while True:
         ranked = [(ranks[pair], index) for index, pair in enumerate(zip(state, state[1:]))
@@ -110,15 +121,17 @@ def first_tie(pretoken: str, mine: Word, ranks: Mapping[tuple[bytes, bytes], int
         outcomes = [tie_order_outcomes(_merged(state, index), ranks) for index in places]
         if any(found is None for found in outcomes):
             return None  # too many orders to tell
-        reachable = [index for index, found in zip(places, outcomes) if mine in found]  # type: ignore[operator]
+        reachable = [index for index, found in zip(places, outcomes)
+                     if found is not None and mine in found]
         if not reachable:
             return None
         if places[0] not in reachable:
-            return state, (state[places[0]], state[places[0] + 1]), places[0]
+            return state, (state[places[0]], state[places[0] + 1]), places[0], reachable[0]
         state = _merged(state, places[0])
 
 
-def tie_order_departure(observations: Sequence[Observation]) -> Optional[tuple[Observation, str, Word, Word]]:
+def tie_order_departure(observations: Sequence[Observation]
+                        ) -> Optional[tuple[Observation, str, Word, Word]]:
     """The first failing encode whose ids differ from the reference only in the order of
     equal-rank merges, with its pre-token and both tokenizations; ``None`` unless every
     failing encode is such a one."""
@@ -145,13 +158,15 @@ def encode_signals(role: str, observations: Sequence[Observation],
     tie = first_tie(pretoken, mine, ranks)
     where = ""
     if tie is not None:
-        state, pair, index = tie
+        state, pair, index, other = tie
+        overlapping = ", overlapping" if other == index + 1 else ""
         where = (f": when its tokens are {list(state)!r}, the merge {pair!r} (merges"
                  f"[{ranks[pair]}]) applies at tokens {index + 1}-{index + 2} and "
-                 f"{index + 2}-{index + 3}, overlapping; the reference joins the leftmost, and "
+                 f"{other + 1}-{other + 2}{overlapping}; the reference joins the leftmost, and "
                  "your tokens come only from joining another first")
     return [(SIGNAL_ID, TITLE, (
-        f"On each of your {len({o.key for o in observations})} failing inputs, your tokens are what merging the "
+        f"On each of your {len({o.key for o in observations})} failing inputs, your tokens "
+        "are what merging the "
         "lowest rank first gives when, of two occurrences of the same merge, another than the "
         f"leftmost is taken first. In the pre-token {pretoken!r}{where}. The reference gives "
         f"{list(reference)!r}; yours {list(mine)!r}. Equal ranks tie only between occurrences "

@@ -39,7 +39,7 @@ def test_every_order_of_overlapping_occurrences_is_searched():
     ranks = {(A, A): 0}
     assert tie_order_outcomes((A, A, A), ranks) == {(AA, A), (A, AA)}
     assert tie_order_outcomes((A, A, A, A), ranks) == {(AA, AA), (A, AA, A)}
-    assert first_tie(" aaa", (b" ", A, AA), ranks) == ((b" ", A, A, A), (A, A), 1)
+    assert first_tie(" aaa", (b" ", A, AA), ranks) == ((b" ", A, A, A), (A, A), 1, 2)
 
 
 def test_a_right_first_answer_is_said_with_its_merge_and_both_tokenizations():
