@@ -68,6 +68,26 @@ def report():
     return grade_submission(SUBMISSION, load_exercise("byte-bpe"), helper=False)
 
 
+def right_first_source() -> str:
+    """The same heap encoder with equal ranks popped rightmost first, whatever the memory
+    layout: the tie order the address version usually gives, made deterministic."""
+    source = SUBMISSION.read_text(encoding="utf-8")
+    creation = '    nodes = [Node(BYTES[b]) for b in piece.encode("utf-8")]\n'
+    assert creation in source and "(r, id(node), node)" in source
+    source = source.replace(creation, creation + "    order = {id(n): i for i, n in enumerate(nodes)}\n")
+    return source.replace("(r, id(node), node)", "(r, -order[id(node)], node)")
+
+
+def test_a_heap_that_pops_the_rightmost_tie_first_is_named_by_its_tie_order(tmp_path):
+    path = tmp_path / "right_first.py"
+    path.write_text(right_first_source(), encoding="utf-8")
+    report = grade_submission(path, load_exercise("byte-bpe"), helper=False)
+    names = {m.id: {d.id for c in m.checks for d in c.diagnoses} for m in report.milestones}
+    assert "encode" in {m.id for m in report.milestones if not m.passed}
+    assert names["encode"] == {SIGNAL_ID}
+    assert all(not found for milestone, found in names.items() if milestone != "encode")
+
+
 def test_a_heap_tied_by_address_is_named_by_its_tie_order_and_nothing_false(report):
     """The file's heap entries are (rank, id(node), node): which of two overlapping
     occurrences pops first depends on where the nodes sit in memory. Its encode fails on some
@@ -75,6 +95,8 @@ def test_a_heap_tied_by_address_is_named_by_its_tie_order_and_nothing_false(repo
     is named by the tie order only; nothing else is named anywhere."""
     names = {m.id: {d.id for c in m.checks for d in c.diagnoses} for m in report.milestones}
     failed = {m.id for m in report.milestones if not m.passed}
-    assert "encode" in failed
+    if "encode" not in failed:  # the layout happened to give left-to-right order everywhere
+        pytest.skip("this run's memory layout popped every tie left to right; the rightmost-"
+                    "first twin above is the deterministic form of this test")
     assert names["encode"] == {SIGNAL_ID}
     assert all(not found for milestone, found in names.items() if milestone != "encode")
