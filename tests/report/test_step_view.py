@@ -267,3 +267,15 @@ def test_the_gradebook_keeps_a_visible_checks_step_view_and_only_that(monkeypatc
     data, text = stored_report_json(report)
     assert '"steps"' not in text and data["milestones"][0]["checks"][0]["details"] is None
     assert "data-step" not in render(report_from_json(data), "html")
+
+
+def test_a_report_over_the_size_cap_is_written_without_its_step_views(monkeypatch):
+    import grader.report as report_module
+
+    report = report_with(graded("cases:cat-cap", "cat-cap", 1.0, False, steps=STEPS))
+    full = render(report, "html")
+    without = render(report_with(graded("cases:cat-cap", "cat-cap", 1.0, False)), "html")
+    assert "data-step" in full and len(without) < len(full)
+    monkeypatch.setattr(report_module, "REPORT_CHARS", len(full) - 1)
+    compact = render(report, "html")
+    assert "data-step" not in compact and 'class="sv"' not in compact
