@@ -42,7 +42,8 @@ defined, and docs/families.md walks through a family that uses them.
   ``AUDIT_STUDENTS``, ``chosen_mistakes``, ``judge_answers_mistake``, ``reference_audit``.
 - **Running and grading**: :class:`Sandbox` (a second sandbox a role's check opens; its
   ``call`` takes a :class:`Feed`, an argument handed to the call item by item and counted on
-  the grader's side), ``grade_submission`` (an audit grades its files through it), ``deferred`` (a hook whose
+  the grader's side, and :class:`Served`, trusted functions a test file imports and calls,
+  answered on the grader's side and logged as :class:`ServedCall` items), ``grade_submission`` (an audit grades its files through it), ``deferred`` (a hook whose
   module is imported on first call), ``data_dir``, ``jinja_environment``.
 """
 
@@ -108,7 +109,7 @@ from grader.grading.timing import (
 )
 from grader.package_data import data_dir, jinja_environment
 from grader.result import CheckResult, Diagnosis, GradeReport
-from grader.sandbox import Feed, Sandbox
+from grader.sandbox import Feed, Sandbox, Served, ServedCall
 from grader.spec.family import Family, FamilyError, Role, every_case
 from grader.spec.hooks import (
     AuditReport,
@@ -172,7 +173,7 @@ __all__ = [
     "Generated", "GradeReport", "HandedFile", "ID_PATTERN", "Identifier", "Judge", "Loc",
     "MAX_SHOWN", "Milestone", "Mistake", "MistakeAudit", "MistakeBook", "NOT_COMPARABLE",
     "NewSpecError", "NotGradable", "Observation", "Opened", "Pair", "Problem", "Property",
-    "ReferenceAudit", "Role", "Sandbox", "SandboxLike", "ShapeError", "Shown", "SpecError",
+    "ReferenceAudit", "Role", "Sandbox", "SandboxLike", "Served", "ServedCall", "ShapeError", "Shown", "SpecError",
     "SpecModel", "StubNeedsStudent", "StubText", "StudentAnswer", "StudentMistake", "Students",
     "SubmissionKind", "UnknownMistake", "VariantError", "Verdict", "Verification",
     "WithJsonSchema", "best_clocks", "best_time", "call_clocks", "call_failure_message", "cap",

@@ -3,7 +3,9 @@
 Stage 2 of the flow (see docs/architecture.md). ``api`` is the :class:`Sandbox` the grading
 stage uses; ``wire`` encodes the values that cross the pipe and ``replies`` reads the
 worker's replies into outcomes; ``process`` is the trusted side's handle on one worker;
-``streams`` keeps a streamed call's lazy argument on the trusted side;
+``streams`` keeps a streamed call's lazy argument on the trusted side; ``served`` answers a
+submission's calls to trusted functions (a test file's ``from bpe import train_bpe``) on the
+trusted side; ``limits`` holds a sandbox's limits and errors;
 ``leftovers`` removes temporary directories; ``layers``, ``cgroups``, ``seccomp`` and
 ``landlock`` set up and probe the host's isolation; ``guarantees`` says what holds with the
 layers found, which is what ``--strict-sandbox`` demands; ``worker.py`` is the untrusted
@@ -21,7 +23,8 @@ from grader.sandbox.api import (
     layers_notice,
     remove_leftovers,
 )
+from grader.sandbox.served import Served, ServedCall
 from grader.sandbox.streams import Feed, StreamTrace
 
 __all__ = ["CallOutcome", "Feed", "LoadOutcome", "SandboxError", "Sandbox", "SandboxLimits", "SandboxUnavailable", "layers_notice",
-           "remove_leftovers", "StreamTrace"]
+           "remove_leftovers", "Served", "ServedCall", "StreamTrace"]

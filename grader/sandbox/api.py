@@ -26,8 +26,8 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
 from pathlib import Path
 
 from grader.sandbox import cgroups as sandbox_cgroups
@@ -41,6 +41,7 @@ from grader.sandbox.layers import (
     layers_notice,
     probe_layers,
 )
+from grader.sandbox.limits import SandboxError, SandboxLimits, SandboxUnavailable
 from grader.sandbox.leftovers import TEMP_PREFIX, remove_leftovers, remove_leftovers_once
 from grader.sandbox.memory_watch import MemoryWatch
 from grader.sandbox.process import (
@@ -68,6 +69,7 @@ from grader.sandbox.replies import seconds_text as _seconds
 from grader.sandbox.replies import timed_out as _timeout
 from grader.sandbox.replies import to_json as _json
 from grader.sandbox.replies import with_cpu as _with_cpu
+from grader.sandbox.served import Served, ServedEnded, check_call, served_modules
 from grader.sandbox.streams import Feed
 from grader.sandbox.tree_removal import TreeNotRemoved, remove_tree
 from grader.sandbox.wire import Opaque, WireError
@@ -88,34 +90,6 @@ INSIDE_HOME = "/home/student"
 INSIDE_SCRATCH = "/tmp"  # a tmpfs of its own, the only writable place in the private root
 
 
-class SandboxError(ValueError):
-    """A usage error: bad limits, a missing submission, a value that cannot be sent."""
-
-
-class SandboxUnavailable(RuntimeError):
-    """The sandbox cannot run here: a layer strict mode demands is missing, or the worker
-    process could not be started at all."""
-
-
-@dataclass(frozen=True)
-class SandboxLimits:
-    """Limits for one submission; the exercise spec may override any of them."""
-
-    call_seconds: float = 2.0
-    memory_mib: int = 512
-    total_seconds: float = 120.0
-    max_answer_bytes: int = 8 << 20
-    max_output_bytes: int = 64 << 10
-    max_processes: int = 32
-    max_file_bytes: int = 16 << 20
-    max_open_files: int = 64
-
-    def __post_init__(self) -> None:
-        for name, value in vars(self).items():
-            if isinstance(value, bool) or not isinstance(value, (int, float)) or value <= 0:
-                raise SandboxError(f"sandbox limit {name} must be a positive number, got {value!r}")
-
-
 # ---------------------------------------------------------------------------------------------
 # the sandbox
 
@@ -126,7 +100,8 @@ class Sandbox:
     def __init__(self, submission: str | os.PathLike, limits: SandboxLimits | None = None,
                  strict: bool = False, allowed_imports: Sequence[str] = (),
                  where: Callable[[int], str] | None = None,
-                 parts: Sequence[tuple[int, int]] | None = None) -> None:
+                 parts: Sequence[tuple[int, int]] | None = None,
+                 serves: Mapping[str, Sequence[str]] | None = None) -> None:
         if os.name != "posix":
             raise SandboxUnavailable("the sandbox needs a POSIX host (Linux or macOS); "
                                      "on Windows, grade inside WSL")
@@ -152,6 +127,8 @@ class Sandbox:
         self._named_lines = where
         # Line ranges run in turn, one that raises not stopping the next (a notebook's cells)
         self.parts = [list(part) for part in parts] if parts is not None else None
+        # Modules of served functions the submission imports (grader.sandbox.served)
+        self.serves = served_modules(serves)
         self._output = OutputCapture(self.limits.max_output_bytes)
         self._worker: WorkerProcess | None = None
         self._load: LoadOutcome | None = None
@@ -226,7 +203,8 @@ class Sandbox:
             request = {"op": "load", "id": self._next_id(),
                        "memory_bytes": self.limits.memory_mib << 20, "timeout": timeout,
                        "nproc": self._process_rlimit,
-                       "landlock": bool(self.layers.get("landlock")), "parts": self.parts}
+                       "landlock": bool(self.layers.get("landlock")), "parts": self.parts,
+                       "serves": self.serves}
             raw = worker.exchange(_json(request), started + timeout + GRACE_SECONDS,
                                   ENVELOPE_BYTES)
             outcome = load_outcome(_envelope(raw, request["id"]), len(self.parts or ()),
@@ -250,7 +228,7 @@ class Sandbox:
 
     def call(self, function: str, args: list | tuple = (), timeout: float | None = None,
              *, echo_args: bool = False, measure_cpu: bool = True,
-             feed: Feed | None = None) -> CallOutcome:
+             feed: Feed | None = None, served: Served | None = None) -> CallOutcome:
         """Run ``function(*args)`` in a fresh child of the worker and return its outcome.
 
         ``echo_args``: an ``ok`` outcome also carries the arguments as the function left them
@@ -258,13 +236,16 @@ class Sandbox:
         without a cgroup the answer need not wait for the call's processes to be reaped.
         ``feed``: a streamed call (:mod:`grader.sandbox.streams`): the argument at its position
         is its items, handed over as asked for; ``stream`` of the outcome says what was read
-        and yielded; its value is only the result's type."""
+        and yielded; its value is only the result's type. ``served``: the trusted functions
+        this call's proxies are answered by (:mod:`grader.sandbox.served`; ``served.log()``
+        after the call)."""
         if type(function) is not str or not function.isidentifier():
             raise SandboxError(f"function name must be an identifier, got {function!r}")
         if timeout is not None and (isinstance(timeout, bool) or not timeout > 0):
             raise SandboxError(f"timeout must be a positive number of seconds, got {timeout!r}")
         if feed is not None and not feed.position < len(args):
             raise SandboxError(f"the stream's position {feed.position} is not an argument")
+        check_call(served, self.serves, feed is not None)
         try:
             tagged_args = [wire.to_tagged(arg) for arg in args]
         except WireError as error:
@@ -283,11 +264,13 @@ class Sandbox:
         limit = timeout if timeout is not None else self.limits.call_seconds
         if self.seconds_left <= 0:
             return _failed("budget", self._out_of_time())
-        outcome = self._call(function, tagged_args, limit, echo_args, measure_cpu, feed=feed)
+        outcome = self._call(function, tagged_args, limit, echo_args, measure_cpu, feed=feed,
+                             served=served)
         if outcome.kind == "not-cleared":  # cleared on the restart, or a SandboxUnavailable
             if not self._start_and_load().ok:
                 return _failed("crash", "a fresh worker could not re-import the submission")
-            outcome = self._call(function, tagged_args, limit, echo_args, measure_cpu, feed=feed)
+            outcome = self._call(function, tagged_args, limit, echo_args, measure_cpu, feed=feed,
+                             served=served)
         if outcome.kind == "not-cleared":
             raise SandboxUnavailable(f"{outcome.error}, so the submission is not graded")
         return outcome
@@ -315,7 +298,8 @@ class Sandbox:
         return list(outcome.value) if outcome.kind == "batch" else []
 
     def _call(self, function: str, tagged_args: list, limit: float, echo_args: bool,
-              measure_cpu: bool, *, batch: bool = False, feed: Feed | None = None) -> CallOutcome:
+              measure_cpu: bool, *, batch: bool = False, feed: Feed | None = None,
+              served: Served | None = None) -> CallOutcome:
         budget_bound = self.seconds_left < limit
         allowed = min(limit, self.seconds_left)
         worker = self._worker
@@ -327,19 +311,27 @@ class Sandbox:
                    "early_reply": worker.groups.cpuacct is not None or not measure_cpu}
         if feed is not None:
             request["stream"] = feed.request_field()
+        if served is not None:
+            request["served"] = True
         cpu_before = worker.groups.cpu_seconds() if measure_cpu else None
         oom_before = worker.groups.oom_kills()
         started = time.monotonic()
+        if served is not None:
+            served.start(started + allowed, limit)
         try:
             raw = worker.exchange([_json(request), _json(tagged_args)],
                                   started + allowed + GRACE_SECONDS,
-                                  self.limits.max_answer_bytes + ENVELOPE_BYTES, feed)
+                                  self.limits.max_answer_bytes + ENVELOPE_BYTES, feed or served)
             seconds = time.monotonic() - started
             outcome = self._call_outcome(raw, request["id"], function, limit, seconds, batch)
         except Overdue:
             seconds = time.monotonic() - started
             self._stop_worker()
             outcome = _timeout(limit, seconds, budget_bound, self._out_of_time())
+        except ServedEnded as ended:  # a served-function limit, or a malformed request
+            seconds = time.monotonic() - started
+            self._stop_worker()
+            outcome = _failed(ended.kind, str(ended), seconds)
         except OverMemory:  # the watch of a call without a memory cgroup
             seconds = time.monotonic() - started
             self._stop_worker()

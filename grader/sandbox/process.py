@@ -20,6 +20,7 @@ from collections.abc import Callable
 
 from grader.sandbox import cgroups as sandbox_cgroups
 from grader.sandbox import wire
+from grader.sandbox.served import Served
 from grader.sandbox.streams import Feed
 
 HEADER = struct.Struct(">I")
@@ -92,15 +93,16 @@ class WorkerProcess:
         # A streamed call's pipes: the read end of its feed (kept to empty it between calls),
         # the write end of the feed, the read end of its trace.
         self.stream_fds = stream_fds or ()
-        self._feed: Feed | None = None
+        self._feed: Feed | Served | None = None
         self._feeding = memoryview(b"")
         for fd in (request_fd, reply_fd, output_fd, *self.stream_fds):
             os.set_blocking(fd, False)
 
     def exchange(self, request: bytes | list[bytes], deadline: float, max_reply: int,
-                 feed: Feed | None = None) -> bytes:
+                 feed: Feed | Served | None = None) -> bytes:
         """Send one frame (or several in a row) and wait for one reply frame, draining student
-        output meanwhile; with ``feed``, serve a streamed call's requests for items too."""
+        output meanwhile; with ``feed``, serve a streamed call's requests for items (or a
+        served call's requests to its functions) too."""
         frames = [request] if isinstance(request, bytes) else request
         pending = memoryview(b"".join(HEADER.pack(len(frame)) + frame for frame in frames))
         if self.memory_watch is not None:

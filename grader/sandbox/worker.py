@@ -31,6 +31,14 @@ keeps the two stream pipes, which bypass the server: one argument is an iterator
 come from the grader one request at a time, and what the function yields goes back on the
 other pipe between those requests (:class:`FedItems`), so the grader itself counts how much
 was read before each item came.
+
+Served functions (``grader/sandbox/served.py``): the load request may name modules of served
+functions (``{"bpe": ["train_bpe", "encode"]}``), installed in ``sys.modules`` before the
+submission runs, every time it runs. Each of their functions is a proxy that, in a call whose
+request says ``served`` (which keeps the stream pipes as a streamed call does), sends its name
+and plain arguments on the stream pipe and returns the grader's answer (or raises its
+exception); anywhere else (at import time, in another call) it raises ``RuntimeError``. The
+implementations stay with the grader: nothing of them is here.
 """
 
 # Builtins the server relies on, bound as module globals so a submission that replaces them in
@@ -38,6 +46,7 @@ was read before each item came.
 # worker is started per submission and after every crash), so the low-level modules stand in for
 # ``json``, ``signal`` and ``types``, which pull in ``re``, ``enum`` and ``functools``.
 import _json
+import _thread
 import _signal as signal
 import math
 import mmap
@@ -584,6 +593,7 @@ def execute_module(path, failures=None):
     """In a child: execute the compiled submission as module ``student``; return it. A
     notebook's cells run one after the other; one that raises an ``Exception`` is noted in
     ``failures`` (its index and the exception) and the next cells still run."""
+    install_served()
     module = ModuleType(MODULE_NAME)
     module.__file__ = path
     sys.modules[MODULE_NAME] = module
@@ -853,22 +863,7 @@ class FedItems:
         return items[0]
 
     def _read(self, size):
-        """``size`` bytes of the feed, waiting for them (the grader keeps its end of the feed
-        non-blocking, and the pipe's flags are shared)."""
-        chunks = []
-        while size:
-            try:
-                chunk = _read(self._feed, min(size, 1 << 20))
-            except BlockingIOError:
-                waiting = _poll()
-                waiting.register(self._feed, select.POLLIN)
-                waiting.poll()
-                continue
-            if not chunk:
-                return None
-            chunks.append(chunk)
-            size -= len(chunk)
-        return b"".join(chunks)
+        return read_waiting(self._feed, size)
 
     def output(self, value):
         self._out.append(to_tagged(value, self._budget))
@@ -879,6 +874,25 @@ class FedItems:
         if self._out:
             out, self._out = self._out, []
             write_frame(self._trace, _dumps(["out", out]).encode("utf-8"))
+
+
+def read_waiting(fd, size):
+    """``size`` bytes of the feed, waiting for them (the grader keeps its end of the feed
+    non-blocking, and the pipe's flags are shared); None at its end."""
+    chunks = []
+    while size:
+        try:
+            chunk = _read(fd, min(size, 1 << 20))
+        except BlockingIOError:
+            waiting = _poll()
+            waiting.register(fd, select.POLLIN)
+            waiting.poll()
+            continue
+        if not chunk:
+            return None
+        chunks.append(chunk)
+        size -= len(chunk)
+    return b"".join(chunks)
 
 
 def run_streamed(module, request, args):
@@ -923,6 +937,80 @@ def run_streamed(module, request, args):
 
 
 STREAM_FDS = [-1, -1]  # the lazy argument's pipes: items from the grader, requests to it
+
+SERVES = {}  # served modules: name -> its function names, from the load request
+SERVING = [None]  # the stream pipes while a call with served functions runs its function
+SERVED_LOCK = _thread.allocate_lock()  # one request at a time, whichever thread asks
+RAISED_AS = {"ValueError": ValueError, "TypeError": TypeError, "KeyError": KeyError,
+             "IndexError": IndexError}
+
+
+def install_served():
+    """Put a proxy module for each served module in ``sys.modules`` (before the submission
+    runs, so that it can import them)."""
+    for name, functions in dict.items(SERVES):
+        module = ModuleType(name)
+        for function in functions:
+            setattr(module, function, served_proxy(name, function))
+        sys.modules[name] = module
+
+
+def served_proxy(module, name):
+    def proxy(*args, **kwargs):
+        return ask_served(module, name, args, kwargs)
+    proxy.__name__ = proxy.__qualname__ = name
+    proxy.__module__ = module
+    return proxy
+
+
+def ask_served(module, name, args, kwargs):
+    """Send the request to the grader and return its answer, or raise its exception."""
+    fds = SERVING[0]
+    if fds is None:
+        raise RuntimeError("%s.%s: served functions answer only inside a test the grader "
+                           "runs, not when the file is imported nor anywhere else"
+                           % (module, name))
+    budget = [2000000]
+    try:
+        tagged = [to_tagged(arg, budget) for arg in args]
+        named = {key: to_tagged(value, budget) for key, value in dict.items(kwargs)}
+    except TooLarge as error:
+        raise ValueError("%s.%s: %s" % (module, name, str(error).replace("answer", "arguments")))
+    refused = refused_in([tagged, list(dict.values(named))])
+    if refused is not None:
+        raise TypeError("%s.%s takes plain values only (str, int, float, bool, None, bytes, "
+                        "and lists, tuples and dicts of them), not %s" % (module, name, refused))
+    with SERVED_LOCK:
+        write_frame(fds[1], _dumps(["serve", name, tagged, named]).encode("utf-8"))
+        header = read_waiting(fds[0], HEADER.size)
+        raw = None if header is None else read_waiting(fds[0], HEADER.unpack(header)[0])
+    if raw is None:
+        raise RuntimeError("%s.%s got no answer from the grader" % (module, name))
+    answer = _loads(raw.decode("utf-8"))
+    if answer[0] == "ok":
+        return from_tagged(answer[1])
+    raise dict.get(RAISED_AS, answer[1], RuntimeError)(answer[2])
+
+
+def refused_in(node):
+    """The type name of the first value in a tagged tree that is not plain, or None."""
+    kind = type(node)
+    if kind is list:
+        items = node
+    elif kind is dict:
+        ((tag, body),) = dict.items(node)
+        if tag == "O":
+            return body
+        if tag == "U":
+            return body[0]
+        items = body if tag == "T" else [pair[1] for pair in body] if tag == "D" else ()
+    else:
+        return None
+    for item in items:
+        found = refused_in(item)
+        if found is not None:
+            return found
+    return None
 
 
 def quiet_import(path):
@@ -973,7 +1061,8 @@ def child_main(request, answer_fd, channel_fds, workdir, submission):
             else:
                 args = [from_tagged(arg) for arg in _loads(raw.decode("utf-8"))]
         streamed = request is not None and type(request.get("stream")) is dict
-        for fd in channel_fds + (() if streamed else tuple(STREAM_FDS)):
+        served = request is not None and request.get("served") is True
+        for fd in channel_fds + (() if streamed or served else tuple(STREAM_FDS)):
             if fd >= 0:
                 _close(fd)
         if request is None:
@@ -996,6 +1085,8 @@ def child_main(request, answer_fd, channel_fds, workdir, submission):
                 elif streamed:
                     reply = run_streamed(module, request, args)
                 else:
+                    if served:  # armed only now: at import time they refuse
+                        SERVING[0] = (STREAM_FDS[0], STREAM_FDS[1])
                     reply = run_call(module, request, args)
         flush_output()
         try:
@@ -1460,6 +1551,8 @@ def load(request, reply_fd, channel_fds, submission):
     CONFIG.update(memory_bytes=request.get("memory_bytes"), nproc=request.get("nproc"),
                   timeout=request.get("timeout", 10), load_id=request["id"],
                   parts=checked_parts(request.get("parts")))
+    SERVES.clear()
+    SERVES.update(checked_serves(request.get("serves")))
     memory = CONFIG.get("memory_bytes")
     if memory and hasattr(resource, "RLIMIT_AS"):
         try:
@@ -1490,6 +1583,15 @@ def checked_parts(parts):
                 or type(part[1]) is not int or not 1 <= part[0] <= part[1]):
             return None
     return [(part[0], part[1]) for part in parts]
+
+
+def checked_serves(serves):
+    """The load request's served modules (name -> function names), or none."""
+    if type(serves) is not dict:
+        return {}
+    return {name: [function for function in functions if type(function) is str]
+            for name, functions in dict.items(serves)
+            if type(name) is str and type(functions) is list}
 
 
 def become_namespace_init():
