@@ -11,6 +11,7 @@ record names that one in ``builds_on``.
 
 FAMILIES: dict[str, str] = {
     "bpe": "grader.families.bpe",
+    "bpe_tests": "grader.families.bpe_tests",
     "byte": "grader.families.byte_level",
     "concept": "grader.families.concept",
     "hand": "grader.families.hand",

@@ -109,7 +109,7 @@ from grader.grading.timing import (
 )
 from grader.package_data import data_dir, jinja_environment
 from grader.result import CheckResult, Diagnosis, GradeReport
-from grader.sandbox import Feed, Sandbox, Served, ServedCall
+from grader.sandbox import Feed, Sandbox, SandboxLimits, Served, ServedCall
 from grader.spec.family import Family, FamilyError, Role, every_case
 from grader.spec.hooks import (
     AuditReport,
@@ -173,7 +173,7 @@ __all__ = [
     "Generated", "GradeReport", "HandedFile", "ID_PATTERN", "Identifier", "Judge", "Loc",
     "MAX_SHOWN", "Milestone", "Mistake", "MistakeAudit", "MistakeBook", "NOT_COMPARABLE",
     "NewSpecError", "NotGradable", "Observation", "Opened", "Pair", "Problem", "Property",
-    "ReferenceAudit", "Role", "Sandbox", "SandboxLike", "Served", "ServedCall", "ShapeError", "Shown", "SpecError",
+    "ReferenceAudit", "Role", "Sandbox", "SandboxLike", "SandboxLimits", "Served", "ServedCall", "ShapeError", "Shown", "SpecError",
     "SpecModel", "StubNeedsStudent", "StubText", "StudentAnswer", "StudentMistake", "Students",
     "SubmissionKind", "UnknownMistake", "VariantError", "Verdict", "Verification",
     "WithJsonSchema", "best_clocks", "best_time", "call_clocks", "call_failure_message", "cap",

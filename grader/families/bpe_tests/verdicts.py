@@ -1,0 +1,163 @@
+"""Which tests count and which mistakes they catch, from the runs alone.
+
+A :class:`Verdicts` asks a runner for the runs it needs, in a fixed order, and keeps them:
+
+- each test runs twice on the reference (two separate calls); a test whose two runs differ
+  (outcome, message, or any served call or answer) is *not deterministic*, one that times out
+  is *too slow*, one that fails is *failing on the reference*; only the rest are *valid*;
+- a valid test that makes no served call, or that passes on both do-nothing implementations
+  and catches no mistake at all, *asserts nothing*;
+- a mistake is *caught* by the first valid test, in file order, that fails on it while at
+  least one served answer of that run differs from the reference's answer to the same
+  arguments (a behavioural kill). A test that fails on a mistake with every answer right is
+  noted (it fails for some other reason) and does not count. Once a test catches a mistake,
+  the later tests are not run on it: nothing printed depends on them.
+
+Nothing here runs code: the runner (the sandbox, or a table in the tests) gives each
+:class:`~grader.families.bpe_tests.outcomes.Run`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, Literal, Optional
+
+from grader.families.bpe_tests.implementations import DO_NOTHING, MISTAKEN, REFERENCE, Implementation
+from grader.families.bpe_tests.outcomes import Call, Run
+from grader.families.bpe_tests.test_file import TestFile, TestFunction
+
+Runner = Callable[[str, Implementation], Run]
+ReferenceAnswer = Callable[[Call], tuple[Any, Optional[str]]]
+"""``call -> (answer, error)``: what the reference answers to the arguments of one call, as
+the served log records it."""
+
+Status = Literal["valid", "not-run", "unrunnable", "too-slow", "not-deterministic",
+                 "fails-reference", "asserts-nothing"]
+
+
+@dataclass
+class TestVerdict:
+    test: TestFunction
+    status: Status
+    first: Optional[Run] = None
+    second: Optional[Run] = None
+    do_nothing: list[Run] = field(default_factory=list)
+
+    @property
+    def counts(self) -> bool:
+        return self.status == "valid"
+
+
+@dataclass
+class MistakeVerdict:
+    """How a mistake fared: the test that caught it and its run, or none; and the tests
+    that failed on it with every answer right."""
+
+    mistake_id: str
+    caught_by: Optional[str] = None
+    run: Optional[Run] = None
+    answers_right: list[tuple[str, Run]] = field(default_factory=list)
+
+    @property
+    def caught(self) -> bool:
+        return self.caught_by is not None
+
+
+def differing_call(run: Run, reference: ReferenceAnswer) -> Optional[Call]:
+    """The first served call of ``run`` whose answer is not the reference's to the same
+    arguments, or None."""
+    for call in run.calls:
+        answer, error = reference(call)
+        if (call.error is None) != (error is None):
+            return call
+        if call.error is None and call.answer != answer:
+            return call
+        if call.error is not None and call.error != error:
+            return call
+    return None
+
+
+def kills(run: Run, reference: ReferenceAnswer) -> bool:
+    """Whether ``run`` failed because its implementation answered otherwise: it did not pass,
+    and at least one served answer differs from the reference's."""
+    return not run.passed and differing_call(run, reference) is not None
+
+
+class Verdicts:
+    """The runs and verdicts of one test file; each run asked for once, in a fixed order."""
+
+    def __init__(self, tests: TestFile, runner: Runner, reference: ReferenceAnswer,
+                 max_tests: int) -> None:
+        self.file = tests
+        self._runner = runner
+        self._reference = reference
+        self.max_tests = max_tests
+        self._runs: dict[tuple[str, str], Run] = {}
+        self._tests: Optional[list[TestVerdict]] = None
+        self._mistakes: dict[str, MistakeVerdict] = {}
+
+    def run(self, test: str, implementation: Implementation) -> Run:
+        key = (test, implementation.id)
+        if key not in self._runs:
+            self._runs[key] = self._runner(test, implementation)
+        return self._runs[key]
+
+    @property
+    def tests(self) -> list[TestVerdict]:
+        if self._tests is None:
+            self._tests = self._judge_tests()
+        return self._tests
+
+    @property
+    def valid(self) -> list[TestVerdict]:
+        return [verdict for verdict in self.tests if verdict.counts]
+
+    def _judge_tests(self) -> list[TestVerdict]:
+        verdicts = []
+        for index, test in enumerate(self.file.tests):
+            if index >= self.max_tests:
+                verdicts.append(TestVerdict(test, "not-run"))
+            elif test.problem is not None:
+                verdicts.append(TestVerdict(test, "unrunnable"))
+            else:
+                verdicts.append(self._on_reference(test))
+        for verdict in verdicts:
+            if verdict.status == "valid" and not verdict.first.calls:
+                verdict.status = "asserts-nothing"
+            elif verdict.status == "valid":
+                verdict.do_nothing = [self.run(verdict.test.name, empty) for empty in DO_NOTHING]
+        for verdict in verdicts:  # tests no do-nothing BPE fails: do they catch anything?
+            if verdict.status == "valid" and not any(kills(run, self._reference)
+                                                     for run in verdict.do_nothing):
+                if not any(kills(self.run(verdict.test.name, wrong), self._reference)
+                           for wrong in MISTAKEN.values()):
+                    verdict.status = "asserts-nothing"
+        return verdicts
+
+    def _on_reference(self, test: TestFunction) -> TestVerdict:
+        first = self._runner(test.name, REFERENCE)
+        if first.status == "timed-out":
+            return TestVerdict(test, "too-slow", first)
+        second = self._runner(test.name, REFERENCE)
+        if second.status == "timed-out":
+            return TestVerdict(test, "too-slow", first, second)
+        if not first.same(second):
+            return TestVerdict(test, "not-deterministic", first, second)
+        if not first.passed:
+            return TestVerdict(test, "fails-reference", first, second)
+        return TestVerdict(test, "valid", first, second)
+
+    def mistake(self, mistake_id: str) -> MistakeVerdict:
+        if mistake_id not in self._mistakes:
+            verdict = MistakeVerdict(mistake_id)
+            implementation = MISTAKEN[mistake_id]
+            for test in self.valid:
+                run = self.run(test.test.name, implementation)
+                if kills(run, self._reference):
+                    verdict.caught_by, verdict.run = test.test.name, run
+                    break
+                if not run.passed:
+                    verdict.answers_right.append((test.test.name, run))
+            self._mistakes[mistake_id] = verdict
+        return self._mistakes[mistake_id]
