@@ -1,0 +1,184 @@
+"""The verdicts and feedback of a test file, computed from hand-built runs (no sandbox): which
+tests count, which mistakes a test catches, and that every sentence holds of the runs."""
+
+from __future__ import annotations
+
+import pytest
+
+from grader.families.bpe_tests import feedback
+from grader.families.bpe_tests.groups import CATALOGUE, GROUPS, group, group_of
+from grader.families.bpe_tests.implementations import MISTAKEN, REFERENCE
+from grader.families.bpe_tests.outcomes import Call, Run, run_of
+from grader.families.bpe_tests.runner import ReferenceAnswers
+from grader.families.bpe_tests.test_file import read_test_file
+from grader.families.bpe_tests.verdicts import Verdicts
+
+CORPUS = (["ab ab"], 2)
+RIGHT = REFERENCE.answer("train_bpe", CORPUS)
+WRONG = [("b", "</w>"), ("a", "b</w>")]
+SOURCE = "from bpe import encode, train_bpe\n" + "".join(
+    f"\n\ndef test_{name}():\n    assert train_bpe(['ab ab'], 2) == {RIGHT!r}\n"
+    for name in ("one", "two", "three"))
+
+
+def right_call() -> Call:
+    return Call("train_bpe", CORPUS, RIGHT)
+
+
+def wrong_call() -> Call:
+    return Call("train_bpe", CORPUS, WRONG)
+
+
+class Table:
+    """A runner answering from a table: (test, implementation id) -> Run, default ``fallback``
+    (and, on the do-nothing BPEs, a failure on their empty answer); it notes the runs asked for."""
+
+    def __init__(self, table: dict, fallback: Run) -> None:
+        self.table, self.fallback, self.asked = table, fallback, []
+
+    def __call__(self, test, implementation):
+        self.asked.append((test, implementation.id))
+        fallback = self.fallback
+        if implementation.id.startswith("do-nothing") and fallback.calls:
+            fallback = Run("failed", "raised AssertionError", 5,
+                           (Call("train_bpe", CORPUS, []),))
+        entry = self.table.get((test, implementation.id), fallback)
+        return entry.pop(0) if isinstance(entry, list) else entry
+
+
+def verdicts_of(table: dict, fallback: Run, source: str = SOURCE, max_tests: int = 25):
+    runner = Table(table, fallback)
+    return Verdicts(read_test_file(source, "bpe"), runner, ReferenceAnswers(), max_tests), runner
+
+
+PASSED = Run("passed", calls=(right_call(),))
+KILLED = Run("failed", "raised AssertionError (at line 5, in test_one)", 5, (wrong_call(),))
+
+
+def test_every_catalogued_train_and_encode_mistake_is_in_exactly_one_group():
+    grouped = [mistake_id for g in GROUPS for mistake_id in g.mistakes]
+    assert sorted(grouped) == sorted(CATALOGUE) and len(grouped) == len(set(grouped))
+    assert "ties-lexicographic" not in CATALOGUE  # the exercise's own rule is no mistake
+    assert group_of("ties-first-seen").id == "ties"
+
+
+def test_a_valid_test_catches_a_mistake_only_through_a_differing_answer():
+    same_answers_failed = Run("failed", "raised AssertionError", 5, (right_call(),))
+    verdicts, _ = verdicts_of({("test_one", "unweighted-counts"): same_answers_failed,
+                               ("test_two", "unweighted-counts"): KILLED}, PASSED)
+    assert [v.status for v in verdicts.tests] == ["valid"] * 3
+    verdict = verdicts.mistake("unweighted-counts")
+    assert verdict.caught_by == "test_two"
+    assert verdict.answers_right == [("test_one", same_answers_failed)]
+
+
+def test_a_failure_with_every_answer_right_does_not_catch_and_is_said_so():
+    same_answers_failed = Run("failed", "raised AssertionError", 5, (right_call(),))
+    verdicts, _ = verdicts_of({("test_one", "ties-first-seen"): same_answers_failed}, PASSED)
+    verdict = verdicts.mistake("ties-first-seen")
+    assert not verdict.caught
+    message = feedback.slipped_message(verdict, group("ties"), all_valid=True)
+    assert "test_one fails on it" in message and "equals the correct BPE's" in message
+    assert "passes all your tests" not in message
+
+
+def test_once_a_mistake_is_caught_later_tests_are_not_run_on_it():
+    verdicts, runner = verdicts_of({("test_one", "stale-counts"): KILLED}, PASSED)
+    verdicts.mistake("stale-counts")
+    assert ("test_one", "stale-counts") in runner.asked
+    assert ("test_two", "stale-counts") not in runner.asked
+
+
+def test_a_test_whose_two_reference_runs_differ_is_not_deterministic():
+    other = Run("passed", calls=(Call("train_bpe", (["ba ba"], 2),
+                                      REFERENCE.answer("train_bpe", (["ba ba"], 2))),))
+    verdicts, _ = verdicts_of({("test_one", "reference"): [PASSED, other]}, PASSED)
+    first = verdicts.tests[0]
+    assert first.status == "not-deterministic"
+    message = feedback.test_message(first, verdicts.file, max_tests=25,
+                                    reference=ReferenceAnswers())
+    assert "call 1 on the correct BPE was train_bpe(['ab ab'], 2) the first time" in message
+    assert "seed your random inputs" in message
+    assert all(v.test.name != "test_one" for v in verdicts.valid)
+
+
+def test_a_test_failing_on_the_reference_is_shown_with_the_reference_answer():
+    source = ("from bpe import encode\n\n\ndef test_one():\n"
+              "    assert encode('lower', [('l', 'o')]) == ['lo', 'w</w>']\n")
+    answer = REFERENCE.answer("encode", ("lower", [("l", "o")]))
+    failed = Run("failed", "raised AssertionError (at line 5, in test_one)", 5,
+                 (Call("encode", ("lower", [("l", "o")]), answer),))
+    verdicts, _ = verdicts_of({("test_one", "reference"): failed}, PASSED, source)
+    verdict = verdicts.tests[0]
+    assert verdict.status == "fails-reference"
+    message = feedback.test_message(verdict, verdicts.file, max_tests=25,
+                                    reference=ReferenceAnswers())
+    assert "at line 5" in message
+    assert f"Your test expects ['lo', 'w</w>'] from encode('lower', [('l', 'o')]), the correct BPE returns {answer!r}" in message
+
+
+def test_expected_lists_where_the_answer_has_tuples_are_said_to_differ_only_so():
+    failed = Run("failed", "raised AssertionError (at line 5, in test_one)", 5,
+                 (Call("train_bpe", CORPUS, RIGHT),))
+    source = ("from bpe import train_bpe\n\n\ndef test_one():\n"
+              f"    assert train_bpe(['ab ab'], 2) == {[list(pair) for pair in RIGHT]!r}\n")
+    verdicts, _ = verdicts_of({("test_one", "reference"): failed}, PASSED, source)
+    message = feedback.test_message(verdicts.tests[0], verdicts.file, max_tests=25,
+                                    reference=ReferenceAnswers())
+    assert "one has lists where the other has tuples" in message
+
+
+def test_a_test_that_calls_nothing_asserts_nothing_and_runs_no_further():
+    verdicts, runner = verdicts_of({}, Run("passed"))
+    assert {v.status for v in verdicts.tests} == {"asserts-nothing"}
+    assert {implementation for _, implementation in runner.asked} == {"reference"}
+
+
+def test_a_test_no_wrong_bpe_fails_asserts_nothing_and_a_swallowing_clause_is_named():
+    source = ("from bpe import train_bpe\n\n\ndef test_one():\n    try:\n"
+              "        assert train_bpe(['ab ab'], 2) == []\n    except Exception:\n"
+              "        pass\n")
+    verdicts, runner = verdicts_of({("test_one", "do-nothing-empty"): PASSED,
+                                    ("test_one", "do-nothing-characters"): PASSED}, PASSED, source)
+    verdict = verdicts.tests[0]
+    assert verdict.status == "asserts-nothing"
+    assert {implementation for _, implementation in runner.asked} >= set(MISTAKEN)
+    message = feedback.test_message(verdict, verdicts.file, max_tests=25,
+                                    reference=ReferenceAnswers())
+    assert "The except clause at line 7 catches every exception" in message
+
+
+def test_a_timed_out_test_is_too_slow_and_tests_over_the_cap_are_not_run():
+    slow = Run("timed-out", "timed out after 2 s")
+    verdicts, runner = verdicts_of({("test_one", "reference"): slow}, PASSED, max_tests=2)
+    assert [v.status for v in verdicts.tests] == ["too-slow", "valid", "not-run"]
+    assert not any(test == "test_three" for test, _ in runner.asked)
+
+
+def test_a_test_with_parameters_is_not_run():
+    source = "from bpe import train_bpe\n\n\ndef test_one(corpus):\n    assert train_bpe(corpus, 1)\n"
+    verdicts, runner = verdicts_of({}, PASSED, source)
+    assert verdicts.tests[0].status == "unrunnable" and not runner.asked
+
+
+@pytest.mark.parametrize("kind, error, status, line", [
+    ("ok", None, "passed", None),
+    ("exception", "raised AssertionError: x (at line 7, in test_a)", "failed", 7),
+    ("exception", "raised KeyError: 'a' (at line 3, in helper)", "crashed", 3),
+    ("timeout", "timed out after 2 s", "timed-out", None),
+])
+def test_a_sandbox_outcome_reads_as_a_run(kind, error, status, line):
+    run = run_of(kind, error, ())
+    assert (run.status, run.line) == (status, line)
+
+
+def test_a_slipped_mistakes_hint_names_an_input_where_it_and_the_reference_disagree():
+    verdicts, _ = verdicts_of({}, PASSED)
+    message = feedback.slipped_message(verdicts.mistake("ties-first-seen"), group("ties"),
+                                       all_valid=True)
+    assert message.startswith("A trainer with this mistake passes all your tests: add a test "
+                              "with a corpus where several pairs tie for the highest count.")
+    witness = feedback.witness_call(MISTAKEN["ties-first-seen"])
+    assert feedback.call_text(witness) in message
+    assert MISTAKEN["ties-first-seen"].answer(witness.function, witness.args) != \
+        REFERENCE.answer(witness.function, witness.args)
