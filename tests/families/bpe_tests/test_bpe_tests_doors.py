@@ -1,0 +1,62 @@
+"""Five test files graded through ``grade batch``, and through the Gradescope bundle in the
+simulated default Docker container."""
+
+from __future__ import annotations
+
+import csv
+import json
+import shutil
+
+import pytest
+from click.testing import CliRunner
+
+from grader.commands.cli import main
+from grader.families.bpe_tests.audit import suite_text
+from grader.spec import load_exercise
+
+EXERCISE = "bpe-tests"
+SUITES = ("thorough", "tie-blind", "fails-on-reference", "assert-true", "no-tests")
+
+
+@pytest.fixture(scope="module")
+def suites(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("bpe-tests-class")
+    exercise = load_exercise(EXERCISE)
+    for name in SUITES:
+        (folder / f"{name.replace('-', '_')}.py").write_text(suite_text(exercise, name),
+                                                            encoding="utf-8")
+    return folder
+
+
+def test_a_batch_of_five_test_files_is_graded(suites, tmp_path):
+    out = tmp_path / "out"
+    result = CliRunner().invoke(main, ["batch", str(suites), "-o", str(out), "--jobs", "2"])
+    assert result.exit_code == 0, result.output
+    with open(out / "grades.csv", encoding="utf-8") as handle:
+        rows = {row["student"]: row for row in csv.DictReader(handle)}
+    assert set(rows) == {name.replace("-", "_") for name in SUITES}
+    score = {name: float(row["total"]) for name, row in rows.items()}
+    assert score["thorough"] == 100
+    assert 0 < score["tie_blind"] < score["thorough"]
+    assert score["assert_true"] == score["no_tests"] == 0
+    assert (out / "reports" / "tie_blind.html").is_file()
+
+
+@pytest.mark.slow
+def test_the_gradescope_bundle_grades_test_files_in_a_default_container(suites):
+    from bundles.test_bundle_hosts import run_autograder, set_up_gradescope
+
+    root_setup = set_up_gradescope(EXERCISE)
+    root = next(root_setup)
+    try:
+        graded = {name: run_autograder(root, {"test_bpe.py": suites / f"{name}.py"})
+                  for name in ("thorough", "tie_blind", "assert_true")}
+    finally:
+        root_setup.close()
+    for results in graded.values():
+        assert "Autograder error" not in [test["name"] for test in results["tests"]], \
+            results["tests"][0].get("output")
+    assert graded["thorough"]["score"] == 100
+    assert 0 < graded["tie_blind"]["score"] < 100
+    assert graded["assert_true"]["score"] == 0
+    assert json.dumps(graded["tie_blind"]).count("passes all your tests") >= 1
