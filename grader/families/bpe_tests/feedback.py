@@ -15,7 +15,8 @@ from grader.families.bpe_tests.groups import Group
 from grader.families.bpe_tests.implementations import MISTAKEN, REFERENCE, TRAIN
 from grader.families.bpe_tests.outcomes import Call, Run
 from grader.families.bpe_tests.test_file import TestFile
-from grader.families.bpe_tests.verdicts import MistakeVerdict, ReferenceAnswer, TestVerdict
+from grader.families.bpe_tests.verdicts import (MistakeVerdict, ReferenceAnswer, TestVerdict,
+                                                differing_call)
 
 SHOWN = 160
 MAX_CALLS_SHOWN = 4
@@ -40,26 +41,29 @@ def outcome_text(call: Call) -> str:
 # --------------------------------------------------------------------------- tests
 
 
-def test_message(verdict: TestVerdict, tests: TestFile, *, max_tests: int,
-                 reference: ReferenceAnswer) -> str:
+def test_message(verdict: TestVerdict, tests: TestFile, *, max_tests: int) -> str:
     status, first = verdict.status, verdict.first
     if status == "valid":
         return "passes on the correct BPE, with the same calls and answers on both runs"
     if status == "not-run":
         return (f"not run: at most {max_tests} tests of a file are graded; move the tests that "
                 "matter most to the top or merge small ones")
+    if status == "unfinished":
+        return ("not graded: the grading reached its time limit before this test could run "
+                "on the correct BPE; make your tests faster (small corpora, few merges)")
     if status == "unrunnable":
         return f"not run: {verdict.test.problem}; it earns nothing"
     if status == "too-slow":
         slow = first if first is not None and first.status == "timed-out" else verdict.second
-        return (f"too slow: on the correct BPE it {slow.message if slow else 'timed out'}; keep "
-                "each test's inputs small; it earns nothing")
+        return (f"too slow: its run on the correct BPE did not finish "
+                f"({slow.message if slow else 'timed out'}); keep each test's inputs small; it "
+                "earns nothing")
     if status == "not-deterministic":
         return ("not deterministic: " + _difference(verdict.first, verdict.second)
                 + "; seed your random inputs (random.Random(0)) so every run makes the same "
                 "calls; it earns nothing")
     if status == "fails-reference":
-        return fails_on_reference(verdict, tests, reference)
+        return fails_on_reference(verdict, tests)
     return asserts_nothing(verdict, tests)
 
 
@@ -84,7 +88,10 @@ def _status_words(run: Run) -> str:
             "crashed": "crashed"}[run.status]
 
 
-def fails_on_reference(verdict: TestVerdict, tests: TestFile, reference: ReferenceAnswer) -> str:
+def fails_on_reference(verdict: TestVerdict, tests: TestFile) -> str:
+    """Where the test failed, and what the correct BPE answered: the compared values when the
+    failing line is ``assert CALL == LITERAL``, else the calls the test made with their
+    answers (all from the reference run's own log)."""
     run = verdict.first
     where = f" at line {run.line}" if run.line else ""
     line = tests.line_text(run.line)
@@ -146,13 +153,16 @@ def asserts_nothing(verdict: TestVerdict, tests: TestFile) -> str:
 
 
 def caught_message(verdict: MistakeVerdict, reference: ReferenceAnswer) -> str:
-    from grader.families.bpe_tests.verdicts import differing_call
-
     call = differing_call(verdict.run, reference)
     answer, error = reference(call)
     correct = f"raises {error}" if error is not None else f"returns {shown(answer)}"
     return (f"caught by {verdict.caught_by}: with this mistake {call_text(call)} "
             f"{outcome_text(call)}; the correct BPE {correct}")
+
+
+def unfinished_message() -> str:
+    return ("not caught: the grading reached its time limit before all your tests ran against "
+            "it; make your tests faster (small corpora, few merges)")
 
 
 def slipped_message(verdict: MistakeVerdict, group: Group, all_valid: bool) -> str:

@@ -31,8 +31,7 @@ def run_valid(context: CheckContext) -> list[CheckResult]:
     return [graded(f"{VALID}:{verdict.test.name}", verdict.test.name,
                    shares.get(verdict.test.name, 0.0), verdict.counts,
                    message=feedback.test_message(verdict, verdicts.file,
-                                                 max_tests=verdicts.max_tests,
-                                                 reference=opened.reference_answer))
+                                                 max_tests=verdicts.max_tests))
             for verdict in tests]
 
 
@@ -50,6 +49,8 @@ def run_catches(context: CheckContext) -> list[CheckResult]:
             message = feedback.caught_message(verdict, opened.reference_answer)
         elif verdict is None:
             message = "not caught: no test of yours counts (see what your tests earn for themselves)"
+        elif verdict.unfinished:
+            message = feedback.unfinished_message()
         else:
             message = feedback.slipped_message(verdict, kind, all_valid)
         results.append(graded(f"{CATCHES}:{mistake.id}", f"{mistake.title} ({mistake.id})", share,

@@ -3,7 +3,8 @@
 A :class:`Run` is read from the sandbox's outcome of calling the test and the served log of
 that call (each ``train_bpe``/``encode`` call the test made, with what the implementation
 answered): ``passed``, ``failed`` (an ``AssertionError``, with its message and line),
-``timed-out`` or ``crashed`` (any other exception or end). Grading compares runs only through
+``timed-out``, ``crashed`` (any other exception or end) or ``unfinished`` (not run: the
+grading's own time was used up). Grading compares runs only through
 these values, so it is a pure function of them (:mod:`grader.families.bpe_tests.verdicts`).
 """
 
@@ -13,7 +14,9 @@ import re
 from dataclasses import dataclass
 from typing import Any, Literal, Optional
 
-Status = Literal["passed", "failed", "timed-out", "crashed"]
+Status = Literal["passed", "failed", "timed-out", "crashed", "unfinished"]
+OUT_OF_TIME = ("the submission's time budget ran out", "the grading reached its time limit")
+"""What the sandbox says of a call refused because the grading's own time is used up."""
 AT_LINE = re.compile(r"\(at line (\d+)(?:, in (\w+))?\)$")
 
 
@@ -60,6 +63,8 @@ def run_of(kind: str, error: Optional[str], calls: tuple[Call, ...]) -> Run:
     text = error or kind
     found = AT_LINE.search(text)
     line = int(found.group(1)) if found else None
+    if kind == "budget" and text in OUT_OF_TIME:
+        return Run("unfinished", text, None, calls)
     if kind == "timeout":
         return Run("timed-out", text, line, calls)
     if kind == "exception" and text.startswith("raised AssertionError"):

@@ -32,8 +32,10 @@ ReferenceAnswer = Callable[[Call], tuple[Any, Optional[str]]]
 """``call -> (answer, error)``: what the reference answers to the arguments of one call, as
 the served log records it."""
 
-Status = Literal["valid", "not-run", "unrunnable", "too-slow", "not-deterministic",
-                 "fails-reference", "asserts-nothing"]
+Status = Literal["valid", "not-run", "unrunnable", "unfinished", "too-slow",
+                 "not-deterministic", "fails-reference", "asserts-nothing"]
+INTERRUPTED = "TimeoutError: interrupted"
+"""How the served log records a call stopped when the test's time ran out: no answer."""
 
 
 @dataclass
@@ -58,6 +60,8 @@ class MistakeVerdict:
     caught_by: Optional[str] = None
     run: Optional[Run] = None
     answers_right: list[tuple[str, Run]] = field(default_factory=list)
+    unfinished: bool = False
+    """The grading's time ran out before every valid test ran against it."""
 
     @property
     def caught(self) -> bool:
@@ -68,6 +72,8 @@ def differing_call(run: Run, reference: ReferenceAnswer) -> Optional[Call]:
     """The first served call of ``run`` whose answer is not the reference's to the same
     arguments, or None."""
     for call in run.calls:
+        if call.error is not None and call.error.startswith(INTERRUPTED):
+            continue  # stopped for time: not an answer
         answer, error = reference(call)
         if (call.error is None) != (error is None):
             return call
@@ -130,16 +136,25 @@ class Verdicts:
         for verdict in verdicts:  # tests no do-nothing BPE fails: do they catch anything?
             if verdict.status == "valid" and not any(kills(run, self._reference)
                                                      for run in verdict.do_nothing):
-                if not any(kills(self.run(verdict.test.name, wrong), self._reference)
-                           for wrong in MISTAKEN.values()):
+                runs = []
+                for wrong in MISTAKEN.values():
+                    runs.append(self.run(verdict.test.name, wrong))
+                    if runs[-1].status == "unfinished" or kills(runs[-1], self._reference):
+                        break
+                if not any(kills(run, self._reference) for run in runs) and all(
+                        run.status != "unfinished" for run in runs):
                     verdict.status = "asserts-nothing"
         return verdicts
 
     def _on_reference(self, test: TestFunction) -> TestVerdict:
         first = self._runner(test.name, REFERENCE)
+        if first.status == "unfinished":
+            return TestVerdict(test, "unfinished", first)
         if first.status == "timed-out":
             return TestVerdict(test, "too-slow", first)
         second = self._runner(test.name, REFERENCE)
+        if second.status == "unfinished":
+            return TestVerdict(test, "unfinished", first, second)
         if second.status == "timed-out":
             return TestVerdict(test, "too-slow", first, second)
         if not first.same(second):
@@ -154,6 +169,9 @@ class Verdicts:
             implementation = MISTAKEN[mistake_id]
             for test in self.valid:
                 run = self.run(test.test.name, implementation)
+                if run.status == "unfinished":
+                    verdict.unfinished = True
+                    break
                 if kills(run, self._reference):
                     verdict.caught_by, verdict.run = test.test.name, run
                     break

@@ -95,8 +95,7 @@ def test_a_test_whose_two_reference_runs_differ_is_not_deterministic():
     verdicts, _ = verdicts_of({("test_one", "reference"): [PASSED, other]}, PASSED)
     first = verdicts.tests[0]
     assert first.status == "not-deterministic"
-    message = feedback.test_message(first, verdicts.file, max_tests=25,
-                                    reference=ReferenceAnswers())
+    message = feedback.test_message(first, verdicts.file, max_tests=25)
     assert "call 1 on the correct BPE was train_bpe(['ab ab'], 2) the first time" in message
     assert "seed your random inputs" in message
     assert all(v.test.name != "test_one" for v in verdicts.valid)
@@ -111,8 +110,7 @@ def test_a_test_failing_on_the_reference_is_shown_with_the_reference_answer():
     verdicts, _ = verdicts_of({("test_one", "reference"): failed}, PASSED, source)
     verdict = verdicts.tests[0]
     assert verdict.status == "fails-reference"
-    message = feedback.test_message(verdict, verdicts.file, max_tests=25,
-                                    reference=ReferenceAnswers())
+    message = feedback.test_message(verdict, verdicts.file, max_tests=25)
     assert "at line 5" in message
     assert f"Your test expects ['lo', 'w</w>'] from encode('lower', [('l', 'o')]), the correct BPE returns {answer!r}" in message
 
@@ -123,8 +121,7 @@ def test_expected_lists_where_the_answer_has_tuples_are_said_to_differ_only_so()
     source = ("from bpe import train_bpe\n\n\ndef test_one():\n"
               f"    assert train_bpe(['ab ab'], 2) == {[list(pair) for pair in RIGHT]!r}\n")
     verdicts, _ = verdicts_of({("test_one", "reference"): failed}, PASSED, source)
-    message = feedback.test_message(verdicts.tests[0], verdicts.file, max_tests=25,
-                                    reference=ReferenceAnswers())
+    message = feedback.test_message(verdicts.tests[0], verdicts.file, max_tests=25)
     assert "one has lists where the other has tuples" in message
 
 
@@ -143,8 +140,7 @@ def test_a_test_no_wrong_bpe_fails_asserts_nothing_and_a_swallowing_clause_is_na
     verdict = verdicts.tests[0]
     assert verdict.status == "asserts-nothing"
     assert {implementation for _, implementation in runner.asked} >= set(MISTAKEN)
-    message = feedback.test_message(verdict, verdicts.file, max_tests=25,
-                                    reference=ReferenceAnswers())
+    message = feedback.test_message(verdict, verdicts.file, max_tests=25)
     assert "The except clause at line 7 catches every exception" in message
 
 
@@ -182,3 +178,26 @@ def test_a_slipped_mistakes_hint_names_an_input_where_it_and_the_reference_disag
     assert feedback.call_text(witness) in message
     assert MISTAKEN["ties-first-seen"].answer(witness.function, witness.args) != \
         REFERENCE.answer(witness.function, witness.args)
+
+
+def test_when_the_gradings_time_runs_out_nothing_is_said_to_slip_through():
+    out = run_of("budget", "the grading reached its time limit", ())
+    assert out.status == "unfinished"
+    verdicts, _ = verdicts_of({("test_three", "reference"): out,
+                               ("test_one", "merges-sorted"): PASSED,
+                               ("test_two", "merges-sorted"): out}, PASSED)
+    assert [v.status for v in verdicts.tests][2] == "unfinished"
+    verdict = verdicts.mistake("merges-sorted")
+    assert verdict.unfinished and not verdict.caught
+    assert "time limit" in feedback.unfinished_message()
+
+
+def test_a_call_stopped_for_time_is_no_answer_that_differs():
+    stopped = Run("timed-out", "timed out after 2 s", None,
+                  (right_call(), Call("encode", ("ab", []), None,
+                                      "TimeoutError: interrupted when the served functions' time ran out")))
+    verdicts, _ = verdicts_of({("test_one", "encode-reverse-rank"): stopped,
+                               ("test_two", "encode-reverse-rank"): PASSED,
+                               ("test_three", "encode-reverse-rank"): PASSED}, PASSED)
+    verdict = verdicts.mistake("encode-reverse-rank")
+    assert not verdict.caught and verdict.answers_right == [("test_one", stopped)]
