@@ -74,9 +74,12 @@ def _difference(first: Optional[Run], second: Optional[Run]) -> str:
         return (f"on the correct BPE it {_status_words(first)} the first time and "
                 f"{_status_words(second)} the second")
     for index, (one, two) in enumerate(zip(first.calls, second.calls)):
-        if not one.same(two):
+        if not one.same(two) and call_text(one) != call_text(two):
             return (f"call {index + 1} on the correct BPE was {call_text(one)} the first time "
                     f"and {call_text(two)} the second")
+        if not one.same(two):
+            return (f"call {index + 1} on the correct BPE, {call_text(one)}, got another "
+                    "answer the second time")
     if len(first.calls) != len(second.calls):
         return (f"it made {len(first.calls)} calls on the correct BPE the first time and "
                 f"{len(second.calls)} the second")
@@ -139,9 +142,15 @@ def asserts_nothing(verdict: TestVerdict, tests: TestFile) -> str:
         return ("asserts nothing: it calls neither train_bpe nor encode, so it passes on "
                 "every implementation; it earns nothing")
     swallowing = verdict.test.swallowing
+    others = verdict.do_nothing + verdict.mistaken
     return said(
-        "asserts nothing: it passes on the correct BPE, on both do-nothing BPEs and on every "
-        "known mistake, so no wrong BPE fails it.",
+        Claim("asserts nothing: it passes on the correct BPE, on both do-nothing BPEs and on "
+              "every known mistake, so no wrong BPE fails it.",
+              lambda: bool(verdict.mistaken) and all(run.passed for run in others)),
+        Claim("asserts nothing a wrong BPE breaks: where it fails on a do-nothing BPE or a "
+              "known mistake, every answer it got was the correct BPE's, so the wrong answers "
+              "never made it fail.",
+              lambda: bool(verdict.mistaken) and not all(run.passed for run in others)),
         Claim(f"The except clause at line {swallowing[0] if swallowing else 0} catches every "
               "exception, AssertionError included, and does not raise it again: catch only "
               "the exception you expect (with try/except ValueError, say).",

@@ -64,9 +64,12 @@ class TestFile:
                          and node.name == test), None)
         if function is None:
             return None
-        for node in ast.walk(function):
-            if (isinstance(node, ast.Assert) and node.lineno <= line <= (node.end_lineno or 0)
-                    and isinstance(node.test, ast.Compare) and len(node.test.ops) == 1
+        spanning = [node for node in ast.walk(function) if isinstance(node, ast.Assert)
+                    and node.lineno <= line <= (node.end_lineno or 0)]
+        if len(spanning) != 1:  # no assert there, or several: which one failed is unknown
+            return None
+        for node in spanning:
+            if (isinstance(node.test, ast.Compare) and len(node.test.ops) == 1
                     and isinstance(node.test.ops[0], ast.Eq)):
                 sides = (node.test.left, node.test.comparators[0])
                 for call, literal in (sides, sides[::-1]):

@@ -45,6 +45,8 @@ class TestVerdict:
     first: Optional[Run] = None
     second: Optional[Run] = None
     do_nothing: list[Run] = field(default_factory=list)
+    mistaken: list[Run] = field(default_factory=list)
+    """Its runs on the catalogued mistakes, when it was run on every one of them."""
 
     @property
     def counts(self) -> bool:
@@ -143,7 +145,7 @@ class Verdicts:
                         break
                 if not any(kills(run, self._reference) for run in runs) and all(
                         run.status != "unfinished" for run in runs):
-                    verdict.status = "asserts-nothing"
+                    verdict.status, verdict.mistaken = "asserts-nothing", runs
         return verdicts
 
     def _on_reference(self, test: TestFunction) -> TestVerdict:

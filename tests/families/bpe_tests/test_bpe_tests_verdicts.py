@@ -201,3 +201,20 @@ def test_a_call_stopped_for_time_is_no_answer_that_differs():
                                ("test_three", "encode-reverse-rank"): PASSED}, PASSED)
     verdict = verdicts.mistake("encode-reverse-rank")
     assert not verdict.caught and verdict.answers_right == [("test_one", stopped)]
+
+
+def test_a_test_failing_elsewhere_only_with_right_answers_is_not_said_to_pass_there():
+    right_but_failed = Run("failed", "raised AssertionError", 5, (right_call(),))
+    verdicts, _ = verdicts_of({("test_one", "do-nothing-empty"): right_but_failed,
+                               ("test_one", "do-nothing-characters"): PASSED}, PASSED)
+    verdict = verdicts.tests[0]
+    assert verdict.status == "asserts-nothing"
+    message = feedback.test_message(verdict, verdicts.file, max_tests=25)
+    assert "every answer it got was the correct BPE's" in message
+    assert "it passes on the correct BPE, on both do-nothing BPEs" not in message
+
+
+def test_two_asserts_on_the_failing_line_give_no_expectation():
+    source = ("from bpe import encode\n\n\ndef test_one():\n"
+              "    assert encode('a', []) == ['a', '</w>']; assert encode('b', []) == ['x']\n")
+    assert read_test_file(source, "bpe").expectation("test_one", 5) is None
