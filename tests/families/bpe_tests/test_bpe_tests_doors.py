@@ -60,3 +60,39 @@ def test_the_gradescope_bundle_grades_test_files_in_a_default_container(suites):
     assert 0 < graded["tie_blind"]["score"] < 100
     assert graded["assert_true"]["score"] == 0
     assert json.dumps(graded["tie_blind"]).count("passes all your tests") >= 1
+
+
+@pytest.mark.slow
+def test_the_prairielearn_question_grades_a_test_file(suites, tmp_path):
+    from bundles.test_bundle_prairielearn import validate
+    from support.host import host_environment
+    import os
+    import subprocess
+    import sys
+
+    question = tmp_path / "course" / "bpe-tests"
+    result = CliRunner().invoke(main, ["bundle", "prairielearn", EXERCISE, "-o", str(question),
+                                       "--image", "myorg/bpe-grader:0.1.0"])
+    assert result.exit_code == 0, result.output
+    assert (question / "initial_code.py").read_text().startswith("# exercise: bpe-tests")
+    root = tmp_path / "grade"
+    (root / "student").mkdir(parents=True)
+    shutil.copy(suites / "tie_blind.py", root / "student" / "test_bpe.py")
+    os.symlink(question / "tests", root / "tests")
+    environment = dict(host_environment(), GRADE_ROOT=str(root), BPE_AUTOGRADER_VENV=sys.prefix)
+    finished = subprocess.run(["bash", str(root / "tests" / "run_grader")], env=environment,
+                              capture_output=True, text=True, timeout=300)
+    assert finished.returncode == 0, finished.stdout + finished.stderr
+    results = validate(root / "results" / "results.json")
+    assert results["gradable"] is True and 0 < results["score"] < 1
+
+
+@pytest.mark.slow
+def test_the_classroom_workflow_grades_the_test_file_in_the_template(suites, tmp_path):
+    from bundles.test_bundle_classroom import build_repository, recorded, run_steps
+
+    repository = tmp_path / "repo"
+    build_repository(repository, EXERCISE)
+    shutil.copy(suites / "thorough.py", repository / "test_bpe.py")
+    result, log = run_steps(repository, tmp_path, None)
+    assert recorded(result) == 100 and result["status"] == "pass", log
