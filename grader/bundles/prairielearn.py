@@ -107,7 +107,7 @@ def write_prairielearn_question(
     notebook = notebook_name(exercise) if notebook_upload else None
     if notebook_upload and notebook is None:
         raise BundleError(f"--notebook-upload: {exercise.id} is handed in as "
-                          f"{exercise.student_file}, not as code, so it takes no notebook")
+                          f"{exercise.student_file} only, so it takes no notebook")
     image = default_image() if image is None else image
     check_image_name(image)
     if not 1 <= variants <= MAX_VARIANTS:

@@ -193,8 +193,8 @@ def _notebook_stub(spec, family, output: Optional[Path], force: bool, student: O
     from grader.spec.notebook_stub import render_notebook_stub
 
     if family.stub is not None or student is not None or roster is not None:
-        raise click.UsageError(f"{spec.id} is handed in as {spec.student_file}, not as code: "
-                               f"render its file without --notebook")
+        raise click.UsageError(f"{spec.id} is handed in as {spec.student_file} only, not as a "
+                               f"notebook: render its file without --notebook")
     output = output or Path(f"{spec.id}.ipynb")
     if output.is_dir():
         raise click.BadParameter(f"{output} is a folder: give a file name", param_hint="-o")

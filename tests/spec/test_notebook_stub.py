@@ -69,5 +69,5 @@ def test_check_cells_report_the_functions_not_written_yet(written):
 def test_an_answers_exercise_has_no_notebook(tmp_path):
     result = CliRunner().invoke(main, ["stub", "hand-bpe", "--notebook", "-o",
                                        str(tmp_path / "hand.ipynb")])
-    assert result.exit_code == 2 and "is handed in as answers.yaml, not as code" in result.output
+    assert result.exit_code == 2 and "is handed in as answers.yaml only, not as a notebook" in result.output
     assert not (tmp_path / "hand.ipynb").exists()
