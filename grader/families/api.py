@@ -40,7 +40,8 @@ defined, and docs/families.md walks through a family that uses them.
   :class:`NotGradable`, :class:`DataFileError`, ``parse_data_file``, ``yaml_quoted``; per-student variants:
   :class:`VariantError`, ``check_student``, ``course_secret``, ``variant_seed``; their audit:
   ``AUDIT_STUDENTS``, ``chosen_mistakes``, ``judge_answers_mistake``, ``reference_audit``.
-- **Running and grading**: :class:`Sandbox` (a second sandbox a role's check opens; its
+- **Running and grading**: :class:`Sandbox` with its :class:`SandboxLimits` (a second sandbox
+  a role's check opens, or the one a family's own submission kind opens; its
   ``call`` takes a :class:`Feed`, an argument handed to the call item by item and counted on
   the grader's side, and :class:`Served`, trusted functions a test file imports and calls,
   answered on the grader's side and logged as :class:`ServedCall` items), ``grade_submission`` (an audit grades its files through it), ``deferred`` (a hook whose
