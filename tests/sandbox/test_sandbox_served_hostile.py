@@ -5,8 +5,9 @@ never logged as an implementation's answer.
 
 Each run is ``tests/support/served_probe.py`` (the reference's ``train_bpe`` and ``encode``
 served, a secret in its closure and environment, the catalogue imported) on a file of
-``tests/hostile/served/``, started in the environment by the ``platform_env`` fixture, with the layers that environment
-has and again without namespaces and cgroups ("container-like": where the test sees the host's
+``tests/hostile/served/``, started in each environment (``support.fixtures``; when the tests
+do not run as root, only as this user), with the layers that environment has and again
+without namespaces and cgroups ("container-like": where the test sees the host's
 /proc and file system, and only the dedicated uid, Landlock and seccomp stand in its way).
 """
 
@@ -27,11 +28,36 @@ import pytest
 import grader.families.bpe.catalogue as catalogue
 import reference
 import reference.plain
-from support.fixtures import platform_env  # noqa: F401 - the fixture
+from grader.sandbox.api import probe_layers
+from support import served_probe
+from support.container import remove_leftover_cgroups
+from support.fixtures import ENVIRONMENTS, PLATFORM_ENVS, PlatformEnv, environment_unavailable
 
 REPOSITORY = Path(__file__).resolve().parents[2]
 HOSTILE = REPOSITORY / "tests" / "hostile" / "served"
 PROBE = REPOSITORY / "tests" / "support" / "served_probe.py"
+LAYERS = probe_layers()
+THIS_USER = "this-user"  # the tests' own user, when it is not root (root is "host-root")
+
+
+@pytest.fixture(params=(THIS_USER, *PLATFORM_ENVS))
+def where(request):
+    """How to run a command in one environment (see ``support.fixtures``)."""
+    name = request.param
+    if name == THIS_USER:
+        if not sys.platform.startswith("linux") or os.geteuid() == 0:
+            pytest.skip("as root the host-root environment runs it")
+        if not (LAYERS["landlock"] or LAYERS["mount-isolation"]):
+            pytest.skip("neither Landlock nor mount isolation here: nothing keeps a call of "
+                        "this user from the grader's files and memory")
+        yield PlatformEnv(name, list)
+        return
+    reason = environment_unavailable(name)
+    if reason:
+        pytest.skip(reason)
+    yield PlatformEnv(name, ENVIRONMENTS[name])
+    if name == "container-cgroup-v2":
+        remove_leftover_cgroups()
 
 
 @pytest.fixture(scope="module")
@@ -48,32 +74,37 @@ def place():
     shutil.rmtree(directory, ignore_errors=True)
 
 
-def probe(platform_env, place: Path, test_file: str, function: str, *args,  # noqa: F811
+def probe(where, place: Path, test_file: str, function: str, *args,
           layers: str = "as-probed") -> dict:
-    options = ["--container-like"] if layers == "container-like" else []
-    argv = platform_env([sys.executable, PROBE, *options, place / test_file, function,
-                         json.dumps(args)])
-    done = subprocess.run(argv, capture_output=True, text=True, timeout=120, cwd=place,
-                          env={**os.environ, "TMPDIR": str(place / "tmp")})
-    assert done.returncode == 0, (platform_env.name, done.stderr[-3000:])
+    if where.name == THIS_USER:  # in this process
+        result = served_probe.probe(str(place / test_file), function, list(args),
+                                    layers == "container-like")
+    else:
+        options = ["--container-like"] if layers == "container-like" else []
+        argv = where([sys.executable, PROBE, *options, place / test_file, function,
+                      json.dumps(args)])
+        done = subprocess.run(argv, capture_output=True, text=True, timeout=120, cwd=place,
+                              env={**os.environ, "TMPDIR": str(place / "tmp")})
+        assert done.returncode == 0, (where.name, done.stderr[-3000:])
+        result = json.loads(done.stdout)
     assert os.listdir(place / "tmp") == [], "the run left files in TMPDIR"
-    return json.loads(done.stdout)
+    return result
 
 
 @pytest.mark.parametrize("layers", ["as-probed", "container-like"])
-def test_a_test_file_reaches_nothing_of_the_implementations(platform_env, place,  # noqa: F811
+def test_a_test_file_reaches_nothing_of_the_implementations(where, place,
                                                             layers):
-    result = probe(platform_env, place, "spy_on_implementations.py", "spy", "{needles}",
+    result = probe(where, place, "spy_on_implementations.py", "spy", "{needles}",
                    "{paths}", layers=layers)
-    assert result["kind"] == "ok", (platform_env.name, result["error"])
-    assert result["value"] == {"found": [], "imported": [], "opened": []}, platform_env.name
+    assert result["kind"] == "ok", (where.name, result["error"])
+    assert result["value"] == {"found": [], "imported": [], "opened": []}, where.name
     assert result["log"] == []
 
 
 def test_the_spy_finds_the_implementations_where_nothing_isolates_them(monkeypatch, tmp_path):
     """The same search run in this process (no sandbox): every channel it reports can fail."""
     secret = "served-secret-" + secrets.token_hex(8)
-    holder = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"],
+    holder = subprocess.Popen([shutil.which("sleep") or "/bin/sleep", "60"],
                               env={**os.environ, "SERVED_PROBE_SECRET": secret})
     fake = types.ModuleType("bpe")
     fake.train_bpe = fake.encode = lambda *args: reference.plain.train_bpe(*args)
@@ -91,41 +122,43 @@ def test_the_spy_finds_the_implementations_where_nothing_isolates_them(monkeypat
     finally:
         holder.kill()
         holder.wait()
-    assert {"gc", "environ of a process", f"file {catalogue.__file__}",
+    assert {"gc", "environ of a process", "memory of a process", f"file {catalogue.__file__}",
             f"file {reference.plain.__file__}"} <= set(result["found"])
     assert {"reference", "grader.families.bpe.catalogue"} <= set(result["imported"])
     assert result["opened"] == paths
 
 
-@pytest.mark.parametrize("platform_env", ["host-root", "host-nobody", "container"], indirect=True)
+@pytest.mark.parametrize("where", [THIS_USER, "host-root", "host-nobody", "container"],
+                         indirect=True)
 @pytest.mark.parametrize("layers", ["as-probed", "container-like"])
-def test_an_answer_forged_into_the_answer_pipe_is_never_logged(platform_env, place,  # noqa: F811
+def test_an_answer_forged_into_the_answer_pipe_is_never_logged(where, place,
                                                                layers):
-    result = probe(platform_env, place, "forge_served_frames.py", "forge_an_answer",
+    result = probe(where, place, "forge_served_frames.py", "forge_an_answer",
                    layers=layers)
     # Whatever the test read back (its own forgery, where it has a /proc to reopen its answer
     # pipe for writing), the log holds the reference's answer to what it asked.
     assert result["log"] == [["train_bpe", [["low lower lowest"], 2],
                               [list(pair) for pair in reference.plain.train_bpe(
-                                  ["low lower lowest"], 2)], None]], platform_env.name
+                                  ["low lower lowest"], 2)], None]], where.name
     assert "FORGED" not in json.dumps(result["log"])
 
 
-@pytest.mark.parametrize("platform_env", ["host-root", "host-nobody", "container"], indirect=True)
+@pytest.mark.parametrize("where", [THIS_USER, "host-root", "host-nobody", "container"],
+                         indirect=True)
 @pytest.mark.parametrize("forgery", ["forge_a_request_with_its_answer", "forge_garbage",
                                      "forge_an_unknown_function"])
-def test_a_malformed_frame_on_the_served_pipe_is_a_bad_answer(platform_env, place,  # noqa: F811
+def test_a_malformed_frame_on_the_served_pipe_is_a_bad_answer(where, place,
                                                               forgery):
-    result = probe(platform_env, place, "forge_served_frames.py", forgery)
-    assert result["kind"] == "bad-answer", (platform_env.name, result)
+    result = probe(where, place, "forge_served_frames.py", forgery)
+    assert result["kind"] == "bad-answer", (where.name, result)
     assert result["error"].startswith("sent a malformed request to a served function")
     assert result["log"] == []
 
 
-@pytest.mark.parametrize("platform_env", ["host-root", "container"], indirect=True)
+@pytest.mark.parametrize("where", [THIS_USER, "host-root", "container"], indirect=True)
 def test_a_well_formed_request_written_by_hand_is_answered_and_logged_as_what_it_is(
-        platform_env, place):  # noqa: F811
-    result = probe(platform_env, place, "forge_served_frames.py", "forge_a_request_and_leave")
+        where, place):
+    result = probe(where, place, "forge_served_frames.py", "forge_a_request_and_leave")
     assert result["kind"] == "ok" and result["value"] == "left"
     expected = [list(pair) for pair in reference.plain.train_bpe(["sent by hand"], 1)]
     assert result["log"] == [["train_bpe", [["sent by hand"], 1], expected, None]]

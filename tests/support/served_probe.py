@@ -3,6 +3,7 @@ how the platform tests try served functions in each environment (as root, as an 
 user, in the simulated containers).
 
     python served_probe.py [--container-like] TEST_FILE FUNCTION [ARGS_JSON]
+    probe(test_file, function, args, container_like=False)     # the same, in this process
 
 The implementations are the reference's ``train_bpe`` and ``encode``, wrapped in functions
 whose closure holds a secret that is also in this process's environment; the catalogue of
@@ -31,11 +32,8 @@ CONTAINER_LIKE = {"network-namespace": False, "pid-namespace": False, "mount-iso
                   "pids-cgroup": False, "memory-cgroup": False}
 
 
-def main(argv: list[str]) -> None:
-    container_like = "--container-like" in argv
-    argv = [arg for arg in argv if arg != "--container-like"]
-    test_file, function = argv[1], argv[2]
-    args = json.loads(argv[3]) if len(argv) > 3 else []
+def probe(test_file: str, function: str, args: list, container_like: bool = False) -> dict:
+    """Call ``function`` of ``test_file`` with the implementations served (module docstring)."""
     secret = "served-secret-" + secrets.token_hex(8)
     os.environ["SERVED_PROBE_SECRET"] = secret
     sources = [Path(reference.plain.__file__), Path(catalogue.__file__),
@@ -55,14 +53,25 @@ def main(argv: list[str]) -> None:
               "{paths}": [str(path.resolve()) for path in sources]}
     args = [wanted.get(arg, arg) if type(arg) is str else arg for arg in args]
     limits = SandboxLimits(call_seconds=20.0, memory_mib=512, total_seconds=60.0)
-    with Sandbox(test_file, limits, serves={"bpe": ["train_bpe", "encode"]}) as box:
-        if container_like:
-            box.layers = {**box.layers, **CONTAINER_LIKE}
-        served = Served({"train_bpe": train_bpe, "encode": encode})
-        outcome = box.call(function, args, served=served)
+    try:
+        with Sandbox(test_file, limits, serves={"bpe": ["train_bpe", "encode"]}) as box:
+            if container_like:
+                box.layers = {**box.layers, **CONTAINER_LIKE}
+            served = Served({"train_bpe": train_bpe, "encode": encode})
+            outcome = box.call(function, args, served=served)
+    finally:
+        del os.environ["SERVED_PROBE_SECRET"]
     log = [[call.function, call.args, call.answer, call.error] for call in served.log()]
-    print(json.dumps({"kind": outcome.kind, "value": outcome.value, "error": outcome.error,
-                      "log": log}, default=repr))
+    # As it would travel as JSON: tuples as lists.
+    return json.loads(json.dumps({"kind": outcome.kind, "value": outcome.value,
+                                  "error": outcome.error, "log": log}, default=repr))
+
+
+def main(argv: list[str]) -> None:
+    container_like = "--container-like" in argv
+    argv = [arg for arg in argv if arg != "--container-like"]
+    args = json.loads(argv[3]) if len(argv) > 3 else []
+    print(json.dumps(probe(argv[1], argv[2], args, container_like)))
 
 
 if __name__ == "__main__":
