@@ -51,10 +51,11 @@ from grader.sandbox.limits import SandboxError
 from grader.sandbox.wire import Opaque, Unreadable, WireError
 
 HEADER = struct.Struct(">I")
-RAISED_AS = (KeyError, IndexError, ValueError, TypeError)  # re-raised as themselves; else RuntimeError
+RAISED_AS = (KeyError, IndexError, ValueError, TypeError)  # as themselves, else RuntimeError
 MAX_ERROR_CHARS = 500
 MAX_CALLS = 1000
 MAX_REQUEST_BYTES = 1 << 20
+RESERVED_MODULES = ("student", "__main__")  # the worker's names for the submission and itself
 
 
 @dataclass(frozen=True)
@@ -146,10 +147,11 @@ class Served:
         try:
             message = wire.parse_json(payload, bounds)
             if (type(message) is not list or len(message) != 4 or message[0] != "serve"
-                    or message[1] not in self.functions or type(message[2]) is not list
-                    or type(message[3]) is not dict):
+                    or type(message[1]) is not str or message[1] not in self.functions
+                    or type(message[2]) is not list or type(message[3]) is not dict):
                 raise WireError("it is not a request to a served function")
-            decoded = wire.from_tagged([message[2], {"D": [[key, value] for key, value in message[3].items()]}], bounds)
+            named = {"D": [[key, value] for key, value in message[3].items()]}
+            decoded = wire.from_tagged([message[2], named], bounds)
             if not all(key.isidentifier() for key in message[3]) or not _plain(decoded):
                 raise WireError("its arguments are not plain values")
         except WireError as error:
@@ -227,7 +229,7 @@ def served_modules(serves: Mapping[str, Any] | None) -> dict[str, list[str]]:
     seen: set[str] = set()
     for module, functions in serves.items():
         if (type(module) is not str or not module.isidentifier()
-                or module in sys.stdlib_module_names):
+                or module in sys.stdlib_module_names or module in RESERVED_MODULES):
             raise SandboxError(f"a served module needs a name of its own, got {module!r}")
         names = [functions] if isinstance(functions, str) else list(functions)
         if not names or not all(type(name) is str and name.isidentifier() and not
@@ -297,7 +299,7 @@ def _interrupted_after(seconds: float) -> Iterator[None]:
             raise _OutOfTime()
 
     previous = signal.signal(signal.SIGALRM, expire)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
+    signal.setitimer(signal.ITIMER_REAL, max(seconds, 0.001))  # a zero would disarm it
     try:
         yield
     finally:

@@ -877,7 +877,7 @@ class FedItems:
 
 
 def read_waiting(fd, size):
-    """``size`` bytes of the feed, waiting for them (the grader keeps its end of the feed
+    """``size`` bytes of the stream pipe ``fd``, waiting for them (the grader keeps its end
     non-blocking, and the pipe's flags are shared); None at its end."""
     chunks = []
     while size:

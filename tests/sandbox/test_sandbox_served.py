@@ -4,11 +4,14 @@ ends a call that asks too much (one sandbox for the module, a fresh ``Served`` p
 
 from __future__ import annotations
 
+import json
+import struct
 import time
 
 import pytest
 
-from grader.sandbox import Sandbox, SandboxError, SandboxLimits, Served, ServedCall
+from grader.sandbox import Sandbox, SandboxError, SandboxLimits, Served, ServedCall, wire
+from grader.sandbox.served import ServedEnded
 
 LIMITS = SandboxLimits(call_seconds=2.0, memory_mib=256, total_seconds=120.0)
 TESTS = '''
@@ -252,3 +255,34 @@ def test_a_call_must_serve_every_function_the_sandbox_serves(box, tmp_path):
     for serves in ({"os": ["path"]}, {"bpe": ["a b"]}, {"bpe": ["f"], "other": ["f"]}):
         with pytest.raises(SandboxError):
             Sandbox(path, LIMITS, serves=serves)
+
+
+def frame(message) -> bytes:
+    payload = message if isinstance(message, bytes) else json.dumps(
+        message, separators=(",", ":")).encode()
+    return struct.pack(">I", len(payload)) + payload
+
+
+@pytest.mark.parametrize("message", [
+    b"hello", ["need"], ["serve", "train_bpe", ["ab", 1]], ["serve", ["train_bpe"], [], {}],
+    ["serve", "catalogue", [], {}], ["serve", "train_bpe", {"T": []}, {}],
+    ["serve", "train_bpe", [{"O": "Secret"}], {}], ["serve", "train_bpe", [], {"not a name": 1}],
+    ["serve", "train_bpe", [], {"corpus": {"U": ["Liar", "str", "redefines", "__eq__"]}}],
+    ["serve", "train_bpe", [{"X": 1}], {}], ["serve", "train_bpe", [1e400], {}],
+])
+def test_every_frame_that_is_not_a_request_ends_the_call_as_a_bad_answer(message):
+    answers = served()
+    with pytest.raises(ServedEnded) as ended:
+        answers.received(frame(message), wire.WireBounds())
+    assert ended.value.kind == "bad-answer"
+    assert str(ended.value).startswith("sent a malformed request to a served function")
+    assert answers.log() == [] and answers.ended == str(ended.value)
+
+
+def test_a_request_is_answered_whole_however_its_bytes_arrive():
+    answers = served()
+    data = frame(["serve", "encode", ["low"], {"merges": []}]) * 2
+    replies = b"".join(answers.received(data[index:index + 3], wire.WireBounds())
+                       for index in range(0, len(data), 3))
+    assert replies == frame(["ok", ["l", "o", "w"]]) * 2
+    assert [call.answer for call in answers.log()] == [["l", "o", "w"]] * 2
