@@ -21,7 +21,9 @@ The grader protects itself from the requests (the student picks the inputs): at 
 against the call's own time limit (and ``max_seconds`` per call, when given), and a served
 function still running when that time is out is interrupted where a timer signal can do so
 (the main thread); elsewhere it runs to its end and the call then ends. Any of these ends the
-call, with an outcome whose words say which limit (:attr:`Served.ended`). A frame on those
+call, with an outcome whose words say which limit (:attr:`Served.ended`): kind "timeout" for
+the time ("timed out: the served functions' time ran out ...", read after the test's name),
+"budget" for the requests and their size (a sentence of its own). A frame on those
 pipes that is not a request (the call's code can write there) ends the call as a bad answer;
 a well-formed one is a request like any other and is answered and logged as one, so the log
 holds only answers computed here. An implementation's bug (an exception, an answer that is not
@@ -210,8 +212,9 @@ class Served:
             limit = f"the {self.max_seconds:g} s they may take in one test"
         else:
             limit = f"the test's time limit of {self._call_seconds:g} s"
-        self._end("timeout", f"the served functions' time ran out: answering "
-                             f"{len(self._log)} call(s) took {spent} s, reaching {limit}")
+        calls = f"{len(self._log)} call" + ("" if len(self._log) == 1 else "s")
+        self._end("timeout", f"timed out: the served functions' time ran out after answering "
+                             f"{calls} in {spent} s, reaching {limit}")
 
     def _end(self, kind: str, message: str) -> None:
         self.ended = message
