@@ -38,11 +38,17 @@ def test_each_exception():
 
 
 def test_refuses(value_kind):
-    values = {"object": object(), "nested": [1, {"k": [os]}], "nan": float("nan")}
+    deep = []
+    for _ in range(100):
+        deep = [deep]
+    values = {"object": object(), "nested": [1, {"k": [os]}], "nan": float("nan"), "deep": deep}
     try:
-        train_bpe(values[value_kind], 1)
-    except TypeError as error:
-        return str(error)
+        if value_kind == "keyword":
+            encode("low", merges={1: object()})
+        else:
+            train_bpe(values[value_kind], 1)
+    except (TypeError, ValueError) as error:
+        return [type(error).__name__, str(error)]
 
 
 def test_loops(times):
@@ -154,12 +160,22 @@ def test_exceptions_are_raised_in_the_test_with_their_type_and_message(box):
     assert all(call.answer is None for call in answers.log())
 
 
-@pytest.mark.parametrize("value_kind", ["object", "nested", "nan"])
+@pytest.mark.parametrize("value_kind", ["object", "nested", "nan", "keyword"])
 def test_arguments_that_are_not_plain_are_refused_in_the_test(box, value_kind):
     answers = served()
     outcome = box.call("test_refuses", [value_kind], served=answers)
     assert outcome.kind == "ok"
-    assert outcome.value.startswith("bpe.train_bpe takes plain values only")
+    name, message = outcome.value
+    assert name == "TypeError" and "takes plain values only" in message
+    assert message.startswith("bpe.encode" if value_kind == "keyword" else "bpe.train_bpe")
+    assert answers.log() == []
+
+
+def test_arguments_nested_too_deeply_are_refused_in_the_test(box):
+    answers = served()
+    outcome = box.call("test_refuses", ["deep"], served=answers)
+    assert outcome.value == ["ValueError", "bpe.train_bpe: the arguments are nested more than "
+                                           "64 levels deep"]
     assert answers.log() == []
 
 
