@@ -74,28 +74,25 @@ def place():
     shutil.rmtree(directory, ignore_errors=True)
 
 
-def probe(where, place: Path, test_file: str, function: str, *args,
-          layers: str = "as-probed") -> dict:
+def probe(where, place: Path, test_file: str, calls: list,
+          layers: str = "as-probed") -> list[dict]:
     if where.name == THIS_USER:  # in this process
-        result = served_probe.probe(str(place / test_file), function, list(args),
-                                    layers == "container-like")
+        results = served_probe.probe(str(place / test_file), calls, layers == "container-like")
     else:
         options = ["--container-like"] if layers == "container-like" else []
-        argv = where([sys.executable, PROBE, *options, place / test_file, function,
-                      json.dumps(args)])
+        argv = where([sys.executable, PROBE, *options, place / test_file, json.dumps(calls)])
         done = subprocess.run(argv, capture_output=True, text=True, timeout=120, cwd=place,
                               env={**os.environ, "TMPDIR": str(place / "tmp")})
         assert done.returncode == 0, (where.name, done.stderr[-3000:])
-        result = json.loads(done.stdout)
+        results = json.loads(done.stdout)
     assert os.listdir(place / "tmp") == [], "the run left files in TMPDIR"
-    return result
+    return results
 
 
 @pytest.mark.parametrize("layers", ["as-probed", "container-like"])
-def test_a_test_file_reaches_nothing_of_the_implementations(where, place,
-                                                            layers):
-    result = probe(where, place, "spy_on_implementations.py", "spy", "{needles}",
-                   "{paths}", layers=layers)
+def test_a_test_file_reaches_nothing_of_the_implementations(where, place, layers):
+    [result] = probe(where, place, "spy_on_implementations.py",
+                     [["spy", ["{needles}", "{paths}"]]], layers)
     assert result["kind"] == "ok", (where.name, result["error"])
     assert result["value"] == {"found": [], "imported": [], "opened": []}, where.name
     assert result["log"] == []
@@ -128,37 +125,30 @@ def test_the_spy_finds_the_implementations_where_nothing_isolates_them(monkeypat
     assert result["opened"] == paths
 
 
+FORGERIES = ["forge_an_answer", "forge_a_request_with_its_answer", "forge_garbage",
+             "forge_an_unknown_function", "forge_a_request_and_leave"]
+
+
+def as_logged(corpus: list, num_merges: int) -> list:
+    """The reference's answer, logged, as JSON has it."""
+    answer = [list(pair) for pair in reference.plain.train_bpe(corpus, num_merges)]
+    return ["train_bpe", [corpus, num_merges], answer, None]
+
+
 @pytest.mark.parametrize("where", [THIS_USER, "host-root", "host-nobody", "container"],
                          indirect=True)
 @pytest.mark.parametrize("layers", ["as-probed", "container-like"])
-def test_an_answer_forged_into_the_answer_pipe_is_never_logged(where, place,
-                                                               layers):
-    result = probe(where, place, "forge_served_frames.py", "forge_an_answer",
-                   layers=layers)
+def test_what_a_test_forges_on_the_served_pipes_is_never_logged_as_an_answer(where, place,
+                                                                            layers):
+    forged, *malformed, by_hand = probe(where, place, "forge_served_frames.py",
+                                        [[name, []] for name in FORGERIES], layers)
     # Whatever the test read back (its own forgery, where it has a /proc to reopen its answer
     # pipe for writing), the log holds the reference's answer to what it asked.
-    assert result["log"] == [["train_bpe", [["low lower lowest"], 2],
-                              [list(pair) for pair in reference.plain.train_bpe(
-                                  ["low lower lowest"], 2)], None]], where.name
-    assert "FORGED" not in json.dumps(result["log"])
-
-
-@pytest.mark.parametrize("where", [THIS_USER, "host-root", "host-nobody", "container"],
-                         indirect=True)
-@pytest.mark.parametrize("forgery", ["forge_a_request_with_its_answer", "forge_garbage",
-                                     "forge_an_unknown_function"])
-def test_a_malformed_frame_on_the_served_pipe_is_a_bad_answer(where, place,
-                                                              forgery):
-    result = probe(where, place, "forge_served_frames.py", forgery)
-    assert result["kind"] == "bad-answer", (where.name, result)
-    assert result["error"].startswith("sent a malformed request to a served function")
-    assert result["log"] == []
-
-
-@pytest.mark.parametrize("where", [THIS_USER, "host-root", "container"], indirect=True)
-def test_a_well_formed_request_written_by_hand_is_answered_and_logged_as_what_it_is(
-        where, place):
-    result = probe(where, place, "forge_served_frames.py", "forge_a_request_and_leave")
-    assert result["kind"] == "ok" and result["value"] == "left"
-    expected = [list(pair) for pair in reference.plain.train_bpe(["sent by hand"], 1)]
-    assert result["log"] == [["train_bpe", [["sent by hand"], 1], expected, None]]
+    assert forged["log"] == [as_logged(["low lower lowest"], 2)], (where.name, forged)
+    for result in malformed:
+        assert result["kind"] == "bad-answer", (where.name, result)
+        assert result["error"].startswith("sent a malformed request to a served function")
+        assert result["log"] == []
+    # A well-formed request written by hand is a request: answered and logged as one.
+    assert (by_hand["kind"], by_hand["value"]) == ("ok", "left")
+    assert by_hand["log"] == [as_logged(["sent by hand"], 1)]
