@@ -3,7 +3,7 @@
     with Sandbox("test_student.py", serves={"bpe": ("train_bpe", "encode")}) as box:
         served = Served({"train_bpe": impl.train_bpe, "encode": impl.encode})
         outcome = box.call("test_ties", [], served=served)
-        served.log()    # [ServedCall("train_bpe", ["ab ab", 3], {}, [[...]], None, 0.0004), ...]
+        served.log()  # [ServedCall("train_bpe", [["ab ab"], 1], [("a", "b")], None, 0.0004)...]
 
 A submission that is a test file (``from bpe import train_bpe``) imports a proxy module the
 worker installs before the submission runs. Inside a call given ``served``, each proxy function
@@ -31,7 +31,8 @@ plain) is the answer to that request; it never stops the grader.
 
 The answers' timing is not a secret: a test can time its calls and so may tell two
 implementations apart by their speed. Grading must rest on what the answers are (the log),
-not on whether a test failed.
+not on whether a test failed. An exception's message is an answer too: an implementation must
+not name itself in one.
 """
 
 from __future__ import annotations
