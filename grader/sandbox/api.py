@@ -41,8 +41,8 @@ from grader.sandbox.layers import (
     layers_notice,
     probe_layers,
 )
-from grader.sandbox.limits import SandboxError, SandboxLimits, SandboxUnavailable
 from grader.sandbox.leftovers import TEMP_PREFIX, remove_leftovers, remove_leftovers_once
+from grader.sandbox.limits import SandboxError, SandboxLimits, SandboxUnavailable
 from grader.sandbox.memory_watch import MemoryWatch
 from grader.sandbox.process import (
     OutputCapture,
@@ -269,8 +269,8 @@ class Sandbox:
         if outcome.kind == "not-cleared":  # cleared on the restart, or a SandboxUnavailable
             if not self._start_and_load().ok:
                 return _failed("crash", "a fresh worker could not re-import the submission")
-            outcome = self._call(function, tagged_args, limit, echo_args, measure_cpu, feed=feed,
-                             served=served)
+            outcome = self._call(function, tagged_args, limit, echo_args, measure_cpu,
+                                 feed=feed, served=served)
         if outcome.kind == "not-cleared":
             raise SandboxUnavailable(f"{outcome.error}, so the submission is not graded")
         return outcome

@@ -3,7 +3,7 @@
     with Sandbox("test_student.py", serves={"bpe": ("train_bpe", "encode")}) as box:
         served = Served({"train_bpe": impl.train_bpe, "encode": impl.encode})
         outcome = box.call("test_ties", [], served=served)
-        served.log()    # [ServedCall("train_bpe", ["ab ab", 3], {}, [[...]], None, 0.0004), ...]
+        served.log()  # [ServedCall("train_bpe", [["ab ab"], 1], [("a", "b")], None, 0.0004)...]
 
 A submission that is a test file (``from bpe import train_bpe``) imports a proxy module the
 worker installs before the submission runs. Inside a call given ``served``, each proxy function
@@ -21,7 +21,9 @@ The grader protects itself from the requests (the student picks the inputs): at 
 against the call's own time limit (and ``max_seconds`` per call, when given), and a served
 function still running when that time is out is interrupted where a timer signal can do so
 (the main thread); elsewhere it runs to its end and the call then ends. Any of these ends the
-call, with an outcome whose words say which limit (:attr:`Served.ended`). A frame on those
+call, with an outcome whose words say which limit (:attr:`Served.ended`): kind "timeout" for
+the time ("timed out: the served functions' time ran out ...", read after the test's name),
+"budget" for the requests and their size (a sentence of its own). A frame on those
 pipes that is not a request (the call's code can write there) ends the call as a bad answer;
 a well-formed one is a request like any other and is answered and logged as one, so the log
 holds only answers computed here. An implementation's bug (an exception, an answer that is not
@@ -29,7 +31,8 @@ plain) is the answer to that request; it never stops the grader.
 
 The answers' timing is not a secret: a test can time its calls and so may tell two
 implementations apart by their speed. Grading must rest on what the answers are (the log),
-not on whether a test failed.
+not on whether a test failed. An exception's message is an answer too: an implementation must
+not name itself in one.
 """
 
 from __future__ import annotations
@@ -51,10 +54,11 @@ from grader.sandbox.limits import SandboxError
 from grader.sandbox.wire import Opaque, Unreadable, WireError
 
 HEADER = struct.Struct(">I")
-RAISED_AS = (KeyError, IndexError, ValueError, TypeError)  # re-raised as themselves; else RuntimeError
+RAISED_AS = (KeyError, IndexError, ValueError, TypeError)  # as themselves, else RuntimeError
 MAX_ERROR_CHARS = 500
 MAX_CALLS = 1000
 MAX_REQUEST_BYTES = 1 << 20
+RESERVED_MODULES = ("student", "__main__")  # the worker's names for the submission and itself
 
 
 @dataclass(frozen=True)
@@ -146,10 +150,11 @@ class Served:
         try:
             message = wire.parse_json(payload, bounds)
             if (type(message) is not list or len(message) != 4 or message[0] != "serve"
-                    or message[1] not in self.functions or type(message[2]) is not list
-                    or type(message[3]) is not dict):
+                    or type(message[1]) is not str or message[1] not in self.functions
+                    or type(message[2]) is not list or type(message[3]) is not dict):
                 raise WireError("it is not a request to a served function")
-            decoded = wire.from_tagged([message[2], {"D": [[key, value] for key, value in message[3].items()]}], bounds)
+            named = {"D": [[key, value] for key, value in message[3].items()]}
+            decoded = wire.from_tagged([message[2], named], bounds)
             if not all(key.isidentifier() for key in message[3]) or not _plain(decoded):
                 raise WireError("its arguments are not plain values")
         except WireError as error:
@@ -208,8 +213,9 @@ class Served:
             limit = f"the {self.max_seconds:g} s they may take in one test"
         else:
             limit = f"the test's time limit of {self._call_seconds:g} s"
-        self._end("timeout", f"the served functions' time ran out: answering "
-                             f"{len(self._log)} call(s) took {spent} s, reaching {limit}")
+        calls = f"{len(self._log)} call" + ("" if len(self._log) == 1 else "s")
+        self._end("timeout", f"timed out: the served functions' time ran out after answering "
+                             f"{calls} in {spent} s, reaching {limit}")
 
     def _end(self, kind: str, message: str) -> None:
         self.ended = message
@@ -227,7 +233,7 @@ def served_modules(serves: Mapping[str, Any] | None) -> dict[str, list[str]]:
     seen: set[str] = set()
     for module, functions in serves.items():
         if (type(module) is not str or not module.isidentifier()
-                or module in sys.stdlib_module_names):
+                or module in sys.stdlib_module_names or module in RESERVED_MODULES):
             raise SandboxError(f"a served module needs a name of its own, got {module!r}")
         names = [functions] if isinstance(functions, str) else list(functions)
         if not names or not all(type(name) is str and name.isidentifier() and not
@@ -297,7 +303,7 @@ def _interrupted_after(seconds: float) -> Iterator[None]:
             raise _OutOfTime()
 
     previous = signal.signal(signal.SIGALRM, expire)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
+    signal.setitimer(signal.ITIMER_REAL, max(seconds, 0.001))  # a zero would disarm it
     try:
         yield
     finally:

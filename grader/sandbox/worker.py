@@ -877,7 +877,7 @@ class FedItems:
 
 
 def read_waiting(fd, size):
-    """``size`` bytes of the feed, waiting for them (the grader keeps its end of the feed
+    """``size`` bytes of the stream pipe ``fd``, waiting for them (the grader keeps its end
     non-blocking, and the pipe's flags are shared); None at its end."""
     chunks = []
     while size:
@@ -975,7 +975,9 @@ def ask_served(module, name, args, kwargs):
         tagged = [to_tagged(arg, budget) for arg in args]
         named = {key: to_tagged(value, budget) for key, value in dict.items(kwargs)}
     except TooLarge as error:
-        raise ValueError("%s.%s: %s" % (module, name, str(error).replace("answer", "arguments")))
+        words = str(error).replace("the answer has", "the arguments have")
+        raise ValueError("%s.%s: %s" % (module, name, words.replace("the answer is",
+                                                                     "the arguments are")))
     refused = refused_in([tagged, list(dict.values(named))])
     if refused is not None:
         raise TypeError("%s.%s takes plain values only (str, int, float, bool, None, bytes, "

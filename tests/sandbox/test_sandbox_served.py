@@ -4,11 +4,14 @@ ends a call that asks too much (one sandbox for the module, a fresh ``Served`` p
 
 from __future__ import annotations
 
+import json
+import struct
 import time
 
 import pytest
 
-from grader.sandbox import Sandbox, SandboxError, SandboxLimits, Served, ServedCall
+from grader.sandbox import Sandbox, SandboxError, SandboxLimits, Served, ServedCall, wire
+from grader.sandbox.served import ServedEnded
 
 LIMITS = SandboxLimits(call_seconds=2.0, memory_mib=256, total_seconds=120.0)
 TESTS = '''
@@ -35,11 +38,17 @@ def test_each_exception():
 
 
 def test_refuses(value_kind):
-    values = {"object": object(), "nested": [1, {"k": [os]}], "nan": float("nan")}
+    deep = []
+    for _ in range(100):
+        deep = [deep]
+    values = {"object": object(), "nested": [1, {"k": [os]}], "nan": float("nan"), "deep": deep}
     try:
-        train_bpe(values[value_kind], 1)
-    except TypeError as error:
-        return str(error)
+        if value_kind == "keyword":
+            encode("low", merges={1: object()})
+        else:
+            train_bpe(values[value_kind], 1)
+    except (TypeError, ValueError) as error:
+        return [type(error).__name__, str(error)]
 
 
 def test_loops(times):
@@ -151,12 +160,22 @@ def test_exceptions_are_raised_in_the_test_with_their_type_and_message(box):
     assert all(call.answer is None for call in answers.log())
 
 
-@pytest.mark.parametrize("value_kind", ["object", "nested", "nan"])
+@pytest.mark.parametrize("value_kind", ["object", "nested", "nan", "keyword"])
 def test_arguments_that_are_not_plain_are_refused_in_the_test(box, value_kind):
     answers = served()
     outcome = box.call("test_refuses", [value_kind], served=answers)
     assert outcome.kind == "ok"
-    assert outcome.value.startswith("bpe.train_bpe takes plain values only")
+    name, message = outcome.value
+    assert name == "TypeError" and "takes plain values only" in message
+    assert message.startswith("bpe.encode" if value_kind == "keyword" else "bpe.train_bpe")
+    assert answers.log() == []
+
+
+def test_arguments_nested_too_deeply_are_refused_in_the_test(box):
+    answers = served()
+    outcome = box.call("test_refuses", ["deep"], served=answers)
+    assert outcome.value == ["ValueError", "bpe.train_bpe: the arguments are nested more than "
+                                           "64 levels deep"]
     assert answers.log() == []
 
 
@@ -199,8 +218,9 @@ def test_a_slow_implementation_is_stopped_when_the_served_time_runs_out(box):
     outcome = box.call("test_slow", [], served=answers)
     assert time.monotonic() - started < 1.5
     assert outcome.kind == "timeout"
-    assert outcome.error.startswith("the served functions' time ran out")
-    assert "0.3 s they may take in one test" in outcome.error
+    assert outcome.error.startswith("timed out: the served functions' time ran out after "
+                                    "answering 1 call in 0.3")
+    assert outcome.error.endswith("reaching the 0.3 s they may take in one test")
     [call] = answers.log()
     assert call.error.startswith("TimeoutError") and call.seconds >= 0.3
 
@@ -252,3 +272,34 @@ def test_a_call_must_serve_every_function_the_sandbox_serves(box, tmp_path):
     for serves in ({"os": ["path"]}, {"bpe": ["a b"]}, {"bpe": ["f"], "other": ["f"]}):
         with pytest.raises(SandboxError):
             Sandbox(path, LIMITS, serves=serves)
+
+
+def frame(message) -> bytes:
+    payload = message if isinstance(message, bytes) else json.dumps(
+        message, separators=(",", ":")).encode()
+    return struct.pack(">I", len(payload)) + payload
+
+
+@pytest.mark.parametrize("message", [
+    b"hello", ["need"], ["serve", "train_bpe", ["ab", 1]], ["serve", ["train_bpe"], [], {}],
+    ["serve", "catalogue", [], {}], ["serve", "train_bpe", {"T": []}, {}],
+    ["serve", "train_bpe", [{"O": "Secret"}], {}], ["serve", "train_bpe", [], {"not a name": 1}],
+    ["serve", "train_bpe", [], {"corpus": {"U": ["Liar", "str", "redefines", "__eq__"]}}],
+    ["serve", "train_bpe", [{"X": 1}], {}], ["serve", "train_bpe", [1e400], {}],
+])
+def test_every_frame_that_is_not_a_request_ends_the_call_as_a_bad_answer(message):
+    answers = served()
+    with pytest.raises(ServedEnded) as ended:
+        answers.received(frame(message), wire.WireBounds())
+    assert ended.value.kind == "bad-answer"
+    assert str(ended.value).startswith("sent a malformed request to a served function")
+    assert answers.log() == [] and answers.ended == str(ended.value)
+
+
+def test_a_request_is_answered_whole_however_its_bytes_arrive():
+    answers = served()
+    data = frame(["serve", "encode", ["low"], {"merges": []}]) * 2
+    replies = b"".join(answers.received(data[index:index + 3], wire.WireBounds())
+                       for index in range(0, len(data), 3))
+    assert replies == frame(["ok", ["l", "o", "w"]]) * 2
+    assert [call.answer for call in answers.log()] == [["l", "o", "w"]] * 2
