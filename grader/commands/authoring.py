@@ -97,7 +97,9 @@ def _list_families(fmt: str) -> None:
             family = family_named(name)
         except FamilyError as error:
             raise InputError(str(error)) from None
+        handed_in = getattr(family.submission, "noun", None)
         rows.append({"family": family.name, "summary": family.summary,
+                     "hands_in": handed_in,
                      "roles": [{"role": role.name, "arguments": list(role.arguments),
                                 "checks": sorted(role.checks)} for role in family.roles],
                      "builds_on": list(family.builds_on)})
@@ -110,7 +112,7 @@ def _list_families(fmt: str) -> None:
             click.echo(f"    {role['role']:<18} ({', '.join(role['arguments'])}); "
                        f"checks: {', '.join(role['checks'])}")
         if not row["roles"]:
-            click.echo("    no functions: students hand in a file graded without running code")
+            click.echo(f"    no functions: students hand in {row['hands_in'] or 'a file'}")
 
 
 @click.command("show", help=with_exit_codes(

@@ -33,6 +33,13 @@ def test_grade_list_shows_the_exercise():
     assert "bpe-tests" in result.output and "Known mistakes" not in result.output
 
 
+def test_grade_list_families_says_what_its_students_hand_in():
+    result = CliRunner().invoke(main, ["list", "--families"])
+    lines = result.output.splitlines()
+    at = lines.index(next(line for line in lines if line.startswith("bpe_tests ")))
+    assert lines[at + 1].strip() == "no functions: students hand in a Python test file"
+
+
 def test_the_stub_is_graded_and_its_example_tests_count(tmp_path):
     runner = CliRunner()
     stub = tmp_path / "test_bpe.py"
