@@ -3,10 +3,11 @@
 A test file imports ``train_bpe`` and ``encode`` from the module the spec names; each call
 is answered here, never in the sandbox, by one :class:`Implementation`: the reference, a
 do-nothing one, or a catalogued mistake (its wrong ``train`` with the reference's ``encode``,
-or the other way round). Every implementation first checks its arguments the same way
-(:func:`checked_train`, :func:`checked_encode`), so a bad call fails alike everywhere and
-only the mistake itself makes two implementations answer differently. The arguments are
-bounded so no test makes the grader's side work long.
+or the other way round). The reference and every mistake first check their arguments the
+same way (:func:`checked_train`, :func:`checked_encode`), so a bad call fails alike in all of
+them and only the mistake itself makes two implementations answer differently; the
+arguments are bounded so no test makes the grader's side work long. A do-nothing BPE checks
+nothing (that is doing something), so a test that a bad call raises asserts something.
 """
 
 from __future__ import annotations
@@ -69,13 +70,19 @@ class Implementation:
     train: Callable[[list[str], int], Any]
     encode: Callable[[str, list[tuple[str, str]]], Any]
     mistake: Mistake | None = None
+    checked: bool = True
+    """Whether it checks its arguments first (a do-nothing BPE checks nothing either)."""
 
     def functions(self) -> dict[str, Callable[..., Any]]:
-        """The served functions, arguments checked first (by position or by name)."""
+        """The served functions, arguments passed by position or by name."""
         def train_bpe(corpus: Any, num_merges: Any) -> Any:
+            if not self.checked:
+                return self.train(corpus, num_merges)
             return self.train(*checked_train(corpus, num_merges))
 
         def encode(word: Any, merges: Any) -> Any:
+            if not self.checked:
+                return self.encode(word, merges)
             return self.encode(*checked_encode(word, merges))
         return {TRAIN: train_bpe, ENCODE: encode}
 
@@ -94,10 +101,11 @@ def _encode(word: str, merges: list[tuple[str, str]]) -> list[str]:
 REFERENCE = Implementation("reference", "the correct BPE", _train, _encode)
 DO_NOTHING = (
     Implementation("do-nothing-empty", "a do-nothing BPE (no merges, no tokens)",
-                   lambda corpus, num_merges: [], lambda word, merges: []),
+                   lambda corpus, num_merges: [], lambda word, merges: [], checked=False),
     Implementation("do-nothing-characters", "a do-nothing BPE (no merges, every word its "
                    "characters and </w>)",
-                   lambda corpus, num_merges: [], lambda word, merges: list(word) + [END_OF_WORD]),
+                   lambda corpus, num_merges: [], lambda word, merges: list(word) + [END_OF_WORD],
+                   checked=False),
 )
 
 

@@ -63,8 +63,9 @@ against the correct one and against known wrong ones.
 #     a test fails on it because it answered differently. Each group's points are the share
 #     of its mistakes your tests catch:
 {groups}
-#   At most {exercise.tests.max_tests} tests are run; plain functions without parameters
-#   (no pytest fixtures). Keep each test fast: small corpora, few merges.
+#   At most {exercise.tests.max_tests} tests are run: plain functions without parameters and
+#   plain assert statements (pytest itself is not available where they run; check an error
+#   with try/except ValueError). Keep each test fast: small corpora, few merges.
 
 from {module} import encode, train_bpe
 

@@ -70,11 +70,15 @@ class TestFileKind:
                                memory_mib=exercise.limits.memory_mib,
                                total_seconds=exercise.limits.total_seconds)
         box = stack.enter_context(Sandbox(copy, limits=limits, strict=strict_sandbox,
+                                          allowed_imports=exercise.allowed_imports,
                                           serves={settings.module: FUNCTIONS}))
         loaded = box.load()
         if not loaded.ok:
-            return _not_graded(f"{path.name} could not be loaded: {loaded.error}",
-                               layers=dict(box.layers), box=box)
+            reason = f"{path.name} could not be loaded: {loaded.error}"
+            if "No module named 'pytest'" in (loaded.error or ""):
+                reason += (". pytest is not available where your tests run: write plain "
+                           "assert statements, and check an error with try/except")
+            return _not_graded(reason, layers=dict(box.layers), box=box)
         answers = ReferenceAnswers()
 
         def runner(test: str, implementation: Implementation) -> Run:
