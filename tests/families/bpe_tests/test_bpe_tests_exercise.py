@@ -102,3 +102,71 @@ def test_a_test_file_cannot_read_the_served_implementations(exercise, tmp_path):
     checks = milestone(report, "valid").checks
     # the import of grader fails in the sandbox: the test cannot even name the grader
     assert checks[0].score == 0 and "ModuleNotFoundError" in checks[0].message
+
+
+MIXED = '''# exercise: bpe-tests
+import time
+
+from bpe import train_bpe
+
+
+def test_a_bad_corpus_raises():
+    try:
+        train_bpe("low lower", 1)
+    except ValueError:
+        return
+    assert False, "a str corpus was accepted"
+
+
+def test_with_a_fixture(corpus):
+    assert train_bpe(corpus, 1)
+
+
+def test_on_the_clock():
+    assert train_bpe([str(time.time_ns())], 1)
+
+
+def test_forever():
+    while True:
+        pass
+
+
+def test_twice():
+    assert False
+
+
+def test_twice():
+    assert train_bpe(["a"], 1) == [("a", "</w>")]
+'''
+
+
+@pytest.fixture(scope="module")
+def mixed(exercise, tmp_path_factory):
+    from grader.families.api import grade_submission
+    path = tmp_path_factory.mktemp("mixed") / "test_mixed.py"
+    path.write_text(MIXED, encoding="utf-8")
+    report = grade_submission(path, exercise, helper=False)
+    return {check.title: check for check in milestone(report, "valid").checks}
+
+
+def test_each_kind_of_test_gets_its_verdict_and_only_valid_ones_earn(mixed):
+    assert list(mixed) == ["test_a_bad_corpus_raises", "test_with_a_fixture",
+                           "test_on_the_clock", "test_forever", "test_twice"]
+    assert mixed["test_a_bad_corpus_raises"].passed  # a do-nothing BPE raises nothing
+    assert mixed["test_twice"].passed  # the def that runs is the last one
+    assert "takes arguments" in mixed["test_with_a_fixture"].message
+    assert "not deterministic" in mixed["test_on_the_clock"].message
+    assert "seed your random inputs" in mixed["test_on_the_clock"].message
+    assert mixed["test_forever"].message.startswith("too slow")
+    assert all(mixed[name].score == 0 for name in ("test_with_a_fixture", "test_on_the_clock",
+                                                   "test_forever"))
+
+
+def test_importing_pytest_is_answered_with_what_to_write_instead(exercise, tmp_path):
+    from grader.families.api import grade_submission
+    path = tmp_path / "test_pytest.py"
+    path.write_text("# exercise: bpe-tests\nimport pytest\nfrom bpe import train_bpe\n\n\n"
+                    "def test_a():\n    assert train_bpe(['a'], 1)\n", encoding="utf-8")
+    report = grade_submission(path, exercise, helper=False)
+    assert report.score == 0
+    assert any("pytest is not available where your tests run" in error for error in report.errors)
