@@ -17,6 +17,8 @@ from typing import Any, Literal, Optional
 Status = Literal["passed", "failed", "timed-out", "crashed", "unfinished"]
 OUT_OF_TIME = ("the submission's time budget ran out", "the grading reached its time limit")
 """What the sandbox says of a call refused because the grading's own time is used up."""
+INTERRUPTED = "TimeoutError: interrupted"
+"""How the served log records a call stopped when the test's time ran out: no answer."""
 AT_LINE = re.compile(r"\(at line (\d+)(?:, in (\w+))?\)$")
 
 

@@ -15,7 +15,7 @@ from typing import Any, Optional
 
 from grader.families.api import Served, ServedCall
 from grader.families.bpe_tests.implementations import REFERENCE, Implementation
-from grader.families.bpe_tests.outcomes import Call, Run, run_of
+from grader.families.bpe_tests.outcomes import INTERRUPTED, Call, Run, run_of
 
 MAX_CALLS = 200
 """Served calls one test may make (more ends the test)."""
@@ -45,7 +45,8 @@ class ReferenceAnswers:
     def learn(self, run: Run) -> None:
         """Keep the answers of a run against the reference."""
         for call in run.calls:
-            self._known.setdefault(_key(call), (call.answer, call.error))
+            if call.error is None or not call.error.startswith(INTERRUPTED):
+                self._known.setdefault(_key(call), (call.answer, call.error))
 
     def __call__(self, call: Call) -> tuple[Any, Optional[str]]:
         key = _key(call)

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal, Optional
 
 from grader.families.bpe_tests.implementations import DO_NOTHING, MISTAKEN, REFERENCE, Implementation
-from grader.families.bpe_tests.outcomes import Call, Run
+from grader.families.bpe_tests.outcomes import INTERRUPTED, Call, Run
 from grader.families.bpe_tests.test_file import TestFile, TestFunction
 
 Runner = Callable[[str, Implementation], Run]
@@ -34,8 +34,6 @@ the served log records it."""
 
 Status = Literal["valid", "not-run", "unrunnable", "unfinished", "too-slow",
                  "not-deterministic", "fails-reference", "asserts-nothing"]
-INTERRUPTED = "TimeoutError: interrupted"
-"""How the served log records a call stopped when the test's time ran out: no answer."""
 
 
 @dataclass

@@ -218,3 +218,10 @@ def test_two_asserts_on_the_failing_line_give_no_expectation():
     source = ("from bpe import encode\n\n\ndef test_one():\n"
               "    assert encode('a', []) == ['a', '</w>']; assert encode('b', []) == ['x']\n")
     assert read_test_file(source, "bpe").expectation("test_one", 5) is None
+
+
+def test_an_interrupted_reference_answer_is_not_learned_as_the_references():
+    answers = ReferenceAnswers()
+    stopped = Call("train_bpe", CORPUS, None, "TimeoutError: interrupted when time ran out")
+    answers.learn(Run("timed-out", "timed out", None, (stopped,)))
+    assert answers(stopped) == (RIGHT, None)
