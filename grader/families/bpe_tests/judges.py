@@ -48,7 +48,8 @@ def run_catches(context: CheckContext) -> list[CheckResult]:
         if verdict is not None and verdict.caught:
             message = feedback.caught_message(verdict, opened.reference_answer)
         elif verdict is None:
-            message = "not caught: no test of yours counts (see what your tests earn for themselves)"
+            message = ("not caught: no test of yours counts (see what your tests earn for "
+                       "themselves)")
         elif verdict.unfinished:
             message = feedback.unfinished_message()
         else:

@@ -19,12 +19,14 @@ def spec_problems(exercise: Exercise) -> Iterator[tuple[Loc, str]]:
     for index, milestone in enumerate(exercise.milestones):
         loc: Loc = ("milestones", index)
         if milestone.function is not None:
-            yield loc + ("function",), "a tests milestone grades the student's tests, not a function"
+            yield loc + ("function",), ("a tests milestone grades the student's tests, not a "
+                                        "function")
         kinds = [check.kind for check in milestone.checks]
         for check_index, kind in enumerate(kinds):
             if kind not in (VALID, CATCHES):
                 yield loc + ("checks", check_index, "kind"), (
-                    f"{kind!r} checks a function; a tests milestone has one check: valid or catches")
+                    f"{kind!r} checks a function; a tests milestone has one check: valid or "
+                    "catches")
         if len(kinds) != 1:
             yield loc + ("checks",), "a tests milestone has exactly one check: valid or catches"
         if CATCHES in kinds and not milestone.groups:

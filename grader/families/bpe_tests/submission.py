@@ -19,7 +19,7 @@ from grader.families.api import Exercise, Opened, Sandbox, SandboxLimits
 from grader.families.bpe_tests.implementations import FUNCTIONS, REFERENCE, Implementation
 from grader.families.bpe_tests.outcomes import Run
 from grader.families.bpe_tests.runner import ReferenceAnswers, run_test
-from grader.families.bpe_tests.test_file import TestFile, read_test_file
+from grader.families.bpe_tests.test_file import read_test_file
 from grader.families.bpe_tests.verdicts import Verdicts
 
 SAFE_NAME = "test_submission.py"

@@ -120,7 +120,8 @@ def read_test_file(source: str, module: str) -> TestFile:
                 if alias.name == module:
                     read.module_names.add(alias.asname or alias.name)
     for node in tree.body:
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name.startswith("test"):
+        if (isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
+                and node.name.startswith("test")):
             # a later def of the same name is the one that runs
             read.tests = [test for test in read.tests if test.name != node.name]
             read.tests.append(TestFunction(node.name, node.lineno, node.end_lineno or node.lineno,

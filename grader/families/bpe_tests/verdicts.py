@@ -23,7 +23,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal, Optional
 
-from grader.families.bpe_tests.implementations import DO_NOTHING, MISTAKEN, REFERENCE, Implementation
+from grader.families.bpe_tests.implementations import (DO_NOTHING, MISTAKEN, REFERENCE,
+                                                       Implementation)
 from grader.families.bpe_tests.outcomes import INTERRUPTED, Call, Run
 from grader.families.bpe_tests.test_file import TestFile, TestFunction
 

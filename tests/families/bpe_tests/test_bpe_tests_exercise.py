@@ -97,7 +97,8 @@ def test_a_test_file_cannot_read_the_served_implementations(exercise, tmp_path):
         "    import bpe\n"
         "    assert 'mistake' not in repr(vars(bpe))\n"
         "    assert not hasattr(bpe.train_bpe, '__wrapped__')\n"
-        "    assert bpe.train_bpe.__code__.co_filename != __import__('grader').__file__\n"), encoding="utf-8")
+        "    assert bpe.train_bpe.__code__.co_filename != __import__('grader').__file__\n"),
+        encoding="utf-8")
     report = grade_submission(probe, exercise, helper=False)
     checks = milestone(report, "valid").checks
     # the import of grader fails in the sandbox: the test cannot even name the grader

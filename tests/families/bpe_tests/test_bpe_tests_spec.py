@@ -26,7 +26,8 @@ def test_the_shipped_spec_is_clean(tmp_path):
 
 def test_a_group_graded_twice_is_named(tmp_path):
     result = check(tmp_path, "groups: [counting]", "groups: [counting, ties]")
-    assert result.exit_code == 3 and "group 'ties' is already graded by milestones[1]" in result.output
+    assert result.exit_code == 3
+    assert "group 'ties' is already graded by milestones[1]" in result.output
 
 
 def test_a_catches_check_without_groups_and_a_function_check_are_refused(tmp_path):

@@ -112,7 +112,8 @@ def test_a_test_failing_on_the_reference_is_shown_with_the_reference_answer():
     assert verdict.status == "fails-reference"
     message = feedback.test_message(verdict, verdicts.file, max_tests=25)
     assert "at line 5" in message
-    assert f"Your test expects ['lo', 'w</w>'] from encode('lower', [('l', 'o')]), the correct BPE returns {answer!r}" in message
+    assert ("Your test expects ['lo', 'w</w>'] from encode('lower', [('l', 'o')]), the correct "
+            f"BPE returns {answer!r}") in message
 
 
 def test_expected_lists_where_the_answer_has_tuples_are_said_to_differ_only_so():
@@ -152,7 +153,8 @@ def test_a_timed_out_test_is_too_slow_and_tests_over_the_cap_are_not_run():
 
 
 def test_a_test_with_parameters_is_not_run():
-    source = "from bpe import train_bpe\n\n\ndef test_one(corpus):\n    assert train_bpe(corpus, 1)\n"
+    source = ("from bpe import train_bpe\n\n\ndef test_one(corpus):\n"
+              "    assert train_bpe(corpus, 1)\n")
     verdicts, runner = verdicts_of({}, PASSED, source)
     assert verdicts.tests[0].status == "unrunnable" and not runner.asked
 
@@ -195,7 +197,7 @@ def test_when_the_gradings_time_runs_out_nothing_is_said_to_slip_through():
 def test_a_call_stopped_for_time_is_no_answer_that_differs():
     stopped = Run("timed-out", "timed out after 2 s", None,
                   (right_call(), Call("encode", ("ab", []), None,
-                                      "TimeoutError: interrupted when the served functions' time ran out")))
+                                      "TimeoutError: interrupted when the time ran out")))
     verdicts, _ = verdicts_of({("test_one", "encode-reverse-rank"): stopped,
                                ("test_two", "encode-reverse-rank"): PASSED,
                                ("test_three", "encode-reverse-rank"): PASSED}, PASSED)
