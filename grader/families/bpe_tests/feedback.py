@@ -13,7 +13,7 @@ from typing import Any, Optional
 from grader.families.api import Claim, said
 from grader.families.bpe_tests.groups import Group
 from grader.families.bpe_tests.implementations import MISTAKEN, REFERENCE, TRAIN
-from grader.families.bpe_tests.outcomes import Call, Run
+from grader.families.bpe_tests.outcomes import AT_LINE, Call, Run
 from grader.families.bpe_tests.test_file import TestFile
 from grader.families.bpe_tests.verdicts import (MistakeVerdict, ReferenceAnswer, TestVerdict,
                                                 differing_call)
@@ -104,9 +104,10 @@ def fails_on_reference(verdict: TestVerdict, tests: TestFile) -> str:
                  if expectation is not None and call.function == expectation.function), None)
     if expectation is not None and last is not None and last.error is None:
         compared = _compared(expectation.expected, last)
-        if compared:
-            return said(head + ".", compared, "It earns nothing.")
+        if compared.true():
+            return said(head + ".", compared, _assertion_message(run), "It earns nothing.")
     parts = [head + f" ({run.message})." if run.status != "failed" else head + "."]
+    parts.append(_assertion_message(run))
     if run.calls:
         calls = run.calls[-MAX_CALLS_SHOWN:]
         skipped = len(run.calls) - len(calls)
@@ -117,10 +118,19 @@ def fails_on_reference(verdict: TestVerdict, tests: TestFile) -> str:
     else:
         parts.append("It made no call of train_bpe or encode before failing.")
     parts.append("It earns nothing.")
-    return " ".join(parts)
+    return " ".join(part for part in parts if part)
 
 
-def _compared(expected: Any, call: Call) -> Optional[Claim]:
+def _assertion_message(run: Run) -> str:
+    """The test's own message for its failed assert (``assert x == y, "message"``), if any."""
+    if run.status != "failed":
+        return ""
+    text = AT_LINE.sub("", run.message).strip()
+    prefix = "raised AssertionError: "
+    return f"Its assertion says: {text[len(prefix):]}." if text.startswith(prefix) else ""
+
+
+def _compared(expected: Any, call: Call) -> Claim:
     answer = call.answer
     text = (f"Your test expects {shown(expected)} from {call_text(call)}, the correct BPE "
             f"returns {shown(answer)}.")

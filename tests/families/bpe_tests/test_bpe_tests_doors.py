@@ -50,7 +50,7 @@ def test_the_gradescope_bundle_grades_test_files_in_a_default_container(suites):
     root = next(root_setup)
     try:
         graded = {name: run_autograder(root, {"test_bpe.py": suites / f"{name}.py"})
-                  for name in ("thorough", "tie_blind", "assert_true")}
+                  for name in (suite.replace("-", "_") for suite in SUITES)}
     finally:
         root_setup.close()
     for results in graded.values():
@@ -58,8 +58,11 @@ def test_the_gradescope_bundle_grades_test_files_in_a_default_container(suites):
             results["tests"][0].get("output")
     assert graded["thorough"]["score"] == 100
     assert 0 < graded["tie_blind"]["score"] < 100
-    assert graded["assert_true"]["score"] == 0
-    assert json.dumps(graded["tie_blind"]).count("passes all your tests") >= 1
+    assert graded["assert_true"]["score"] == graded["no_tests"]["score"] == 0
+    assert 0 < graded["fails_on_reference"]["score"] < 100
+    assert "passes all your tests" in json.dumps(graded["tie_blind"])
+    assert "the correct BPE returns ['low', 'e', 'r', '</w>']" in json.dumps(
+        graded["fails_on_reference"], ensure_ascii=False)
 
 
 @pytest.mark.slow

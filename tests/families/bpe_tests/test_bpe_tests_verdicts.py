@@ -227,3 +227,16 @@ def test_an_interrupted_reference_answer_is_not_learned_as_the_references():
     stopped = Call("train_bpe", CORPUS, None, "TimeoutError: interrupted when time ran out")
     answers.learn(Run("timed-out", "timed out", None, (stopped,)))
     assert answers(stopped) == (RIGHT, None)
+
+
+def test_a_failing_asserts_own_message_is_shown_with_the_calls():
+    source = ("from bpe import encode\n\n\ndef test_one():\n    tokens = encode('ab', [])\n"
+              "    assert tokens == ['ab'], 'ab should be one token'\n")
+    failed = Run("failed", "raised AssertionError: ab should be one token (at line 6, in test_one)",
+                 6, (Call("encode", ("ab", []), ["a", "b", "</w>"]),))
+    verdicts, _ = verdicts_of({("test_one", "reference"): failed}, PASSED, source)
+    message = feedback.test_message(verdicts.tests[0], verdicts.file, max_tests=25)
+    assert message == ("fails on the correct BPE at line 6: `assert tokens == ['ab'], 'ab should "
+                       "be one token'`. Its assertion says: ab should be one token. Its calls and "
+                       "the correct BPE's answers: encode('ab', []) returns ['a', 'b', '</w>']. "
+                       "It earns nothing.")
