@@ -1,5 +1,5 @@
-"""Five test files graded through ``grade batch``, and through the Gradescope bundle in the
-simulated default Docker container."""
+"""Five test files graded through ``grade batch`` and through the Gradescope bundle in the
+simulated default Docker container; one through the PrairieLearn question's entry point."""
 
 from __future__ import annotations
 
@@ -89,13 +89,3 @@ def test_the_prairielearn_question_grades_a_test_file(suites, tmp_path):
     results = validate(root / "results" / "results.json")
     assert results["gradable"] is True and 0 < results["score"] < 1
 
-
-@pytest.mark.slow
-def test_the_classroom_workflow_grades_the_test_file_in_the_template(suites, tmp_path):
-    from bundles.test_bundle_classroom import build_repository, recorded, run_steps
-
-    repository = tmp_path / "repo"
-    build_repository(repository, EXERCISE)
-    shutil.copy(suites / "thorough.py", repository / "test_bpe.py")
-    result, log = run_steps(repository, tmp_path, None)
-    assert recorded(result) == 100 and result["status"] == "pass", log
