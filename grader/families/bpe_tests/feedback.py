@@ -12,7 +12,7 @@ from typing import Any, Optional
 
 from grader.families.api import Claim, said
 from grader.families.bpe_tests.groups import Group
-from grader.families.bpe_tests.implementations import MISTAKEN, REFERENCE, TRAIN
+from grader.families.bpe_tests.implementations import MISTAKEN, REFERENCE, TRAIN, Implementation
 from grader.families.bpe_tests.outcomes import AT_LINE, Call, Run
 from grader.families.bpe_tests.test_file import TestFile
 from grader.families.bpe_tests.verdicts import (MistakeVerdict, ReferenceAnswer, TestVerdict,
@@ -155,7 +155,7 @@ def asserts_nothing(verdict: TestVerdict, tests: TestFile) -> str:
     others = verdict.do_nothing + verdict.mistaken
     return said(
         Claim("asserts nothing: it passes on the correct BPE, on both do-nothing BPEs and on "
-              "every known mistake, so no wrong BPE fails it.",
+              "every known mistake: none of them fails it.",
               lambda: bool(verdict.mistaken) and all(run.passed for run in others)),
         Claim("asserts nothing a wrong BPE breaks: where it fails on a do-nothing BPE or a "
               "known mistake, every answer it got was the correct BPE's, so the wrong answers "
@@ -194,6 +194,8 @@ def slipped_message(verdict: MistakeVerdict, group: Group, all_valid: bool) -> s
     notes = [f"{name} fails on it ({run.message or run.status}), but every answer it got "
              "there equals the correct BPE's, so the failure is not the mistake's doing and "
              "does not count" for name, run in verdict.answers_right[:2]]
+    if len(verdict.answers_right) > 2:
+        notes.append(f"so do {len(verdict.answers_right) - 2} more of your tests")
     witness = witness_call(implementation)
     return said(head + ":" if not notes else head + ";", *[note + ";" for note in notes],
                 f"add a test with {group.advice}.",
@@ -202,7 +204,7 @@ def slipped_message(verdict: MistakeVerdict, group: Group, all_valid: bool) -> s
                       lambda: witness is not None and disagree(implementation, witness)))
 
 
-def witness_call(implementation) -> Optional[Call]:
+def witness_call(implementation: Implementation) -> Optional[Call]:
     """The mistake's catalogue witness as a call of the served function (a corpus of word
     counts written as one text)."""
     mistake = implementation.mistake
@@ -217,7 +219,7 @@ def witness_call(implementation) -> Optional[Call]:
     return None
 
 
-def disagree(implementation, call: Call) -> bool:
+def disagree(implementation: Implementation, call: Call) -> bool:
     def outcome(which):
         try:
             return which.answer(call.function, call.args), None
