@@ -44,7 +44,9 @@ def outcome_text(call: Call) -> str:
 def test_message(verdict: TestVerdict, tests: TestFile, *, max_tests: int) -> str:
     status, first = verdict.status, verdict.first
     if status == "valid":
-        return "passes on the correct BPE, with the same calls and answers on both runs"
+        return said("passes on the correct BPE, with the same calls and answers on both runs",
+                    Claim(f"and fails on {_named(verdict.failed_by)} through a wrong answer",
+                          lambda: verdict.failed_by is not None), sep=", ")
     if status == "not-run":
         return (f"not run: at most {max_tests} tests of a file are graded; move the tests that "
                 "matter most to the top or merge small ones")
@@ -65,6 +67,14 @@ def test_message(verdict: TestVerdict, tests: TestFile, *, max_tests: int) -> st
     if status == "fails-reference":
         return fails_on_reference(verdict, tests)
     return asserts_nothing(verdict, tests)
+
+
+def _named(implementation: Optional[Implementation]) -> str:
+    if implementation is None:
+        return ""
+    if implementation.mistake is not None:
+        return f"the known mistake {implementation.mistake.id}"
+    return implementation.title
 
 
 def _difference(first: Optional[Run], second: Optional[Run]) -> str:

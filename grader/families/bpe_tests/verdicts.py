@@ -46,6 +46,8 @@ class TestVerdict:
     do_nothing: list[Run] = field(default_factory=list)
     mistaken: list[Run] = field(default_factory=list)
     """Its runs on the catalogued mistakes, when it was run on every one of them."""
+    failed_by: Optional[Implementation] = None
+    """A wrong BPE it fails on through a wrong answer (what shows it asserts something)."""
 
     @property
     def counts(self) -> bool:
@@ -136,6 +138,7 @@ class Verdicts:
                 for empty in DO_NOTHING:  # one that fails it is enough
                     verdict.do_nothing.append(self.run(verdict.test.name, empty))
                     if kills(verdict.do_nothing[-1], self._reference):
+                        verdict.failed_by = empty
                         break
         for verdict in verdicts:  # tests no do-nothing BPE fails: do they catch anything?
             if verdict.status == "valid" and not any(kills(run, self._reference)
@@ -143,7 +146,10 @@ class Verdicts:
                 runs = []
                 for wrong in MISTAKEN.values():
                     runs.append(self.run(verdict.test.name, wrong))
-                    if runs[-1].status == "unfinished" or kills(runs[-1], self._reference):
+                    if kills(runs[-1], self._reference):
+                        verdict.failed_by = wrong
+                        break
+                    if runs[-1].status == "unfinished":
                         break
                 if not any(kills(run, self._reference) for run in runs) and all(
                         run.status != "unfinished" for run in runs):

@@ -240,3 +240,15 @@ def test_a_failing_asserts_own_message_is_shown_with_the_calls():
                        "be one token'`. Its assertion says: ab should be one token. Its calls and "
                        "the correct BPE's answers: encode('ab', []) returns ['a', 'b', '</w>']. "
                        "It earns nothing.")
+
+
+def test_a_valid_test_says_which_wrong_bpe_fails_it():
+    verdicts, _ = verdicts_of({("test_one", "do-nothing-empty"): PASSED,
+                               ("test_one", "do-nothing-characters"): PASSED,
+                               ("test_one", "marker-split"): KILLED}, PASSED)
+    messages = [feedback.test_message(v, verdicts.file, max_tests=25) for v in verdicts.tests]
+    assert messages[0] == ("passes on the correct BPE, with the same calls and answers on both "
+                           "runs, and fails on the known mistake marker-split through a wrong "
+                           "answer")
+    assert messages[1].endswith("fails on a do-nothing BPE (no merges, no tokens) through a "
+                                "wrong answer")
