@@ -171,3 +171,21 @@ def test_importing_pytest_is_answered_with_what_to_write_instead(exercise, tmp_p
     report = grade_submission(path, exercise, helper=False)
     assert report.score == 0
     assert any("pytest is not available where your tests run" in error for error in report.errors)
+
+
+def without_durations(value):
+    if isinstance(value, dict):
+        return {key: without_durations(item) for key, item in value.items()
+                if key != "seconds" and not key.endswith("_seconds")}
+    if isinstance(value, list):
+        return [without_durations(item) for item in value]
+    return value
+
+
+def test_the_same_file_graded_again_gets_the_same_report(audit, exercise, tmp_path):
+    from grader.families.api import grade_submission
+    path = tmp_path / "test_tie_blind.py"
+    path.write_text(suite_text(exercise, "tie-blind"), encoding="utf-8")
+    again = grade_submission(path, exercise, helper=False)
+    assert without_durations(again.to_json()) == without_durations(
+        audit.reports["tie-blind"].to_json())
