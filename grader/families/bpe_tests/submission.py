@@ -89,7 +89,10 @@ class TestFileKind:
 
         verdicts = Verdicts(tests, runner, answers, settings.max_tests)
         opened_tests = OpenedTests(exercise, path.name, settings.module, verdicts, answers)
-        return Opened(calls=opened_tests, box=box, layers=dict(box.layers),
+        notes = [f"class {name} (line {line}) holds test methods, which are not run: write "
+                 "them as plain functions at the top level of the file"
+                 for name, line in tests.classes]
+        return Opened(calls=opened_tests, box=box, layers=dict(box.layers), notes=notes,
                       output=lambda: box.output)
 
 

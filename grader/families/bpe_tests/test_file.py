@@ -46,6 +46,8 @@ class TestFile:
     """Local name -> served function (``from bpe import encode as enc`` gives enc -> encode)."""
     module_names: set[str] = field(default_factory=set)
     """Local names bound to the served module itself (``import bpe``)."""
+    classes: list[tuple[str, int]] = field(default_factory=list)
+    """Top-level classes holding ``test_*`` methods, which are not run: (name, line)."""
     tree: Optional[ast.Module] = None
 
     def line_text(self, line: Optional[int]) -> str:
@@ -120,6 +122,10 @@ def read_test_file(source: str, module: str) -> TestFile:
                 if alias.name == module:
                     read.module_names.add(alias.asname or alias.name)
     for node in tree.body:
+        if isinstance(node, ast.ClassDef) and any(
+                isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef))
+                and item.name.startswith("test") for item in node.body):
+            read.classes.append((node.name, node.lineno))
         if (isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
                 and node.name.startswith("test")):
             # a later def of the same name is the one that runs

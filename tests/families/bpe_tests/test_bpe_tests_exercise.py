@@ -138,6 +138,11 @@ def test_twice():
 
 def test_twice():
     assert train_bpe(["a"], 1) == [("a", "</w>")]
+
+
+class TestInAClass:
+    def test_method(self):
+        assert train_bpe(["a"], 1) == [("a", "</w>")]
 '''
 
 
@@ -147,10 +152,13 @@ def mixed(exercise, tmp_path_factory):
     path = tmp_path_factory.mktemp("mixed") / "test_mixed.py"
     path.write_text(MIXED, encoding="utf-8")
     report = grade_submission(path, exercise, helper=False)
-    return {check.title: check for check in milestone(report, "valid").checks}
+    return report, {check.title: check for check in milestone(report, "valid").checks}
 
 
 def test_each_kind_of_test_gets_its_verdict_and_only_valid_ones_earn(mixed):
+    report, mixed = mixed
+    assert report.notes == ["class TestInAClass (line 36) holds test methods, which are not "
+                            "run: write them as plain functions at the top level of the file"]
     assert list(mixed) == ["test_a_bad_corpus_raises", "test_with_a_fixture",
                            "test_on_the_clock", "test_forever", "test_twice"]
     assert mixed["test_a_bad_corpus_raises"].passed  # a do-nothing BPE raises nothing
