@@ -20,7 +20,7 @@ from grader.families.bpe_tests.verdicts import (MistakeVerdict, ReferenceAnswer,
 
 SHOWN = 160
 MAX_CALLS_SHOWN = 4
-NOUNS = {"train": "trainer", "encode": "encoder"}
+NOUNS = {"train": "a trainer", "encode": "an encoder"}
 
 
 def shown(value: Any) -> str:
@@ -197,10 +197,10 @@ def unfinished_message() -> str:
 def slipped_message(verdict: MistakeVerdict, group: Group, all_valid: bool) -> str:
     implementation = MISTAKEN[verdict.mistake_id]
     mistake = implementation.mistake
-    noun = NOUNS.get(mistake.role, "BPE")
+    noun = NOUNS.get(mistake.role, "a BPE")
     tests = "all your tests" if all_valid else "all your tests that count"
-    head = (f"A {noun} with this mistake passes {tests}" if not verdict.answers_right else
-            f"No test of yours catches a {noun} with this mistake")
+    head = (f"{noun[0].upper()}{noun[1:]} with this mistake passes {tests}"
+            if not verdict.answers_right else f"No test of yours catches {noun} with this mistake")
     notes = [f"{name} fails on it ({run.message or run.status}), but every answer it got "
              "there equals the correct BPE's, so the failure is not the mistake's doing and "
              "does not count" for name, run in verdict.answers_right[:2]]

@@ -252,3 +252,10 @@ def test_a_valid_test_says_which_wrong_bpe_fails_it():
                            "answer")
     assert messages[1].endswith("fails on a do-nothing BPE (no merges, no tokens) through a "
                                 "wrong answer")
+
+
+def test_a_slipped_encoder_mistake_reads_as_an_encoder():
+    verdicts, _ = verdicts_of({}, PASSED)
+    message = feedback.slipped_message(verdicts.mistake("encode-reverse-rank"),
+                                       group("encode-order"), all_valid=True)
+    assert message.startswith("An encoder with this mistake passes all your tests: add a test")
