@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Iterator
+from pathlib import Path
 
 from grader.families.api import Exercise, Loc
 
@@ -15,6 +17,13 @@ def spec_problems(exercise: Exercise) -> Iterator[tuple[Loc, str]]:
                                "functions out")
     if exercise.cases:
         yield ("cases",), "a tests exercise is graded on the catalogued mistakes: leave cases out"
+    module = exercise.tests.module
+    if module in sys.stdlib_module_names:
+        yield ("tests", "module"), (f"{module!r} is a standard-library module; the tests import "
+                                    "the served functions from a module of another name")
+    if module == Path(exercise.student_file).stem:
+        yield ("tests", "module"), (f"{module!r} is the name of the students' own file "
+                                    f"({exercise.student_file}); serve another module name")
     graded: dict[str, int] = {}
     for index, milestone in enumerate(exercise.milestones):
         loc: Loc = ("milestones", index)

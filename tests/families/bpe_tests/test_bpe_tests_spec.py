@@ -41,3 +41,10 @@ def test_a_catches_check_without_groups_and_a_function_check_are_refused(tmp_pat
 def test_an_unknown_group_is_refused(tmp_path):
     result = check(tmp_path, "groups: [ties]", "groups: [tie]")
     assert result.exit_code in (2, 3) and "tie" in result.output and "ties" in result.output
+
+
+def test_a_served_module_may_not_shadow_the_standard_library_or_the_students_file(tmp_path):
+    result = check(tmp_path, "tests: {module: bpe,", "tests: {module: json,")
+    assert result.exit_code == 3 and "'json' is a standard-library module" in result.output
+    result = check(tmp_path, "tests: {module: bpe,", "tests: {module: test_bpe,")
+    assert result.exit_code == 3 and "is the name of the students' own file" in result.output
