@@ -14,14 +14,15 @@ every mistake here changes at least one of its answers, so none goes unnoticed.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any, Optional
 
 from grader.families.bpe.wrong_bpe import encode_left_to_right, encode_longest_match
 from grader.families.api import Diagnosis, Exercise
 from grader.families.hand.expected import base_symbols, pair_text
-from grader.families.hand.variants import Variant, WordChooser, draw_variant, first_tie
+from grader.families.hand.variants import (Variant, WordChooser, draw_variant, first_tie,
+                                           variant_stream)
 from reference import Encoder, encode
 from reference.plain import Step, count_pairs, initial_segmentation, train_steps
 from reference.tie_breaks import DESCRIPTIONS, TIE_BREAKS
@@ -290,25 +291,33 @@ def training_exposes(exercise: Exercise) -> Callable[[dict, list[Step]], bool]:
     return prefilter
 
 
-_VARIANTS: dict[tuple[str, str, str], Variant] = {}
+_VARIANTS: dict[tuple[str, str, str, int], Variant] = {}
 VARIANTS_CACHED = 256
 
 
-def diagnostic_variant(exercise: Exercise, student: str, secret: str) -> Variant:
+def diagnostic_variant(exercise: Exercise, student: str, secret: str, index: int = 0) -> Variant:
     """The variant of ``student``: the exercise's requirements plus one answer per known
     mistake that the mistake gets wrong, so every mistake costs points in every variant.
+    ``index`` is the student's own draw to take (0: their first; see ``draw_variant``).
 
     Drawing one takes a fraction of a second, so the last few are remembered per process.
     """
-    key = (exercise.fingerprint, str(student), secret)
+    key = (exercise.fingerprint, str(student), secret, index)
     if key not in _VARIANTS:
         if len(_VARIANTS) >= VARIANTS_CACHED:
             _VARIANTS.clear()
-        _VARIANTS[key] = _draw_diagnostic(exercise, student, secret)
+        _VARIANTS[key] = _draw_diagnostic(exercise, student, secret, index)
     return _VARIANTS[key]
 
 
-def _draw_diagnostic(exercise: Exercise, student: str, secret: str) -> Variant:
+def _draw_diagnostic(exercise: Exercise, student: str, secret: str, index: int) -> Variant:
     return draw_variant(exercise, student, secret, choose_words=exposing_words(exercise),
                         accept=exposes_every_mistake(exercise),
-                        prefilter=training_exposes(exercise))
+                        prefilter=training_exposes(exercise), index=index)
+
+
+def diagnostic_variants(exercise: Exercise, student: str, secret: str) -> Iterator[Variant]:
+    """The diagnostic variants of ``student`` in turn: index 0, 1, ... of their own draws."""
+    return variant_stream(exercise, student, secret, choose_words=exposing_words(exercise),
+                          accept=exposes_every_mistake(exercise),
+                          prefilter=training_exposes(exercise))

@@ -15,7 +15,7 @@ else :data:`DEFAULT_SECRET`, a documented value fit only for practice: a course 
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Optional
 
@@ -88,14 +88,36 @@ def draw_variant(
     choose_words: Optional[WordChooser] = None,
     accept: Optional[Callable[[Variant], bool]] = None,
     prefilter: Optional[Callable[[dict, list[Step]], bool]] = None,
+    index: int = 0,
 ) -> Variant:
     """The variant of ``student`` under ``secret``; :class:`VariantError` if there is none.
 
     ``choose_words`` picks the words to tokenize (default :func:`pool_words`), ``accept``
     adds a requirement of its own, and ``prefilter`` a cheaper one on the corpus and steps
     alone, checked before words are chosen; all three are deterministic given the seeded generator, so
-    callers passing the same ones get the same variant.
+    callers passing the same ones get the same variant. ``index`` picks among the variants
+    the student's own generator meets in turn (:func:`variant_stream`): 0 is their first, the
+    one every student gets without a roster.
     """
+    stream = variant_stream(exercise, student, secret, choose_words=choose_words,
+                            accept=accept, prefilter=prefilter)
+    for number, variant in enumerate(stream):
+        if number == index:
+            return variant
+    raise AssertionError("a variant stream ends only by raising VariantError")
+
+
+def variant_stream(
+    exercise: Exercise,
+    student: str,
+    secret: str,
+    *,
+    choose_words: Optional[WordChooser] = None,
+    accept: Optional[Callable[[Variant], bool]] = None,
+    prefilter: Optional[Callable[[dict, list[Step]], bool]] = None,
+) -> Iterator[Variant]:
+    """The variants of ``student`` under ``secret``, in the order their seeded generator meets
+    them; :class:`VariantError` once ``MAX_DRAWS`` draws in a row meet none."""
     settings = exercise.answers
     if settings is None:
         raise VariantError(f"exercise {exercise.id!r} has no answers settings")
@@ -104,7 +126,9 @@ def draw_variant(
     choose = choose_words or pool_words(exercise)
     rng = random.Random(variant_seed(exercise.id, student, secret))
     pool = sorted(set(settings.word_pool))
-    for _ in range(MAX_DRAWS):
+    draws = 0
+    while draws < MAX_DRAWS:
+        draws += 1
         chosen = rng.sample(pool, settings.corpus_words)
         corpus = {word: rng.randint(1, settings.max_count) for word in chosen}
         steps = list(train_steps(corpus, settings.num_merges, tie_break=conventions.tie_break,
@@ -122,7 +146,8 @@ def draw_variant(
         variant = Variant(student, corpus, words, settings.num_merges, settings.pair_counts_step,
                           tie, tuple(steps))
         if accept is None or accept(variant):
-            return variant
+            draws = 0
+            yield variant
     raise VariantError(
         f"no variant of {exercise.id!r} in {MAX_DRAWS} draws has {settings.num_merges} merges "
         "with a tie the rule decides and meets the exercise's requirements: widen word_pool or "
