@@ -22,7 +22,7 @@ from grader.families.bpe.feedback import (
     merges_text,
     student_merges,
 )
-from grader.families.bpe.follow_through import own_lengths
+from grader.families.bpe.follow_through import own_lengths, own_merges
 from grader.families.bpe.generated import reference_merges
 from grader.families.api import Calls, Exercise, Failure, Generated, Shown, json_pairs
 from reference import encode as reference_encode
@@ -51,6 +51,35 @@ def judge_against(role: str, reference: Callable[[Exercise, Any, int], Any]) -> 
         return judge
 
     return for_calls
+
+
+class TrainJudge:
+    """The trainer's judge: the reference's merges, or those the reference's loop learns with
+    the student's own helpers (follow-through: their mistake is charged where it lives).
+    ``followed_note()`` says so when it accepted any input that way."""
+
+    def __init__(self, calls: Calls) -> None:
+        self.calls = calls
+        self.against = judge_against(TRAIN, reference_merges)(calls)
+        self.followed: Optional[Any] = None
+
+    def __call__(self, example: tuple[Any, int]) -> Optional[Failure]:
+        failure = self.against(example)
+        if failure is None or not failure.answer.ok:
+            return failure
+        corpus, num_merges = example
+        own = own_merges(self.calls, corpus, num_merges, failure.expected)
+        if own is not None and failure.answer.value == own.expected:
+            self.followed = self.followed or own
+            return None
+        return failure
+
+    def followed_note(self) -> Optional[str]:
+        return self.followed.passed_note(self.calls) if self.followed else None
+
+
+def train_judge(calls: Calls) -> Callable[[tuple[Any, int]], Optional[Failure]]:
+    return TrainJudge(calls)
 
 
 def corpus_call_text(calls: Calls, example: Any, role: str) -> str:
@@ -188,7 +217,7 @@ def corpus_record(role: str, judge: Callable[[Calls], Any],
     )
 
 
-TRAIN_INPUTS = corpus_record(TRAIN, judge_against(TRAIN, reference_merges), train_shown,
+TRAIN_INPUTS = corpus_record(TRAIN, train_judge, train_shown,
                              train_real_work)
 
 

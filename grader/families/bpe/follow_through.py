@@ -6,6 +6,10 @@ from the reference's, and charging ``sequence_lengths`` for them would charge on
 twice. :func:`own_lengths` gives the counts that are right for the student's own encoder on a
 sentence, and a sentence saying so, whenever its tokens differ from the reference's there;
 the checks then accept those counts and say where the real mistake is.
+
+``train`` builds on ``get_stats`` and ``merge_vocab`` the same way: :func:`own_merges` runs
+the reference's training loop with the student's own two functions, and a trainer whose
+merges equal those is right for its helpers; the helpers' milestones charge their mistake.
 """
 
 from __future__ import annotations
@@ -15,6 +19,8 @@ from typing import Optional
 
 from grader.families.api import Calls
 from reference import encode as reference_encode
+from reference.plain import count_pairs, initial_segmentation, merge_words
+from reference.tie_breaks import best_pair
 
 ENCODE = "encode"
 
@@ -72,3 +78,71 @@ def own_lengths(
 def _milestone_of_encode(calls: Calls) -> str:
     milestones = [m for m in calls.exercise.milestones if m.function == ENCODE]
     return f"the '{milestones[0].title}' milestone" if milestones else "its own check"
+
+
+# --------------------------------------------------------------------------- training on own helpers
+
+COUNT, MERGE, TRAIN = "count_pairs", "merge_pair", "train"
+
+
+@dataclass(frozen=True)
+class OwnMerges:
+    """The merges the reference's training loop learns with the student's own ``get_stats``
+    and ``merge_vocab``, where they differ from the reference's merges."""
+
+    expected: list[Pair]
+    departed: tuple[str, ...]  # the helper roles whose answers differed from the reference's
+
+    def passed_note(self, calls: Calls) -> str:
+        helpers = " and ".join(calls.function_name(role) for role in self.departed)
+        titles = [m.title for role in self.departed for m in calls.exercise.milestones
+                  if m.function == role]
+        where = " and ".join(f"'{title}'" for title in titles) or "its own check"
+        return (f"where your {helpers} differs from the reference's, your merges are those "
+                f"the reference's training loop learns with it; {where} charges that.")
+
+
+def own_merges(calls: Calls, corpus: dict[str, int], num_merges: int,
+               reference: list[Pair]) -> Optional[OwnMerges]:
+    """The merges of the reference's loop (count with the student's counting function, merge
+    the most frequent pair by the exercise's tie rule, merge it with the student's merging
+    function, count again) when they differ from ``reference`` and are as many, else None
+    (also when a helper is missing or gives no usable answer: nothing to follow through)."""
+    roles = calls.exercise.roles()
+    if not {COUNT, MERGE, TRAIN} <= set(roles) or any(
+            calls.missing_message(role) for role in (COUNT, MERGE)):
+        return None
+    conventions = calls.exercise.conventions
+    words = initial_segmentation(corpus, conventions.end_of_word)
+    merges: list[Pair] = []
+    departed: dict[str, None] = {}
+    for _ in range(num_merges):
+        counts = calls.remembered(COUNT, words)
+        if not counts.ok or not isinstance(counts.value, dict):
+            return None
+        if counts.value != count_pairs(words):
+            departed[COUNT] = None
+        if not counts.value:
+            break
+        pair = best_pair(_in_scan_order(counts.value, words), conventions.tie_break)
+        merged = calls.remembered(MERGE, pair, words)
+        if not merged.ok or not isinstance(merged.value, dict):
+            return None
+        if merged.value != merge_words(words, pair):
+            departed[MERGE] = None
+        merges.append(pair)
+        words = merged.value
+    if merges == reference or len(merges) != len(reference) or not departed:
+        return None
+    return OwnMerges(merges, tuple(sorted(departed, key=(COUNT, MERGE).index)))
+
+
+def _in_scan_order(counts: dict, words: dict) -> dict:
+    """``counts`` in the order a scan of ``words`` meets the pairs (what the first-seen rule
+    reads), pairs never met last."""
+    order = {}
+    for symbols in words:
+        for pair in zip(symbols, symbols[1:]):
+            if pair in counts:
+                order.setdefault(pair, counts[pair])
+    return {**order, **{pair: count for pair, count in counts.items() if pair not in order}}

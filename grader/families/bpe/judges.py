@@ -26,7 +26,7 @@ from grader.families.bpe.feedback import (
     tokens_details,
     tokens_message,
 )
-from grader.families.bpe.follow_through import own_lengths
+from grader.families.bpe.follow_through import own_lengths, own_merges
 from grader.families.bpe.steps import encoding_steps, training_steps
 from grader.families.bpe.spec import BpeCase as Case
 from grader.families.api import Calls, CaseItem, CaseLabel, Verdict, observed
@@ -67,6 +67,9 @@ def judge_train(calls: Calls, case: Case) -> Verdict:
     given = {"corpus": case.corpus, "num_merges": case.num_merges}
     if answer.ok and answer.value == expected:
         return Verdict(True, observation=observed(given, answer))
+    own = own_merges(calls, case.corpus, case.num_merges, expected) if answer.ok else None
+    if own is not None and answer.value == own.expected:  # follow-through: their own helpers
+        return Verdict(True, own.passed_note(calls), observation=observed(given, answer))
     if not answer.ok:
         details = merges_details(case.corpus, case.num_merges, expected, None, None)
         return Verdict(False, answer.failure or "", details, observed(given, answer))

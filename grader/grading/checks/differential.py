@@ -56,6 +56,11 @@ def _differential(context: CheckContext) -> CheckResult:
     judge = record.judge(calls)
     failure = smallest_failure(exercise, role, judge, seed=calls.seed, calls=calls)
     if failure is None:
+        followed = getattr(judge, "followed_note", None)  # a judge that followed through
+        followed_text = followed() if followed is not None else None
+        if followed_text:
+            return graded(CHECK_ID, TITLE, points, True,
+                          message=f"right on {record.count(exercise)} generated inputs: {followed_text}")
         return graded(CHECK_ID, TITLE, points, True,
                       message=f"agrees with the reference on {record.count(exercise)} generated inputs")
     message, details = report(calls, record, failure)

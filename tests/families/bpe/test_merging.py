@@ -111,7 +111,19 @@ def test_string_replace_costs_the_merge_milestone_its_generated_check(tmp_path):
     merge = next(m for m in report.milestones if m.id == "merge")
     generated = [c for c in merge.checks if c.id == "differential"]
     assert generated and not any(c.passed for c in generated)
-    # A check earns the share of the inputs answered right, so the bug costs where it lives
-    # more than in train, which only calls merge_vocab.
+    # train calls the student's own merge_vocab: its merges are right for that merge_vocab
+    # (follow-through), so the bug costs in merge only
     train = next(m for m in report.milestones if m.id == "train")
-    assert merge.max_score - merge.score > train.max_score - train.score > 0
+    assert merge.score < merge.max_score and train.score == train.max_score, (
+        merge.score, train.score)
+    followed = next(c for c in train.checks if c.id == "differential")
+    assert "where your merge_vocab differs from the reference's" in followed.message
+    assert "agrees with the reference" not in followed.message
+
+
+def test_a_trainers_own_bug_is_still_charged_with_correct_helpers(tmp_path):
+    path = write_student(EXERCISE, tmp_path, "stale-counts")
+    report = grade_submission(path, EXERCISE, seed_secret="merging")
+    scores = {m.id: (m.score, m.max_score) for m in report.milestones}
+    assert scores["count"][0] == scores["count"][1] and scores["merge"][0] == scores["merge"][1]
+    assert scores["train"][0] < scores["train"][1], scores
