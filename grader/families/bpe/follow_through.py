@@ -107,7 +107,8 @@ def own_merges(calls: Calls, corpus: dict[str, int], num_merges: int,
     """The merges of the reference's loop (count with the student's counting function, merge
     the most frequent pair by the exercise's tie rule, merge it with the student's merging
     function, count again) when they differ from ``reference`` and are as many, else None
-    (also when a helper is missing or gives no usable answer: nothing to follow through)."""
+    (also when a helper is missing or gives no usable answer, or a merge that does not spell
+    the same words with the same counts, as a do-nothing one: nothing to follow through)."""
     roles = calls.exercise.roles()
     if not {COUNT, MERGE, TRAIN} <= set(roles) or any(
             calls.missing_message(role) for role in (COUNT, MERGE)):
@@ -126,8 +127,9 @@ def own_merges(calls: Calls, corpus: dict[str, int], num_merges: int,
             break
         pair = best_pair(_in_scan_order(counts.value, words), conventions.tie_break)
         merged = calls.remembered(MERGE, pair, words)
-        if not merged.ok or not isinstance(merged.value, dict):
-            return None
+        if not merged.ok or not isinstance(merged.value, dict) or (
+                _spelled(merged.value) != _spelled(words)):
+            return None  # not a rewriting of the same words: nothing to follow through
         if merged.value != merge_words(words, pair):
             departed[MERGE] = None
         merges.append(pair)
@@ -135,6 +137,11 @@ def own_merges(calls: Calls, corpus: dict[str, int], num_merges: int,
     if merges == reference or len(merges) != len(reference) or not departed:
         return None
     return OwnMerges(merges, tuple(sorted(departed, key=(COUNT, MERGE).index)))
+
+
+def _spelled(words: dict) -> list[tuple[str, int]]:
+    """The words a segmentation spells, with their counts (a merge never changes them)."""
+    return sorted(("".join(symbols), count) for symbols, count in words.items())
 
 
 def _in_scan_order(counts: dict, words: dict) -> dict:
