@@ -169,8 +169,9 @@ def run_batch(submissions: Path, out: Path, options: BatchOptions | None = None)
             if (not options.regrade and book is not None
                     and book.reusable(item.fingerprint) is not None):
                 summary.reused += 1
-            elif preview is not None and preview.reusable(item.fingerprint) is not None:
-                grading_id = preview.reusable(item.fingerprint)
+            elif (previewed_id := preview.reusable(item.fingerprint)
+                  if preview is not None else None) is not None:
+                grading_id = previewed_id
                 if not dry_run:  # graded by the dry run: the gradebook takes that grading
                     grading_id = _copy(preview, grading_id, target)
                     fresh.add(grading_id)

@@ -6,7 +6,8 @@ Tables (``sqlite3 OUT/gradebook.sqlite .schema`` shows them):
   ``entry`` (the submission as found), ``submission_sha256`` (of the graded source),
   ``spec_sha256``, ``grader_version``, ``settings_sha256``, ``outcome`` (``graded``,
   ``not-gradable``: the file did not load, ``grader-error``: grading itself failed),
-  ``score``, ``max_score``, ``report`` (the JSON report, ``GradeReport.to_json``),
+  ``score``, ``max_score``, ``report`` (the JSON report, ``GradeReport.to_json``, with
+  each visible check's step view under ``steps``: :mod:`~grader.batch.stored`),
   ``student_output``, ``error``, ``seconds``, ``graded_at`` (UTC, ISO 8601), ``title`` (the
   report's), ``gradable`` and ``not_gradable`` (why not; for a gradable one, what its report
   notes about the file, such as a classmate's file graded under the submitter's name);

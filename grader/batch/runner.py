@@ -11,6 +11,12 @@ and the checks, probing the host's isolation layers, generating each exercise's 
 efficiency corpus: :func:`grader.grading.ahead.prepare`), so the children inherit it. On Ctrl-C
 (``KeyboardInterrupt``) no new grading starts, the running ones are stopped, and
 :func:`run_tasks` returns with ``interrupted`` set: every outcome already delivered stands.
+
+A child never outlives this process: on Linux it asks the kernel for SIGINT when its parent
+dies (``PR_SET_PDEATHSIG``), and stops as on Ctrl-C, cleaning up its sandbox, within
+:data:`STOP_GRACE_SECONDS`. It also closes every read end of a result pipe it inherited (its
+own and its running siblings'), so that, on any platform, sending a result larger than a pipe
+holds to a parent that is gone fails at once instead of blocking forever.
 """
 
 from __future__ import annotations
@@ -20,6 +26,7 @@ import json
 import multiprocessing
 import os
 import signal
+import threading
 import time
 import traceback
 from dataclasses import dataclass, field
@@ -32,6 +39,7 @@ from grader.spec import Exercise
 
 WATCHDOG_MARGIN_SECONDS = 60.0
 STOP_GRACE_SECONDS = 5.0
+PR_SET_PDEATHSIG = 1  # <linux/prctl.h>
 
 
 @dataclass(frozen=True)
@@ -104,7 +112,7 @@ def run_tasks(
         while pending or running:
             while pending and len(running) < max(1, jobs):
                 task = pending.pop()
-                running[task.key] = _start(context, task)
+                running[task.key] = _start(context, task, running)
                 if on_start:
                     on_start(task)
             _collect(running, on_done)
@@ -135,9 +143,11 @@ def warm_up(exercises: Iterable[Exercise], seed_secret: str | None = None) -> No
         pass
 
 
-def _start(context: Any, task: Task) -> _Running:
+def _start(context: Any, task: Task, running: Mapping[int, _Running]) -> _Running:
     reader, writer = context.Pipe(duplex=False)
-    process = context.Process(target=_child, args=(task, writer), daemon=True)
+    inherited = [reader, *(job.reader for job in running.values())]
+    process = context.Process(target=_child, args=(task, writer, inherited, os.getpid()),
+                              daemon=True)
     process.start()
     writer.close()
     return _Running(task, process, reader, time.monotonic())
@@ -208,13 +218,16 @@ def _signal_name(number: int) -> str:
         return f"signal {number}"
 
 
-def _child(task: Task, writer: Connection) -> None:
+def _child(task: Task, writer: Connection, inherited: list[Connection], parent: int) -> None:
     """In the forked child: grade, send the outcome, exit."""
+    signal.signal(signal.SIGINT, _stop_within_grace)
+    _die_with_parent(parent)
+    for reader in inherited:
+        reader.close()
     from grader.batch.stored import stored_output, stored_report_json
     from grader.batch.summaries import summarize
     from grader.grading.engine import grade_submission
 
-    signal.signal(signal.SIGINT, signal.default_int_handler)
     started = time.monotonic()
     try:
         # The batch keeps every core busy already: no helper process per grading.
@@ -234,5 +247,31 @@ def _child(task: Task, writer: Connection) -> None:
     try:
         writer.send(outcome)
         writer.close()
+    except KeyboardInterrupt:
+        os._exit(130)
     except (OSError, ValueError):
+        os._exit(1)
+
+
+def _stop_within_grace(signum: int, frame: Any) -> None:
+    """SIGINT in a child (Ctrl-C, the batch stopping it, or its parent's death): stop as
+    ``KeyboardInterrupt`` does, cleaning up on the way out, but end within the grace even if
+    the clean-up does not (after its parent's death nobody else would end it)."""
+    timer = threading.Timer(STOP_GRACE_SECONDS, os._exit, args=(130,))
+    timer.daemon = True
+    timer.start()
+    raise KeyboardInterrupt
+
+
+def _die_with_parent(parent: int) -> None:
+    """Have the kernel send this process SIGINT when ``parent`` dies (Linux); exit now if it
+    already has. Elsewhere a child only outlives a killed batch until its grading ends."""
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(PR_SET_PDEATHSIG, int(signal.SIGINT), 0, 0, 0)
+    except (OSError, AttributeError):
+        return
+    if os.getppid() != parent:  # it died before the request was made
         os._exit(1)

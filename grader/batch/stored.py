@@ -2,9 +2,12 @@
 from it, so every report format can be rendered again without re-grading.
 
 The stored report is the cleaned, bounded one every format renders
-(:func:`grader.report.bounds.bounded_view`: every string encodable, every quote bounded), at
-most :data:`STORED_CHARS` characters of JSON: a larger one is stored compact (no ``details``,
-short messages). Whatever a student's code returned, one row stays small and writable.
+(:func:`grader.report.bounds.bounded_view`: every string encodable, every quote bounded): the
+JSON result (``GradeReport.to_json``) with each visible check's step view beside it under
+``steps``, which the JSON result leaves out, so the HTML reports written from the gradebook
+show the view ``grade submit --format html`` shows. It is at most :data:`STORED_CHARS`
+characters of JSON: a larger one is stored compact (no ``details``, no step views, short
+messages). Whatever a student's code returned, one row stays small and writable.
 """
 
 from __future__ import annotations
@@ -25,12 +28,22 @@ def stored_report(report: GradeReport) -> dict[str, Any]:
 
 def stored_report_json(report: GradeReport) -> tuple[dict[str, Any], str]:
     """:func:`stored_report` and its JSON text, as the gradebook's ``report`` column holds it."""
-    data = bounded_view(report).to_json()
+    data = _with_steps(bounded_view(report))
     text = json.dumps(data, ensure_ascii=False)
     if len(text) > STORED_CHARS:
-        data = bounded_view(report, compact=True).to_json()
+        data = _with_steps(bounded_view(report, compact=True))
         text = json.dumps(data, ensure_ascii=False)
     return data, text
+
+
+def _with_steps(report: GradeReport) -> dict[str, Any]:
+    """``report.to_json()`` with each visible check's step view under ``steps``."""
+    data = report.to_json()
+    for milestone, stored in zip(report.milestones, data["milestones"]):
+        for check, kept in zip(milestone.checks, stored["checks"]):
+            if check.steps and check.visibility != "hidden":
+                kept["steps"] = check.steps
+    return data
 
 
 def stored_output(text: str) -> str:
@@ -66,4 +79,10 @@ def _check(data: Mapping[str, Any]) -> CheckResult:
         diagnoses=[Diagnosis(d["id"], d.get("title", d["id"]), d.get("message", ""))
                    for d in data.get("diagnoses") or []],
         details=data.get("details"), seconds=data.get("seconds"),
+        steps=_steps(data),
     )
+
+
+def _steps(data: Mapping[str, Any]) -> dict[str, Any] | None:
+    steps = data.get("steps")
+    return steps if isinstance(steps, dict) and data.get("visibility") != "hidden" else None

@@ -13,9 +13,9 @@ U+FFFD, control characters go) and quotes at most a bounded prefix of it:
 
 A rendered document may still hold at most :data:`REPORT_CHARS` characters (2,000,000, about
 2 MB: every format, JSON, JUnit, Markdown and HTML included). A larger one is rendered again
-without ``details`` and with shorter messages; one that cannot be brought under the cap, or a
-renderer that fails, is replaced by a valid document of the same format saying the grader
-failed (:class:`RenderFault`, which ``grade submit`` turns into exit status 1).
+without ``details`` or step views and with shorter messages; one that cannot be brought under
+the cap, or a renderer that fails, is replaced by a valid document of the same format saying
+the grader failed (:class:`RenderFault`, which ``grade submit`` turns into exit status 1).
 """
 
 from __future__ import annotations
@@ -104,13 +104,15 @@ def _check(check: CheckResult, message_chars: int, keep_details: bool) -> CheckR
                              bounded_text(d.message, message_chars), bounded_text(d.evidence, 500))
                    for d in check.diagnoses],
         details=bounded_details(check.details) if keep_details else None,
+        steps=check.steps if keep_details else None,
     )
 
 
 def bounded_view(report: GradeReport, *, compact: bool = False) -> GradeReport:
     """A copy of ``report`` whose every string is encodable and every quote bounded.
 
-    ``compact`` drops ``details`` and shortens messages, for a document over the size cap."""
+    ``compact`` drops ``details`` and step views and shortens messages, for a document over
+    the size cap."""
     message_chars = SHORT_MESSAGE_CHARS if compact else MESSAGE_CHARS
     milestones = [
         replace(milestone, id=bounded_text(milestone.id, 200),

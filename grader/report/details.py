@@ -54,7 +54,9 @@ lists ``[a, b]``; ``step`` numbers count from 1.
     {"kind": "trace", "question": "first-merge", "expected": {...}, "answer": {...},
      "trace": "BPE training: ... (the grade trace text up to the step asked about)"}
 
-``divergence`` (WordPiece's first_divergence) is shown as labelled values.
+``divergence`` (WordPiece's first_divergence) is shown as labelled values, as is any other
+kind (e.g. ``byte-training``: input, expected and your merges as literals); a
+``first_difference`` in any of them is shown as the step table, as for ``merges``.
 
 Anywhere in ``details``, a value JSON cannot hold as it is (bytes) may be carried as its Python
 literal, ``{"literal": "[(b'c', b'd')]"}``: every report shows the literal as written, not as
@@ -142,7 +144,7 @@ def evidence(details: Any, *, include_measurements: bool = True) -> Evidence:
     try:
         return reader(details, include_measurements)
     except (TypeError, ValueError, KeyError, IndexError, AttributeError):
-        return _generic(details, include_measurements)
+        return _generic(details, include_measurements, table=False)
 
 
 def is_measurement(key: str) -> bool:
@@ -329,13 +331,21 @@ def _timing_ratio(details: dict) -> float | None:
     return float(student) / float(reference)
 
 
-def _generic(details: dict, include_measurements: bool) -> Evidence:
+def _generic(details: dict, include_measurements: bool, table: bool = True) -> Evidence:
+    """Each key as a labelled value; a ``first_difference`` (any kind may carry one) as the
+    step table, as for ``merges`` (not when ``table`` is false: a kind whose reader failed
+    on malformed details)."""
     fields = [
         (str(key).replace("_", " ").capitalize(), show_value(value))
         for key, value in details.items()
-        if key != "kind" and (include_measurements or not is_measurement(str(key)))
+        if key not in ("kind", "first_difference")
+        and (include_measurements or not is_measurement(str(key)))
     ]
-    return Evidence(fields)
+    difference = details.get("first_difference")
+    shown = step_table(difference) if table and isinstance(difference, dict) else None
+    if shown is not None and difference.get("actual", "") is None:
+        shown = None  # the list ended early: the message names the missing merge, no table
+    return Evidence(fields, shown)
 
 
 def step_table(difference: dict) -> StepTable:

@@ -11,6 +11,7 @@ import pytest
 from grader.batch.batch import BatchOptions, run_batch
 from grader.batch.gradebook import Gradebook
 from grader.grading.engine import grade_submission
+from grader.report import render
 
 from batch_helpers import CORRECT, GRADESCOPE_METADATA, WRONG, copy, notebook, quick_exercise, small_class
 
@@ -45,6 +46,11 @@ def test_a_class_is_graded_into_the_gradebook_as_grade_submit_would(tmp_path, ex
     assert rows["alice"].score == rows["alice"].max_score == exercise.total_points
     assert rows["bob"].score < rows["carol"].score < rows["alice"].score
     alone = grade_submission(folder / "bob.py", exercise)
+    # the stored report is the JSON result with each failing visible check's step view beside it
+    stored_steps = {check["id"]: check.pop("steps") for milestone in bob_report["milestones"]
+                    for check in milestone["checks"] if "steps" in check}
+    assert stored_steps and stored_steps == {
+        check.id: json.loads(json.dumps(check.steps)) for check in alone.checks if check.steps}
     assert without_seconds(bob_report) == without_seconds(alone.to_json())
     # the row carries what the grading depended on and what it found
     db = sqlite3.connect(tmp_path / "out" / "gradebook.sqlite")
@@ -158,3 +164,55 @@ def test_a_new_grader_version_or_other_settings_regrade(tmp_path, exercise, monk
         [latest] = book.latest()
         assert latest.grader_version == "9.9.9+src.000000000000"
         assert book.count() == 3
+
+
+def step_views(html: str) -> list[str]:
+    """Every step view of a page (``<section class="sv" ...>`` to its closing tag)."""
+    views, start = [], html.find('<section class="sv"')
+    while start != -1:
+        depth, at = 0, start
+        while True:
+            opening, closing = html.find("<section", at), html.find("</section>", at)
+            if opening != -1 and opening < closing:
+                depth, at = depth + 1, opening + 1
+                continue
+            depth, at = depth - 1, closing + len("</section>")
+            if depth == 0:
+                break
+        views.append(html[start:at])
+        start = html.find('<section class="sv"', at)
+    return views
+
+
+SECRET = "a course secret"
+
+
+def test_the_batch_report_shows_the_step_view_grade_submit_shows(tmp_path, exercise) -> None:
+    copy(WRONG, tmp_path / "class" / "bob.py")
+    run_batch(tmp_path / "class", tmp_path / "out",
+              options(exercise, grading_options={"seed_secret": SECRET}))
+    batch_page = (tmp_path / "out" / "reports" / "bob.html").read_text(encoding="utf-8")
+    alone = grade_submission(tmp_path / "class" / "bob.py", exercise, seed_secret=SECRET)
+    submit_page = render(alone, "html")
+    shown = step_views(batch_page)
+    assert shown and shown == step_views(submit_page)
+    assert len(shown) == sum(1 for check in alone.checks if check.steps)
+    assert batch_page.count("data-divergence") == submit_page.count("data-divergence") >= 1
+    assert batch_page.count("data-step=") == submit_page.count("data-step=")
+
+
+def test_a_hidden_case_has_no_step_view_in_the_gradebook_or_the_batch_report(tmp_path,
+                                                                             exercise) -> None:
+    hidden = exercise.model_copy(update={"cases": [case.model_copy(update={"visibility": "hidden"})
+                                                   for case in exercise.cases]})
+    copy(WRONG, tmp_path / "class" / "bob.py")
+    run_batch(tmp_path / "class", tmp_path / "out", options(hidden))
+    with Gradebook(tmp_path / "out" / "gradebook.sqlite") as book:
+        (bob,) = book.latest()
+        report = book.stored(bob.id)[0]
+    failed = [check for milestone in report["milestones"] for check in milestone["checks"]
+              if check["id"].startswith("cases") and not check["passed"]]
+    assert failed and all(check["visibility"] == "hidden" for check in failed)
+    assert '"steps"' not in json.dumps(report)
+    page = (tmp_path / "out" / "reports" / "bob.html").read_text(encoding="utf-8")
+    assert "data-step" not in page and 'class="sv"' not in page and "<script" not in page

@@ -267,6 +267,9 @@ MALFORMED_DETAILS = [
     {"kind": "tokens"},
     {"kind": "timing", "student_seconds": "slow"},
     {"kind": "something-new", "nested": {"deep": [1, 2, {"x": None}]}},
+    {"kind": "something-new", "first_difference": {"step": "four", "pair_counts": [["a"]], "tied": 3}},
+    {"kind": "something-new", "first_difference": {"step": 2, "pair_counts": [["a", "b", "x"]],
+                                                   "expected": 5, "actual": [1, 2]}},
 ]
 
 

@@ -245,3 +245,37 @@ def test_on_the_reference_path_the_rule_picks_the_references_own_piece_even_at_a
             ties += len(side["tied"]) > 1
             assert side["rule_pick"] == side["pick"], (text, pieces)
     assert ties > 50  # equal totals happen, so the tie is really exercised
+
+
+def test_the_gradebook_keeps_a_visible_checks_step_view_and_only_that(monkeypatch):
+    import json
+
+    from grader.batch import stored
+    from grader.batch.stored import report_from_json, stored_report_json
+
+    report = report_with(graded("cases:cat-cap", "cat-cap", 1.0, False, steps=STEPS))
+    slipped = CheckResult("cases:hidden-1", "Hidden case 1", False, 0.0, 1.0, "hidden",
+                          steps=STEPS)  # as if a stage had let them through
+    report.milestones[0].checks.append(slipped)
+    data, text = stored_report_json(report)
+    assert [check.get("steps") for check in data["milestones"][0]["checks"]] == [STEPS, None]
+    rebuilt = report_from_json(json.loads(text))
+    assert [check.steps for check in rebuilt.checks] == [STEPS, None]
+    assert render(rebuilt, "html") == render(report, "html")
+    # over the gradebook's cap: stored compact, without details or step views
+    monkeypatch.setattr(stored, "STORED_CHARS", len(text) - 1)
+    data, text = stored_report_json(report)
+    assert '"steps"' not in text and data["milestones"][0]["checks"][0]["details"] is None
+    assert "data-step" not in render(report_from_json(data), "html")
+
+
+def test_a_report_over_the_size_cap_is_written_without_its_step_views(monkeypatch):
+    import grader.report as report_module
+
+    report = report_with(graded("cases:cat-cap", "cat-cap", 1.0, False, steps=STEPS))
+    full = render(report, "html")
+    without = render(report_with(graded("cases:cat-cap", "cat-cap", 1.0, False)), "html")
+    assert "data-step" in full and len(without) < len(full)
+    monkeypatch.setattr(report_module, "REPORT_CHARS", len(full) - 1)
+    compact = render(report, "html")
+    assert "data-step" not in compact and 'class="sv"' not in compact

@@ -19,6 +19,7 @@ from typing import Any, Optional
 from grader.families.byte_level.do_nothing import trivial_answer
 from grader.families.byte_level.expected import case_text, expected_ids, reference_byte_bpe, vocab_size
 from grader.families.byte_level.spec import ByteCase as Case
+from grader.families.byte_level.step_counts import first_difference
 from grader.families.byte_level.steps import training_steps
 from grader.families.api import (
     Calls,
@@ -126,9 +127,22 @@ def _judge_train(calls: Calls, case: Case) -> Verdict:
     if problem is None:
         return Verdict(True, observation=seen)
     details["your_merges"] = show_bytes(got_merges[:40])
+    difference = _first_difference(case, merges, got_merges)
+    if difference is not None:
+        details["first_difference"] = difference
     steps = (partial(training_steps, case_text(case), list(case.special_tokens), merges, got_merges)
              if merges != got_merges else None)
     return Verdict(False, problem, details, observation=seen, steps=steps)
+
+
+def _first_difference(case: Case, merges: list, got_merges: Any) -> Optional[dict[str, Any]]:
+    """The pair counts at the first differing merge, counted from the case's text (as on
+    generated inputs); none for merges of another shape."""
+    try:
+        return first_difference(case_text(case), list(case.special_tokens), merges,
+                                list(got_merges))
+    except (TypeError, ValueError):
+        return None
 
 
 def _seen(inputs: dict[str, Any], answer: StudentAnswer) -> Observation:

@@ -25,6 +25,7 @@ from typing import Any
 
 from grader.families.bpe.real_code import NoPairLeft, crash_looks_like_no_pair_left
 from grader.families.byte_level.do_nothing import BYTE_LEVEL, trivial_answer
+from grader.families.byte_level.signals import encode_signals
 from grader.families.byte_level.real_code import (
     EMPTY_SPECIAL_SIGN,
     REAL_CODE_MISTAKES,
@@ -236,5 +237,5 @@ def telling_crash(role: str, failure: str) -> bool:
 
 BOOK = MistakeBook(entries=BYTE_MISTAKES, reference=REFERENCES, canonical=canonical,
                    trivial=trivial, crash=(NoPairLeft, EmptySpecialToken),
-                  telling_crash=telling_crash)
+                   telling_crash=telling_crash, signals=encode_signals)
 """The runs take no convention options: CS336's conventions are fixed."""

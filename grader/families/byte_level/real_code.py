@@ -71,7 +71,12 @@ def _merged(words: dict[tuple[bytes, ...], int], best: tuple[bytes, bytes]) -> d
 def _plain_train(pretokens: list[str], vocab_size: int, special_tokens: list[str]) -> Any:
     """The plain trainer on given pre-tokens, ties to the greater pair, stopping when no pair
     is left."""
-    words = _byte_words(pretokens)
+    return _train_words(_byte_words(pretokens), vocab_size, special_tokens)
+
+
+def _train_words(words: dict[tuple[bytes, ...], int], vocab_size: int,
+                 special_tokens: list[str]) -> Any:
+    """The plain trainer on words given as byte tuples and their counts."""
     vocab = _initial_vocab(list(special_tokens))
     merges = []
     while len(vocab) < vocab_size:
@@ -217,20 +222,7 @@ def train_pretokenized_bytes(text: str, vocab_size: int, special_tokens: list[st
               for p in _PRETOKENIZER.findall(chunk.encode("utf-8").decode("latin-1"))]
     counted = Counter(pieces)
     words = {tuple(bytes([b]) for b in p.encode("latin-1")): n for p, n in counted.items()}
-    vocab = _initial_vocab(list(special_tokens))
-    merges = []
-    while len(vocab) < vocab_size:
-        counts: Counter = Counter()
-        for word, count in words.items():
-            for pair in zip(word, word[1:]):
-                counts[pair] += count
-        if not counts:
-            break
-        best = max(counts, key=lambda pair: (counts[pair], pair))
-        merges.append(best)
-        vocab[len(vocab)] = best[0] + best[1]
-        words = _merged(words, best)
-    return vocab, merges
+    return _train_words(words, vocab_size, special_tokens)
 
 
 class EmptySpecialToken(KeyError):

@@ -36,6 +36,7 @@ from grader.families.unigram.expected import (
 )
 from grader.families.unigram.generated import LONG_PIECES, LONG_TEXT
 from grader.families.unigram import real_code
+from grader.families.unigram.signals import likelihood_signals
 from grader.families.api import Mistake, MistakeBook, NOT_COMPARABLE
 from reference.unigram import (
     LOSS_DIGITS,
@@ -418,4 +419,4 @@ def telling_crash(role: str, crash: str) -> bool:
 
 BOOK = MistakeBook(entries=MISTAKES, reference=REFERENCE, canonical=canonical,
                    trivial=trivial, telling_crash=telling_crash, crash=(ValueError,),
-                   combinations=combinations)
+                   combinations=combinations, signals=likelihood_signals)

@@ -9,6 +9,7 @@ answers what its catalogue entry computes.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from string import Template
 from typing import Any, Optional
 
@@ -302,7 +303,7 @@ STUDENT_MISTAKES = {
         "unigram-prune-drops-characters", PRUNE, parts={"candidates": "all"}),
 }
 REAL_CODE = {
-    mistake.id: mistake
+    mistake.id: replace(mistake, published=True)
     for mistake in (
         StudentMistake("unigram-unknown-as-unk", SEGMENT, parts={"segment_body": "unk"}),
         StudentMistake("unigram-unknown-dropped", SEGMENT, parts={"segment_body": "dropped"}),
@@ -316,7 +317,8 @@ REAL_CODE = {
         StudentMistake("unigram-prune-one-short", PRUNE, parts={"removed": "one_short"}),
     )
 }
-"""The mistakes of published code (:mod:`grader.families.unigram.real_code`)."""
+"""The mistakes of published code (:mod:`grader.families.unigram.real_code`): each is a
+published pattern, so ``grade audit`` fails unless its own name is given."""
 STUDENT_MISTAKES.update(REAL_CODE)
 
 COMBINED = {

@@ -178,3 +178,13 @@ def test_a_long_text_is_summarised_not_dumped(exp_underflow_report):
                    if c.id == "differential" and not c.passed)
     assert LONG_TEXT not in message
     assert f"({len(LONG_TEXT)} characters in all)" in message
+
+
+def test_every_published_pattern_is_an_audited_published_student():
+    """grade audit fails unless a published pattern's file is named by its own mistake: every
+    real-code entry with a student file has that file marked so."""
+    from grader.families.unigram.mistakes import REAL_CODE_MISTAKES
+    from grader.families.unigram.students import STUDENT_MISTAKES
+
+    with_files = {m.id for m in REAL_CODE_MISTAKES} & set(STUDENT_MISTAKES)
+    assert with_files and all(STUDENT_MISTAKES[i].published for i in with_files)

@@ -154,3 +154,14 @@ def test_a_tie_the_students_pair_is_not_in_is_not_described():
     tied = wordpiece_difference(EXERCISE, corpus, 1, expected, [("b", "c")])
     assert len(tied["tied"]) == 3
     assert "3 pairs tie on the highest score" in wordpiece_message(tied, 1)
+
+
+def test_every_published_pattern_of_a_trainer_is_an_audited_published_student():
+    """grade audit fails unless a published pattern's file is named by its own mistake: every
+    trainer entry of the real-code catalogue has its student file marked so."""
+    from grader.families.wordpiece.students import STUDENT_MISTAKES
+
+    trainers = {m.id for m in REAL_CODE_MISTAKES if m.role == "train_wordpiece"
+                and not m.convention}
+    published = {s.id for s in STUDENT_MISTAKES.values() if s.published}
+    assert trainers and trainers <= published
