@@ -15,7 +15,7 @@ from typing import Optional
 
 from grader.families.bpe import prose
 from grader.families.hand import audit, judges, rules
-from grader.families.hand.assignment import assign_variants
+from grader.families.hand.assignment import assign_variants, variant_check
 from grader.families.hand.mistakes import diagnostic_variant
 from grader.families.hand.sheet import render_answer_sheet
 from grader.families.hand.spec import HandExercise
@@ -34,14 +34,18 @@ def answer_sheet(exercise: Exercise, student: Optional[str], secret: Optional[st
     """The answers file of ``student``, their variant drawn with the course secret."""
     if not student:
         raise StubNeedsStudent(f"{exercise.id} gives each student their own corpus: pass --student ID")
-    return render_answer_sheet(exercise, diagnostic_variant(exercise, student, course_secret(secret)))
+    secret = course_secret(secret)
+    variant = diagnostic_variant(exercise, student, secret)
+    return render_answer_sheet(exercise, variant, variant_check(exercise, secret, variant))
 
 
 def roster_sheets(exercise: Exercise, students: list[str], secret: Optional[str]) -> dict[str, str]:
     """The answers files of a roster, their variants assigned so that classmates share no
     first merge or tie where the exercise has enough distinct ones (``assignment``)."""
-    variants = assign_variants(exercise, students, course_secret(secret))
-    return {student: render_answer_sheet(exercise, variant) for student, variant in variants.items()}
+    secret = course_secret(secret)
+    variants = assign_variants(exercise, students, secret)
+    return {student: render_answer_sheet(exercise, variant, variant_check(exercise, secret, variant))
+            for student, variant in variants.items()}
 
 
 def verify(exercise: Exercise) -> Verification:

@@ -4,16 +4,23 @@ corpus space allows, each student keeps theirs, and the grader reads it back fro
 from __future__ import annotations
 
 import math
+import random
 from collections import Counter
 
 import pytest
 from click.testing import CliRunner
 
 from grader.commands.cli import main
-from grader.families.hand.assignment import MAX_INDEX, answer_keys, assign_variants, own_variant
+from grader.families import hand
+from grader.families.hand import mistakes
+from grader.families.hand.assignment import (MAX_INDEX, answer_keys, assign_variants, own_variant,
+                                             variant_check)
 from grader.families.hand.audit import sheet_text
 from grader.families.hand.expected import expected_answers
 from grader.families.hand.mistakes import diagnostic_variant
+from grader.families.hand.variants import Prefilter, Variant, first_tie, variant_stream
+from reference import Encoder
+from reference.plain import train_steps
 from grader.grading.engine import grade_submission
 from grader.spec import load_exercise
 
@@ -59,8 +66,10 @@ def test_the_assignment_is_stable_and_keeps_earlier_students_when_others_join(as
     assert holders(assigned, "first-merge").most_common(1)[0][1] == 1
 
 
-def commented(variant, text):
+def commented(variant, text, check=""):
     lines = ["# Your corpus (word: count):"] + [f"#   {w}: {c}" for w, c in variant.corpus.items()]
+    if check:
+        lines.append(f"# Your variant: {variant.index} (check {check})")
     return "\n".join(lines) + "\n" + text
 
 
@@ -99,3 +108,107 @@ def test_grade_stub_roster_writes_the_assigned_variants(assigned, tmp_path):
         for word, count in assigned[student].corpus.items():
             assert f"#   {word}: {count}\n" in text
     assert MAX_INDEX >= 8
+
+
+def test_a_stub_names_its_variant_and_a_classmates_file_is_refused_without_a_search(assigned,
+                                                                                     tmp_path):
+    student, variant = next((s, v) for s, v in assigned.items() if v.index > 0)
+    stub = hand.roster_sheets(EXERCISE, ROSTER[:8], SECRET)[student]
+    check = variant_check(EXERCISE, SECRET, variant)
+    assert f"# Your variant: {variant.index} (check {check})\n" in stub
+    answers = sheet_text(EXERCISE, student, expected_answers(EXERCISE, variant))
+    mine = tmp_path / "mine.yaml"
+    mine.write_text(commented(variant, answers, check))
+    report = grade_submission(mine, EXERCISE, seed_secret=SECRET, submitter=student)
+    assert report.score == report.max_score == 100
+    # Copied by someone who is not on this roster: the check fits only its own student, so
+    # the file is refused on their first variant alone, none of their other draws searched.
+    stranger = "student999"
+    copied = tmp_path / "copied.yaml"
+    copied.write_text(commented(variant, sheet_text(EXERCISE, stranger,
+                                                    expected_answers(EXERCISE, variant)), check))
+    report = grade_submission(copied, EXERCISE, seed_secret=SECRET, submitter=stranger)
+    assert report.score == 0 and not report.gradable
+    assert "was made for another corpus" in " ".join(report.errors)
+    assert len(mistakes._drawn(EXERCISE, stranger, SECRET).variants) == 1
+    # A changed check is no check of theirs either: not searched, not graded on that corpus.
+    assert own_variant(EXERCISE, student, SECRET, dict(variant.corpus),
+                       (variant.index, "0" * len(check))).index == 0
+
+
+def _plain_words(exercise):
+    """Words exposing each encoding mistake, computed afresh on every draw (no memo)."""
+    settings, marker = exercise.answers, exercise.conventions.end_of_word
+    encoders = list(mistakes._ENCODERS.values())
+    pool = sorted(set(settings.encode_pool))
+
+    def choose(rng, corpus, steps):
+        merges = [step.pair for step in steps]
+        encoder = Encoder(merges, end_of_word=marker)
+        pieces = sorted({w[i:j] for w in corpus for i in range(len(w)) for j in range(i + 1, len(w) + 1)})
+        low, high = mistakes.WORD_LENGTHS
+        candidates = sorted(set(pool) | {a + b for a in pieces for b in pieces if low <= len(a + b) <= high})
+        chosen = []
+        for wrong in encoders:
+            exposing = [w for w in candidates if wrong(w, merges, end_of_word=marker) != encoder.encode(w)]
+            if not exposing:
+                return None
+            if not any(w in chosen for w in exposing):
+                chosen.append(rng.choice(exposing))
+        rest = [w for w in pool if w not in chosen]
+        while len(chosen) < settings.encode_words and rest:
+            chosen.append(rest.pop(rng.randrange(len(rest))))
+        return tuple(chosen)
+
+    return choose
+
+
+def _plain_sheets_differ(exercise, questions_left_out=()):
+    """Every applicable mistake's whole sheet against the expected one (no shortcut)."""
+    def differ(variant):
+        expected = expected_answers(exercise, variant)
+        for mistake in mistakes.applicable(exercise):
+            if questions_left_out and mistake.id in mistakes._ENCODERS:
+                continue
+            sheet = mistake.sheet(exercise, variant)
+            if all(mistakes.same_answer(q, sheet[q], expected[q]) for q in expected
+                   if q in sheet and q not in questions_left_out):
+                return False
+        return True
+
+    return differ
+
+
+def test_the_remembered_draws_are_the_plain_ones():
+    """The draws skip training a corpus already rejected in another order, tell a tie rule's
+    sheet from where its run departs, and remember the words that expose each encoding
+    mistake: the variants are exactly those of checking every mistake's whole sheet afresh."""
+    settings = EXERCISE.answers
+
+    def plain_prefilter(corpus, steps):
+        variant = Variant("", corpus, (), settings.num_merges, settings.pair_counts_step,
+                          first_tie(steps) or 0, tuple(steps))
+        return _plain_sheets_differ(EXERCISE, ("tokens",))(variant)
+
+    # The cheap checks give the plain ones' verdict on every corpus, draws apart ...
+    rng = random.Random(5)
+    pool = sorted(set(settings.word_pool))
+    prefilter = mistakes.training_exposes(EXERCISE)
+    told = 0
+    for _ in range(1500):
+        corpus = {word: rng.randint(1, settings.max_count)
+                  for word in rng.sample(pool, settings.corpus_words)}
+        steps = list(train_steps(corpus, settings.num_merges, tie_break="concatenated"))
+        if len(steps) == settings.num_merges and first_tie(steps):
+            assert prefilter(corpus, steps) == plain_prefilter(corpus, steps), corpus
+            told += 1
+    assert told > 1000
+    # ... and so the variants drawn are the same.
+    for student in ("student000", "plain-check"):
+        plain = variant_stream(EXERCISE, student, SECRET, choose_words=_plain_words(EXERCISE),
+                               accept=_plain_sheets_differ(EXERCISE),
+                               prefilter=Prefilter(lambda corpus, steps: True, plain_prefilter))
+        for index in range(3):
+            drawn, expected = diagnostic_variant(EXERCISE, student, SECRET, index), next(plain)
+            assert drawn == expected and list(drawn.corpus.items()) == list(expected.corpus.items())
+            assert drawn.index == index
