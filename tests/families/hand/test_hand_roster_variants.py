@@ -44,10 +44,16 @@ def sharing_pairs(assigned, question):
     return sum(n * (n - 1) // 2 for n in holders(assigned, question).values())
 
 
+@pytest.fixture(scope="module")
+def roster_of_30():
+    """The whole roster's variants (about 10 s of CPU), and each student's first draw."""
+    return (assign_variants(EXERCISE, ROSTER, SECRET),
+            {s: diagnostic_variant(EXERCISE, s, SECRET) for s in ROSTER})
+
+
 @pytest.mark.slow
-def test_a_roster_of_30_shares_few_first_merges_and_spreads_its_ties_evenly():
-    assigned = assign_variants(EXERCISE, ROSTER, SECRET)  # about 90 s on a busy machine
-    independent = {s: diagnostic_variant(EXERCISE, s, SECRET) for s in ROSTER}
+def test_a_roster_of_30_shares_few_first_merges_and_spreads_its_ties_evenly(roster_of_30):
+    assigned, independent = roster_of_30
     first_merges = sharing_pairs(assigned, "first-merge")
     assert first_merges <= 5  # 3 measured: 27 distinct first merges within MAX_INDEX draws
     assert first_merges < sharing_pairs(independent, "first-merge") / 4
@@ -58,6 +64,32 @@ def test_a_roster_of_30_shares_few_first_merges_and_spreads_its_ties_evenly():
     assert sharing_pairs(assigned, "tie") < sharing_pairs(independent, "tie") / 2
     assert {s: v.corpus for s, v in assigned.items() if s in ROSTER[:8]} == {
         s: v.corpus for s, v in assign_variants(EXERCISE, ROSTER[:8], SECRET).items()}
+
+
+@pytest.mark.slow
+def test_two_students_of_a_roster_rarely_share_any_graded_answer(roster_of_30):
+    """How rare a shared answer is, per question: the README states these rates."""
+    assigned, independent = roster_of_30
+    pairs = len(ROSTER) * (len(ROSTER) - 1) // 2
+
+    def shared(variants):
+        answers = [expected_answers(EXERCISE, v) for v in variants.values()]
+        rates = {}
+        for question in answers[0]:
+            keys = Counter(repr(sorted(a[question].items()) if isinstance(a[question], dict)
+                                else sorted(a[question])) for a in answers)
+            rates[question] = sum(n * (n - 1) // 2 for n in keys.values()) / pairs
+        rates["all"] = sum(a == b for i, a in enumerate(answers) for b in answers[i + 1:]) / pairs
+        return rates
+
+    roster, drawn = shared(assigned), shared(independent)
+    assert roster["all"] == 0  # no two students can copy a whole file
+    assert roster["first-merge"] <= 0.012 and roster["first-merge"] < drawn["first-merge"] / 4
+    assert roster["tie"] < drawn["tie"] / 2  # as even as about a dozen distinct ties allow
+    assert roster["pair-counts"] <= 0.01 and roster["tokens"] <= 0.01
+    # The vocabulary is not among the answers the assignment spreads: about one pair in 20
+    # shares it, roster or not.
+    assert roster["vocabulary"] <= 0.1
 
 
 def test_the_assignment_is_stable_and_keeps_earlier_students_when_others_join(assigned):
