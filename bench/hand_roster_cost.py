@@ -22,13 +22,6 @@ from grader.grading.engine import grade_submission
 from grader.spec import load_exercise
 
 
-def forget() -> None:
-    """Nothing drawn yet, as in a new grading process."""
-    mistakes._DRAWN.clear()
-    mistakes._PREFILTERS.clear()
-    mistakes._EXPOSING.clear()
-
-
 def timed(what: str, run) -> object:
     wall, cpu = time.perf_counter(), time.process_time()
     value = run()
@@ -42,7 +35,7 @@ def main(argv: list[str]) -> None:
     secret = argv[3] if len(argv) > 3 else "secret-0"
     students = [f"student{i:03d}" for i in range(size)]
     print(f"{exercise.id}: roster of {size}, secret {secret!r}")
-    forget()
+    mistakes.forget_drawn()
     sheets = timed(f"assign and render {size} answers files", lambda: roster_sheets(exercise, students, secret))
     late = max(students, key=lambda s: int(sheets[s].split("# Your variant: ")[1].split(" ")[0]))
     index = sheets[late].split("# Your variant: ")[1].split(" ")[0]
@@ -58,7 +51,7 @@ def main(argv: list[str]) -> None:
                             ("own file without its variant line (corpus searched)", without, late),
                             ("a classmate's file without it (32 draws searched)", without,
                              students[0] if late != students[0] else students[1])):
-        forget()
+        mistakes.forget_drawn()
         timed(what, lambda: grade_submission(path, exercise, seed_secret=secret, submitter=who))
 
 

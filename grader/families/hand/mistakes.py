@@ -434,3 +434,11 @@ def diagnostic_variants(exercise: Exercise, student: str, secret: str) -> Iterat
     """The diagnostic variants of ``student`` in turn: index 0, 1, ... of their own draws."""
     drawn = _drawn(exercise, student, secret)
     return (drawn[index] for index in itertools.count())
+
+
+def forget_drawn() -> None:
+    """Forget every variant, rejected corpus and exposing word remembered in this process,
+    as a new process starts (``bench/hand_roster_cost.py`` times gradings that way)."""
+    _DRAWN.clear()
+    _PREFILTERS.clear()
+    _EXPOSING.clear()
