@@ -52,6 +52,7 @@ def roster_of_30():
 
 
 @pytest.mark.slow
+@pytest.mark.xdist_group("hand-roster-of-30")  # the roster is drawn once, in one process
 def test_a_roster_of_30_shares_few_first_merges_and_spreads_its_ties_evenly(roster_of_30):
     assigned, independent = roster_of_30
     first_merges = sharing_pairs(assigned, "first-merge")
@@ -67,6 +68,7 @@ def test_a_roster_of_30_shares_few_first_merges_and_spreads_its_ties_evenly(rost
 
 
 @pytest.mark.slow
+@pytest.mark.xdist_group("hand-roster-of-30")
 def test_two_students_of_a_roster_rarely_share_any_graded_answer(roster_of_30):
     """How rare a shared answer is, per question: the README states these rates."""
     assigned, independent = roster_of_30
