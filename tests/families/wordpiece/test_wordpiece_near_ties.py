@@ -96,3 +96,10 @@ def test_the_rounding_signal_names_only_what_the_merges_show():
     other = [Observation({"corpus": corpus, "num_merges": num_merges},
                          actual=exact[:-2] + exact[-1:] + exact[-2:-1])]
     assert rounding_signals("train_wordpiece", other, options) == []
+
+
+def test_a_failure_and_its_share_read_as_sentences(reports):
+    train = next(m for m in reports[2].milestones if m.id == "train")
+    differential = next(c for c in train.checks if c.id == "differential")
+    assert "at this step. It agrees with the reference on" in differential.message
+    assert ".." not in differential.message
