@@ -175,6 +175,16 @@ def student_starting_file(exercise: Exercise, student: str, secret: Optional[str
     return stub(exercise, student, secret)
 
 
+def roster_starting_files(exercise: Exercise, students: list[str],
+                          secret: Optional[str]) -> dict[str, str]:
+    """Every student's starting file, drawn for the roster as a whole where the family can
+    (so classmates get variants that differ), else each student's own."""
+    roster_stubs = family_of(exercise).roster_stubs
+    if roster_stubs is None:
+        return {student: student_starting_file(exercise, student, secret) for student in students}
+    return roster_stubs(exercise, students, secret)
+
+
 def ship_course_family(directory: Path, exercise: Exercise) -> None:
     """A course's own family goes beside the spec, in ``families/NAME/``, where loading the
     spec on the grading host finds it (instructor code, readable like the spec)."""

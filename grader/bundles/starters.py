@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Optional
 
-from grader.bundles.common import BundleError, student_starting_file
+from grader.bundles.common import BundleError, roster_starting_files, student_starting_file
 from grader.grading.student_ids import DEFAULT_STUDENT_ID, ROSTER_COLUMNS
 from grader.spec import Exercise
 
@@ -102,6 +102,7 @@ def render_starters(exercise: Exercise, students: list[str], secret: Optional[st
         more = f" (and {len(problems) - 10} more)" if len(problems) > 10 else ""
         raise BundleError("no file was written; these ids cannot be used: "
                           + "; ".join(problems[:10]) + more)
+    rendered = roster_starting_files(exercise, list(students), secret)
     targets = {student: directory / student / exercise.student_file for student in students}
     existing = [path for path in targets.values() if path.exists()]
     if existing and not force:

@@ -152,6 +152,9 @@ class Family:
     stub: Optional[Callable[["Exercise", Optional[str], Optional[str]], str]] = None
     """``stub(exercise, student, secret)``: the starting file, for a family whose students
     hand in something else than code (None: the code stub from the roles)."""
+    roster_stubs: Optional[Callable[["Exercise", list[str], Optional[str]], dict[str, str]]] = None
+    """``roster_stubs(exercise, students, secret)``: student -> starting file for a whole
+    roster at once, drawn so classmates differ (None: ``stub`` for each student alone)."""
     submission: Optional[SubmissionKind] = None
     """How a submission is opened (None: Python code, run in the sandbox)."""
     check_kinds: Mapping[str, CheckKind] = field(default_factory=dict)

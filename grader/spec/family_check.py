@@ -43,6 +43,7 @@ FAMILY_HOOKS: dict[str, tuple[int, str]] = {
 OPTIONAL_FAMILY_HOOKS: dict[str, tuple[int, str]] = {
     "verify": (1, "verify(exercise) -> Verification"),
     "stub": (3, "stub(exercise, student, secret) -> str"),
+    "roster_stubs": (3, "roster_stubs(exercise, students, secret) -> {student: str}"),
     "audit": (1, "audit(exercise, mistake_ids=None) -> AuditReport"),
     "new_spec": (1, "new_spec(exercise_id, tie_break=..., corpus_form=..., base=...) -> str"),
     "trace": (3, "trace(exercise, corpus, size) -> step view"),

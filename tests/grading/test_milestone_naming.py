@@ -4,6 +4,7 @@ takes them."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -13,6 +14,7 @@ from grader.grading.engine import grade_submission
 from grader.grading.audit import write_student as write_submission
 from grader.report import render
 from grader.spec import load_exercise
+from grader.spec.models import Check
 from grader.spec.stubs import render_stub
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -162,6 +164,26 @@ def test_sequence_lengths_are_judged_against_the_students_own_tokenize(follow_th
     notes = [c.message for c in lengths.checks if c.message.startswith("your counts are right")]
     assert notes and "tokenize itself differs from the reference" in notes[0]
     assert "Note: your counts are right for your tokenize" in " ".join(render(report, "text").split())
+
+
+def test_a_lengths_generated_check_says_it_followed_the_students_tokenize(tmp_path):
+    # A course may judge sequence_lengths on generated inputs too. Inputs that pass only
+    # because the counts are right for the student's own tokenize are said to, never that
+    # they agree with the reference.
+    tokenize, lengths = LESSON.milestone("tokenize"), LESSON.milestone("sequence-lengths")
+    exercise = LESSON.model_copy(update={"milestones": [
+        tokenize.model_copy(update={"checks": [Check(kind="cases")]}),
+        lengths.model_copy(update={"checks": [Check(kind="differential")]})]})
+    path = tmp_path / "student.py"
+    path.write_text(MARKER_DROPPING_TOKENIZE, encoding="utf-8")
+    report = grade_submission(path, exercise)
+    differential = milestone(report, "sequence-lengths").checks[0]
+    assert differential.passed, differential.message
+    assert "agrees with the reference" not in differential.message
+    assert re.match(r"right on \d+ generated inputs: your counts are right for your tokenize; "
+                    r"tokenize itself differs from the reference \(tokenize\(", differential.message), \
+        differential.message
+    assert differential.message.endswith("milestone charges.")
 
 
 def test_inputs_are_shown_in_the_form_the_students_function_takes(follow_through_report):

@@ -129,8 +129,17 @@ def encode_judge(calls: Calls) -> Callable[[tuple[Any, int, str]], Optional[Fail
     return judge
 
 
-def lengths_judge(calls: Calls) -> Callable[[tuple[Any, int, str]], Optional[Failure]]:
-    def judge(example: tuple[Any, int, str]) -> Optional[Failure]:
+class LengthsJudge:
+    """The judge of sequence lengths: the reference's counts, or those right for the student's
+    own encoder where its tokens differ from the reference's (follow-through).
+    ``followed_note()`` says so when it accepted any input that way."""
+
+    def __init__(self, calls: Calls) -> None:
+        self.calls = calls
+        self.followed: Optional[Any] = None
+
+    def __call__(self, example: tuple[Any, int, str]) -> Optional[Failure]:
+        calls = self.calls
         corpus, num_merges, sentence = example
         merges = reference_merges(calls.exercise, corpus, num_merges)
         expected = reference_lengths(
@@ -141,10 +150,16 @@ def lengths_judge(calls: Calls) -> Callable[[tuple[Any, int, str]], Optional[Fai
             return None
         own = own_lengths(calls, sentence, merges, expected)  # right for their own tokenize?
         if answer.ok and own is not None and answer.value == own.expected:
+            self.followed = self.followed or own
             return None
         return Failure(example, answer, own.expected if own else expected)
 
-    return judge
+    def followed_note(self) -> Optional[str]:
+        return self.followed.passed_note(self.calls) if self.followed else None
+
+
+def lengths_judge(calls: Calls) -> Callable[[tuple[Any, int, str]], Optional[Failure]]:
+    return LengthsJudge(calls)
 
 
 def text_call_text(calls: Calls, example: Any, role: str) -> str:

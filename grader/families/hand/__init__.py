@@ -3,7 +3,8 @@
 No code runs: the family's submission is a data file read in the trusted process
 (``submission``, ``answer_file``), graded by the same engine as code through the family's own
 ``answers`` check (``judges``). Its folder holds the spec model and rules (``spec``,
-``rules``), how each student's variant is drawn (``variants``), the right answers
+``rules``), how each student's variant is drawn (``variants``) and a roster's assigned
+(``assignment``), the right answers
 (``expected``), the student's answers sheet (``sheet``, ``answers.yaml.j2``), its mistakes
 (``mistakes``) and its audit (``audit``). It builds on the bpe family's conventions.
 """
@@ -14,6 +15,7 @@ from typing import Optional
 
 from grader.families.bpe import prose
 from grader.families.hand import audit, judges, rules
+from grader.families.hand.assignment import assign_variants, variant_check
 from grader.families.hand.mistakes import diagnostic_variant
 from grader.families.hand.sheet import render_answer_sheet
 from grader.families.hand.spec import HandExercise
@@ -32,7 +34,18 @@ def answer_sheet(exercise: Exercise, student: Optional[str], secret: Optional[st
     """The answers file of ``student``, their variant drawn with the course secret."""
     if not student:
         raise StubNeedsStudent(f"{exercise.id} gives each student their own corpus: pass --student ID")
-    return render_answer_sheet(exercise, diagnostic_variant(exercise, student, course_secret(secret)))
+    secret = course_secret(secret)
+    variant = diagnostic_variant(exercise, student, secret)
+    return render_answer_sheet(exercise, variant, variant_check(exercise, secret, variant))
+
+
+def roster_sheets(exercise: Exercise, students: list[str], secret: Optional[str]) -> dict[str, str]:
+    """The answers files of a roster, their variants assigned so that classmates share no
+    first merge or tie where the exercise has enough distinct ones (``assignment``)."""
+    secret = course_secret(secret)
+    variants = assign_variants(exercise, students, secret)
+    return {student: render_answer_sheet(exercise, variant, variant_check(exercise, secret, variant))
+            for student, variant in variants.items()}
 
 
 def verify(exercise: Exercise) -> Verification:
@@ -51,6 +64,7 @@ FAMILY = Family(
     prose_problems=prose.prose_problems,
     verify=verify,
     stub=answer_sheet,
+    roster_stubs=roster_sheets,
     submission=ANSWERS_FILE,
     check_kinds={judges.CHECK_ID: CheckKind(judges.TITLE, judges.run)},
     audit=audit.run_answers_audit,

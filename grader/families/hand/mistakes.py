@@ -14,17 +14,19 @@ every mistake here changes at least one of its answers, so none goes unnoticed.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+import itertools
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any, Optional
 
 from grader.families.bpe.wrong_bpe import encode_left_to_right, encode_longest_match
-from grader.families.api import Diagnosis, Exercise
+from grader.families.api import Diagnosis, Exercise, VariantError
 from grader.families.hand.expected import base_symbols, pair_text
-from grader.families.hand.variants import Variant, WordChooser, draw_variant, first_tie
+from grader.families.hand.variants import (Prefilter, Variant, WordChooser, first_tie,
+                                           top_pairs, variant_stream)
 from reference import Encoder, encode
-from reference.plain import Step, count_pairs, initial_segmentation, train_steps
-from reference.tie_breaks import DESCRIPTIONS, TIE_BREAKS
+from reference.plain import Step, count_pairs, initial_segmentation, merge_words, train_steps
+from reference.tie_breaks import DESCRIPTIONS, FIRST_SEEN, TIE_BREAKS, best_pair
 
 EncodeFn = Callable[..., list[str]]
 
@@ -75,7 +77,7 @@ def _counts_from(steps: list[Step]) -> Callable[[int], dict]:
 
 
 def _correct(exercise: Exercise, variant: Variant) -> Working:
-    steps = _steps(variant.corpus, exercise, variant)
+    steps = list(variant.steps)  # the reference's run on the variant, with the exercise's rule
     return Working(steps, _counts_from(steps))
 
 
@@ -222,23 +224,13 @@ def exposing_words(exercise: Exercise) -> WordChooser:
     """
     settings = exercise.answers
     assert settings is not None
-    marker = exercise.conventions.end_of_word
     encoders = [encoder for mistake_id, encoder in _ENCODERS.items()
                 if any(m.id == mistake_id for m in applicable(exercise))]
     pool = sorted(set(settings.encode_pool))
 
     def choose(rng: random.Random, corpus: dict, steps: list[Step]) -> Optional[tuple[str, ...]]:
-        merges = [step.pair for step in steps]
-        encoder = Encoder(merges, end_of_word=marker)
-        pieces = sorted({word[i:j] for word in corpus for i in range(len(word))
-                         for j in range(i + 1, len(word) + 1)})
-        low, high = WORD_LENGTHS
-        candidates = sorted(set(pool) | {a + b for a in pieces for b in pieces
-                                         if low <= len(a + b) <= high})
         chosen: list[str] = []
-        for wrong in encoders:
-            exposing = [word for word in candidates
-                        if wrong(word, merges, end_of_word=marker) != encoder.encode(word)]
+        for exposing in _exposing(exercise, encoders, corpus, [step.pair for step in steps]):
             if not exposing:
                 return None
             if not any(word in chosen for word in exposing):
@@ -251,11 +243,90 @@ def exposing_words(exercise: Exercise) -> WordChooser:
     return choose
 
 
+_EXPOSING: dict[tuple, list[list[str]]] = {}
+EXPOSING_CACHED = 4096
+
+
+def _exposing(exercise: Exercise, encoders: list[EncodeFn], corpus: dict,
+              merges: list[tuple[str, str]]) -> list[list[str]]:
+    """For each encoding mistake in ``encoders``, the candidate words (sorted) it tokenizes
+    otherwise than rank order with ``merges``. They depend only on the corpus's words and the
+    merges, which many draws share, so they are remembered per process."""
+    key = (exercise.fingerprint, tuple(encoders), frozenset(corpus), tuple(merges))
+    found = _EXPOSING.get(key)
+    if found is None:
+        settings = exercise.answers
+        assert settings is not None
+        marker = exercise.conventions.end_of_word
+        encoder = Encoder(merges, end_of_word=marker)
+        pieces = sorted({word[i:j] for word in corpus for i in range(len(word))
+                         for j in range(i + 1, len(word) + 1)})
+        low, high = WORD_LENGTHS
+        candidates = sorted(set(settings.encode_pool) | {a + b for a in pieces for b in pieces
+                                                         if low <= len(a + b) <= high})
+        right = {word: encoder.encode(word) for word in candidates}
+        found = [[word for word in candidates if wrong(word, merges, end_of_word=marker) != right[word]]
+                 for wrong in encoders]
+        if len(_EXPOSING) >= EXPOSING_CACHED:
+            _EXPOSING.clear()
+        _EXPOSING[key] = found
+    return found
+
+
+def _same_run(steps: list[Step], rule: str) -> bool:
+    """Whether training under tie rule ``rule`` takes exactly the steps ``steps`` (the
+    exercise's run): it picks the same pair at each step with a tie (every rule picks the
+    one top pair of the others), so the words, counts and picks stay the same (the tied pairs
+    are only listed in another order)."""
+    return _departure(steps, rule) is None
+
+
+def _departure(steps: list[Step], rule: str) -> Optional[Step]:
+    """The first of ``steps`` where tie rule ``rule`` picks another pair, or None."""
+    return next((step for step in steps
+                 if len(step.tied) > 1 and best_pair(top_pairs(step), rule) != step.pair), None)
+
+
+def _tie_rule_changes_training(exercise: Exercise, steps: list[Step], rule: str) -> Optional[bool]:
+    """Whether a student breaking ties by ``rule`` answers the first merge, the pair counts,
+    the vocabulary or the tie otherwise than ``steps`` (the exercise's run) give, told from
+    the step where the rule first picks another pair; None where only comparing whole
+    sheets tells.
+
+    Up to that step both runs are one. Departing at the first tie changes its chosen pair;
+    departing later (and no earlier than the pair counts asked) leaves the first merge, the
+    counts and the tie as they are, so only the tokens merged from there on can change the
+    vocabulary: those are trained from the words the two runs share.
+    """
+    settings = exercise.answers
+    assert settings is not None
+    departure = _departure(steps, rule)
+    if departure is None:
+        return False
+    if departure.number == first_tie(steps):
+        return True
+    if departure.number < max(2, settings.pair_counts_step):
+        return None
+    words = steps[departure.number - 2].words_after
+    tokens = []
+    for _ in steps[departure.number - 1:]:
+        counts = count_pairs(words)
+        if not counts:
+            break
+        pair = best_pair(counts, rule)
+        tokens.append(pair[0] + pair[1])
+        words = merge_words(words, pair)
+    return sorted(tokens) != sorted(step.token for step in steps[departure.number - 1:])
+
+
 def exposes_every_mistake(exercise: Exercise) -> Callable[[Variant], bool]:
     """Whether each applicable mistake changes at least one answer of a variant."""
     from grader.families.hand.expected import expected_answers
 
     def accept(variant: Variant) -> bool:
+        if any(mistake.tie_break and _same_run(list(variant.steps), mistake.tie_break)
+               for mistake in applicable(exercise)):
+            return False  # that rule's sheet is the exercise's own
         expected = expected_answers(exercise, variant)
         for mistake in applicable(exercise):
             sheet = mistake.sheet(exercise, variant)
@@ -266,14 +337,37 @@ def exposes_every_mistake(exercise: Exercise) -> Callable[[Variant], bool]:
     return accept
 
 
-def training_exposes(exercise: Exercise) -> Callable[[dict, list[Step]], bool]:
+_PREFILTERS: dict[str, Prefilter] = {}
+
+
+def training_exposes(exercise: Exercise) -> Prefilter:
     """Whether each mistake outside encoding changes the first merge, the pair counts, the
-    vocabulary or the tie (checked before any word is chosen: it is cheap)."""
+    vocabulary or the tie (checked before any word is chosen: it is cheap). One per exercise
+    and process, so the corpora it rejects are remembered across students."""
+    prefilter = _PREFILTERS.get(exercise.fingerprint)
+    if prefilter is None:
+        mistakes = [m for m in applicable(exercise) if m.id not in _ENCODERS]
+        if exercise.conventions.tie_break == FIRST_SEEN:
+            any_order, in_order = [], mistakes
+        else:
+            any_order = [m for m in mistakes if m.tie_break != FIRST_SEEN]
+            in_order = [m for m in mistakes if m.tie_break == FIRST_SEEN]
+        prefilter = Prefilter(_exposing_training(exercise, any_order),
+                              _exposing_training(exercise, in_order) if in_order else None)
+        _PREFILTERS[exercise.fingerprint] = prefilter
+    return prefilter
+
+
+def _exposing_training(exercise: Exercise, mistakes: list[AnswerMistake]) -> Callable[[dict, list[Step]], bool]:
     from grader.families.hand.expected import expected_answers
 
-    mistakes = [m for m in applicable(exercise) if m.id not in _ENCODERS]
-
-    def prefilter(corpus: dict, steps: list[Step]) -> bool:
+    def exposed(corpus: dict, steps: list[Step]) -> bool:
+        told: dict[str, Optional[bool]] = {}
+        for mistake in mistakes:  # the cheap, common case first: a tie rule's own run
+            if mistake.tie_break:
+                told[mistake.id] = _tie_rule_changes_training(exercise, steps, mistake.tie_break)
+                if told[mistake.id] is False:
+                    return False
         settings = exercise.answers
         assert settings is not None
         tie = first_tie(steps)
@@ -281,34 +375,70 @@ def training_exposes(exercise: Exercise) -> Callable[[dict, list[Step]], bool]:
                           tie or 0, tuple(steps))
         expected = expected_answers(exercise, variant)
         for mistake in mistakes:
+            if told.get(mistake.id):
+                continue
             sheet = mistake.sheet(exercise, variant)
             if all(same_answer(q, sheet[q], expected[q]) for q in expected
                    if q in sheet and q != "tokens"):
                 return False
         return True
 
-    return prefilter
+    return exposed
 
 
-_VARIANTS: dict[tuple[str, str, str], Variant] = {}
-VARIANTS_CACHED = 256
+class _Drawn:
+    """A student's diagnostic variants drawn so far, and the stream that draws the next."""
+
+    def __init__(self, stream: Iterator[Variant]) -> None:
+        self.variants: list[Variant] = []
+        self.stream = stream
+        self.error: Optional[VariantError] = None  # the stream ended: no more variants
+
+    def __getitem__(self, index: int) -> Variant:
+        while len(self.variants) <= index:
+            if self.error is not None:
+                raise self.error
+            try:
+                self.variants.append(next(self.stream))
+            except VariantError as error:
+                self.error = error
+                raise
+        return self.variants[index]
 
 
-def diagnostic_variant(exercise: Exercise, student: str, secret: str) -> Variant:
+_DRAWN: dict[tuple[str, str, str], _Drawn] = {}
+STUDENTS_CACHED = 256
+
+
+def _drawn(exercise: Exercise, student: str, secret: str) -> _Drawn:
+    """The variants drawn for ``student`` in this process (drawing one takes a fraction of a
+    second, so the last few hundred students' are remembered)."""
+    key = (exercise.fingerprint, str(student), secret)
+    if key not in _DRAWN:
+        if len(_DRAWN) >= STUDENTS_CACHED:
+            _DRAWN.clear()
+        _DRAWN[key] = _Drawn(variant_stream(
+            exercise, student, secret, choose_words=exposing_words(exercise),
+            accept=exposes_every_mistake(exercise), prefilter=training_exposes(exercise)))
+    return _DRAWN[key]
+
+
+def diagnostic_variant(exercise: Exercise, student: str, secret: str, index: int = 0) -> Variant:
     """The variant of ``student``: the exercise's requirements plus one answer per known
     mistake that the mistake gets wrong, so every mistake costs points in every variant.
-
-    Drawing one takes a fraction of a second, so the last few are remembered per process.
-    """
-    key = (exercise.fingerprint, str(student), secret)
-    if key not in _VARIANTS:
-        if len(_VARIANTS) >= VARIANTS_CACHED:
-            _VARIANTS.clear()
-        _VARIANTS[key] = _draw_diagnostic(exercise, student, secret)
-    return _VARIANTS[key]
+    ``index`` is the student's own draw to take (0: their first, as without a roster)."""
+    return _drawn(exercise, student, secret)[index]
 
 
-def _draw_diagnostic(exercise: Exercise, student: str, secret: str) -> Variant:
-    return draw_variant(exercise, student, secret, choose_words=exposing_words(exercise),
-                        accept=exposes_every_mistake(exercise),
-                        prefilter=training_exposes(exercise))
+def diagnostic_variants(exercise: Exercise, student: str, secret: str) -> Iterator[Variant]:
+    """The diagnostic variants of ``student`` in turn: index 0, 1, ... of their own draws."""
+    drawn = _drawn(exercise, student, secret)
+    return (drawn[index] for index in itertools.count())
+
+
+def forget_drawn() -> None:
+    """Forget every variant, rejected corpus and exposing word remembered in this process,
+    as a new process starts (``bench/hand_roster_cost.py`` times gradings that way)."""
+    _DRAWN.clear()
+    _PREFILTERS.clear()
+    _EXPOSING.clear()

@@ -25,6 +25,7 @@ from typing import Any, Optional
 from grader.families.bpe.real_code import NoPairLeft, crash_looks_like_no_pair_left
 from grader.families.wordpiece import real_code
 from grader.families.wordpiece.do_nothing import trivial_answer
+from grader.families.wordpiece.signals import rounding_signals
 from grader.families.api import Mistake, MistakeBook, NOT_COMPARABLE
 from reference.corpus import word_counts
 from reference.plain import count_pairs, initial_segmentation, merge_words
@@ -384,4 +385,4 @@ def telling_crash(role: str, crash: str) -> bool:
 
 BOOK = MistakeBook(entries=WORDPIECE_MISTAKES, reference=REFERENCES, canonical=canonical,
                    options=options, trivial=trivial, telling_crash=telling_crash,
-                   crash=(NoPairLeft,))
+                   crash=(NoPairLeft,), signals=rounding_signals)

@@ -74,26 +74,34 @@ def _differential(context: CheckContext) -> CheckResult:
                                  seed=calls.seed)
         if wrong is not None:
             also, _ = report(calls, record, wrong)
-            message += (". On the inputs where it does not crash it differs too: "
-                        + also.replace(_LEAD, "the smallest found is ", 1))
+            message = _then(message, ". On the inputs where it does not crash it differs too: "
+                            + also.replace(_LEAD, "the smallest found is ", 1))
             details.pop("cause", None)  # more than the crash: not to be folded into it
             seen += failure_observations(exercise, record, wrong)
             if not costly_search(wrong):
                 earned, share = _share_answered_right(exercise, role, judge, calls.seed, points)
-                message += share
+                message = _then(message, share)
         elif answered:
             # One bug costs once: a crash costs the inputs where it happens, not the check.
             tried = len(answered | crashed)
             earned = round(points * len(answered) / tried, 4)
-            message += (f". On the {len(answered)} of {tried} generated inputs where it does "
-                        "not crash it agrees with the reference, and earns their share")
+            message = _then(message, f". On the {len(answered)} of {tried} generated inputs "
+                            "where it does not crash it agrees with the reference, and earns "
+                            "their share")
     elif not costly_search(failure):
         # A wrong answer costs the inputs where it is wrong, never more than a crash there.
         earned, share = _share_answered_right(exercise, role, judge, calls.seed, points)
-        message += share
+        message = _then(message, share)
     result = graded(CHECK_ID, TITLE, points, False, message=message, details=details)
     result.score = earned
     return note(context, result, role, seen)
+
+
+def _then(message: str, sentence: str) -> str:
+    """``message`` followed by ``sentence`` (which starts with ". "), one full stop between."""
+    if sentence and message.endswith("."):
+        message = message[:-1]
+    return message + sentence
 
 
 def costly_search(failure: Failure) -> bool:

@@ -68,3 +68,38 @@ def test_rounded_scores_lose_points_in_training(reports, digits):
 
 def test_exact_scores_keep_full_marks(reports):
     assert reports["correct"].score == 100
+
+
+@pytest.mark.parametrize("digits", (2, 4, 6))
+def test_rounded_scores_are_named_with_their_number_of_decimals(reports, digits):
+    # The catalogue's entry rounds to 3 decimals; rounding to any other number is named from
+    # the run: scores rounded to that many decimals give the student's merges on every
+    # failing input.
+    train = next(m for m in reports[digits].milestones if m.id == "train")
+    named = [d for c in train.checks if not c.passed for d in c.diagnoses]
+    assert named and {d.id for d in named} == {"wordpiece-rounded-scores"}
+    assert {d.title for d in named} == {f"Scores compared rounded to {digits} decimals"}
+    assert all(f"round(count_ab / (count_a * count_b), {digits})" in d.message for d in named)
+
+
+def test_the_rounding_signal_names_only_what_the_merges_show():
+    from grader.families.api import Observation
+    from grader.families.wordpiece.signals import rounding_digits, rounding_signals
+    exercise = load_exercise("wordpiece")
+    options = {"tie_break": exercise.conventions.tie_break, "end_of_word": "</w>"}
+    corpus, num_merges = near_ties.near_tie(exercise, 4)
+    rounded = near_ties.rounded_merges(corpus, num_merges, 4, options["tie_break"], "</w>")
+    seen = [Observation({"corpus": corpus, "num_merges": num_merges}, actual=rounded)]
+    assert 4 in rounding_digits(seen, options) and 5 not in rounding_digits(seen, options)
+    # Merges no rounding gives (here: the reference's with the last two swapped) name nothing.
+    exact = near_ties.wordpiece_merges(exercise, corpus, num_merges)
+    other = [Observation({"corpus": corpus, "num_merges": num_merges},
+                         actual=exact[:-2] + exact[-1:] + exact[-2:-1])]
+    assert rounding_signals("train_wordpiece", other, options) == []
+
+
+def test_a_failure_and_its_share_read_as_sentences(reports):
+    train = next(m for m in reports[2].milestones if m.id == "train")
+    differential = next(c for c in train.checks if c.id == "differential")
+    assert "at this step. It agrees with the reference on" in differential.message
+    assert ".." not in differential.message
