@@ -41,7 +41,7 @@ def answer_sheet(exercise: Exercise, student: Optional[str], secret: Optional[st
 
 def roster_sheets(exercise: Exercise, students: list[str], secret: Optional[str]) -> dict[str, str]:
     """The answers files of a roster, their variants assigned so that classmates share no
-    first merge or tie where the exercise has enough distinct ones (``assignment``)."""
+    first merge, tie or vocabulary where the exercise has enough distinct ones (``assignment``)."""
     secret = course_secret(secret)
     variants = assign_variants(exercise, students, secret)
     return {student: render_answer_sheet(exercise, variant, variant_check(exercise, secret, variant))

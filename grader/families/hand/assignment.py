@@ -1,11 +1,11 @@
-"""Variants for a roster that share no graded first merge or tie, read back from the file.
+"""Variants for a roster that share no graded first merge, tie or vocabulary, read back from the file.
 
 Without a roster each student gets the first variant their own seeded generator meets
 (index 0 of ``variants.variant_stream``). Drawn independently, two students of a roster of 30
 share the first merge in about one pair in ten and the tie in about one in four
 (``bench/hand_collisions.py``). With a roster, :func:`assign_variants` goes through it in
-order and gives each student the first of their own variants whose first-merge answer and
-tie answer no student before them has (or, when the exercise has fewer distinct answers than
+order and gives each student the first of their own variants whose first-merge, tie and
+vocabulary answers no student before them has (or, when the exercise has fewer distinct answers than
 the roster has students, the least taken ones); students added at the end of a roster keep
 everyone else's variant. The choice needs no record on the grading host: the answers file lists its
 corpus and which of the student's own variants it is, with a keyed hash of both
@@ -31,9 +31,10 @@ from grader.families.hand.variants import Variant, corpus_key
 MAX_INDEX = 32
 """How many of a student's own variants a roster may choose among (and the grader accepts)."""
 
-SHARED_QUESTIONS = ("first-merge", "tie")
-"""The answers no two students of a roster share (the others follow from the whole corpus
-and rarely coincide: see the README's collision figures)."""
+SHARED_QUESTIONS = ("first-merge", "tie", "vocabulary")
+"""The answers no two students of a roster share where the exercise's corpus space allows (the
+pair counts and tokens follow from the whole corpus and rarely coincide: see the README's
+collision figures)."""
 
 
 def answer_keys(exercise: Exercise, variant: Variant) -> set[str]:
