@@ -29,7 +29,7 @@ def test_stub(exercise: Exercise, student: Optional[str] = None,
     module = exercise.tests.module
     merges = REFERENCE.answer("train_bpe", (EXAMPLE_CORPUS, EXAMPLE_MERGES))
     tokens = REFERENCE.answer("encode", (EXAMPLE_WORD, merges))
-    groups = "\n".join(f"#   - {group.title}" for group in GROUPS
+    groups = "\n".join(f"#       * {group.title}" for group in GROUPS
                        if any(group.id in m.groups for m in exercise.milestones))
     return f'''# exercise: {exercise.id}
 """{exercise.title}
@@ -63,9 +63,9 @@ against the correct one and against known wrong ones.
 #     a test fails on it because it answered differently. Each group's points are the share
 #     of its mistakes your tests catch:
 {groups}
-#   At most {exercise.tests.max_tests} tests are run: plain functions without parameters and
-#   plain assert statements (pytest itself is not available where they run; check an error
-#   with try/except ValueError). Keep each test fast: small corpora, few merges.
+#   - At most {exercise.tests.max_tests} tests are run: plain functions without parameters, with
+#     plain assert statements (pytest itself is not available where they run; check an error
+#     with try/except ValueError). Keep each test fast: small corpora, few merges.
 
 from {module} import encode, train_bpe
 
