@@ -130,6 +130,7 @@ class Feed:
 def _frames_of(items: list) -> list[bytes]:
     """Each item's frame; an item repeated as the same object (a line streamed many times)
     is encoded once."""
+    items = list(items)  # every item alive until the end, so no two of them share an id()
     encoded: dict[int, bytes] = {}
     frames = []
     for item in items:
