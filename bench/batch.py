@@ -3,7 +3,7 @@ memory on a synthetic class of any size.
 
     python bench/batch.py [--students 200] [--jobs N] [--baseline DIR] [--workdir DIR] [--keep]
     python bench/batch.py --synthetic 10000 [--baseline DIR]
-    python bench/batch.py --mixed [--copies 4] [--jobs N]
+    python bench/batch.py --mixed [--copies 4] [--jobs N] [--by-kind]
 
 The class mixes copies and variants of the shipped examples and test submissions: correct
 ones in several styles, the catalogue's mistaken students (one known mistake each), broken
@@ -29,7 +29,11 @@ wrong examples and, for code exercises, one whose first function raises and one 
 function never returns. It prints, per exercise, the CPU seconds per grading and its ratio to W,
 then the whole class's CPU per submission as a ratio to W, and the projected wall time of a
 10,000-student class on one 32-core Slurm node (the class's CPU divided over 32 cores as fast as
-this machine's, the batch process's own share included).
+this machine's, the batch process's own share included). With ``--by-kind`` each kind of
+submission of each exercise is its own batch (one row each), and the CPU per grading of every
+correct, wrong, crashing and looping submission is printed too: the CPU of the gradings'
+own processes, each batch's process (which imports and prepares once) aside; the rows and the
+whole class include it, once per batch.
 
 ``--baseline DIR`` (repeatable) runs the same measurements with another checkout (``git
 archive COMMIT | tar -x -C DIR``) and prints its figures beside this one's, each row labelled
@@ -268,24 +272,28 @@ def first_function(exercise_id: str) -> str | None:
     return exercise.function(exercise.milestones[0].function).name
 
 
-def mixed_sources(copies: int) -> dict[str, list[str]]:
-    """exercise id -> the texts of its part of the mixed class."""
-    class_by_exercise: dict[str, list[str]] = {}
+def mixed_sources(copies: int) -> dict[str, list[tuple[str, str, str]]]:
+    """exercise id -> the texts of its part of the mixed class, each with its file suffix and
+    its kind (correct, wrong, crashing, looping)."""
+    class_by_exercise: dict[str, list[tuple[str, str, str]]] = {}
     for folder in sorted(p for p in EXAMPLES.iterdir() if p.is_dir()):
         correct = sorted(folder.glob("*_correct.*"))
         wrong = sorted(folder.glob("*_wrong.*"))
-        texts = [f.read_text() for f in correct + wrong] * copies
+        suffix = correct[0].suffix if correct else ".py"
+        texts = ([(f.read_text(), suffix, "correct") for f in correct]
+                 + [(f.read_text(), suffix, "wrong") for f in wrong]) * copies
         name = first_function(folder.name)
         if name and correct:
             base = correct[0].read_text()
-            texts.append(base + f"\n\ndef {name}(*args, **kwargs):\n    raise RuntimeError('crash')\n")
-            texts.append(base + f"\n\ndef {name}(*args, **kwargs):\n    while True:\n        pass\n")
-        suffix = correct[0].suffix if correct else ".py"
-        class_by_exercise[folder.name] = [(t, suffix) for t in texts]
+            texts.append((base + f"\n\ndef {name}(*args, **kwargs):\n    raise RuntimeError('crash')\n",
+                          suffix, "crashing"))
+            texts.append((base + f"\n\ndef {name}(*args, **kwargs):\n    while True:\n        pass\n",
+                          suffix, "looping"))
+        class_by_exercise[folder.name] = texts
     return class_by_exercise
 
 
-def suffix_of(texts: list[tuple[str, str]]) -> str:
+def suffix_of(texts: list[tuple[str, str, str]]) -> str:
     return texts[0][1] if texts else ".py"
 
 
@@ -293,30 +301,32 @@ def mixed(args: argparse.Namespace, workdir: Path) -> None:
     parts = mixed_sources(args.copies)
     print(f"mixed class: every exercise, --jobs {args.jobs}, {os.cpu_count()} cores, "
           f"load before: {os.getloadavg()[0]:.1f}")
-    print(f"{'exercise':18} {'gradings':>8} {'CPU-s/grading':>13} {'x W':>6} {'wall':>7}", flush=True)
+    width = 27 if args.by_kind else 18
+    print(f"{'exercise':{width}} {'gradings':>8} {'CPU-s/grading':>13} {'x W':>6} {'wall':>7}",
+          flush=True)
     total_cpu, total_gradings, ws = 0.0, 0, []
+    kinds: dict[str, list[float]] = {}
     for exercise, texts in parts.items():
-        folder = workdir / "mixed" / exercise
-        shutil.rmtree(folder, ignore_errors=True)
-        folder.mkdir(parents=True)
-        for index, (text, suffix) in enumerate(texts):
-            ending = f"\n# submitted by m{index:05d}\n" if suffix == ".py" else f"\n# m{index:05d}\n"
-            (folder / f"m{index:05d}{suffix}").write_text(text + ending)
-        out = workdir / "mixed-out" / exercise
-        shutil.rmtree(out, ignore_errors=True)
-        w_before = workload()
-        # Answers files are graded for a named exercise; code files name theirs in the header.
-        named = exercise if suffix_of(texts) != ".py" else ""
-        graded = inner(ROOT, "grade", str(folder), str(out), str(args.jobs), named)
-        w = statistics.median([w_before, workload()])
-        ws.append(w)
-        cpu = graded["self_cpu"] + graded["children_cpu"]
-        count = max(1, graded["graded"])
-        total_cpu += cpu
-        total_gradings += graded["graded"]
-        print(f"{exercise:18} {graded['graded']:8d} {cpu / count:13.3f} {cpu / count / w:6.2f} "
-              f"{graded['wall']:6.1f}s", flush=True)
+        groups = ([(kind, [t for t in texts if t[2] == kind])
+                   for kind in dict.fromkeys(t[2] for t in texts)] if args.by_kind
+                  else [("", texts)])
+        for kind, group in groups:
+            label = f"{exercise} {kind}".strip()
+            cpu, own, count, w, wall = grade_mixed_part(args, workdir, label, exercise, group)
+            ws.append(w)
+            total_cpu += cpu
+            total_gradings += count
+            if kind:
+                kinds.setdefault(kind, [0.0, 0])
+                kinds[kind][0] += cpu - own
+                kinds[kind][1] += count
+            per_grading = cpu / max(1, count)
+            print(f"{label:{width}} {count:8d} {per_grading:13.3f} {per_grading / w:6.2f} "
+                  f"{wall:6.1f}s", flush=True)
     w = statistics.median(ws)
+    for kind, (cpu, count) in kinds.items():
+        print(f"every {kind} submission: {count} gradings, {cpu / max(1, count):.3f} CPU-s each "
+              f"= {cpu / max(1, count) / w:.2f} x W (the gradings' processes, batch process aside)")
     per = total_cpu / max(1, total_gradings)
     projected = per * MIXED_CLASS_SIZE / MIXED_NODE_CORES
     print(f"whole class: {total_gradings} gradings, {per:.3f} CPU-s per submission = "
@@ -324,6 +334,29 @@ def mixed(args: argparse.Namespace, workdir: Path) -> None:
     print(f"projected: {MIXED_CLASS_SIZE:,} students on one {MIXED_NODE_CORES}-core Slurm node "
           f"with cores as fast as this machine's: {projected / 60:.1f} min "
           f"({per:.3f} CPU-s x {MIXED_CLASS_SIZE:,} / {MIXED_NODE_CORES})")
+
+
+def grade_mixed_part(args: argparse.Namespace, workdir: Path, label: str, exercise: str,
+                     texts: list[tuple[str, str, str]]) -> tuple[float, float, int, float, float]:
+    """Grade one part of the mixed class as one batch: its CPU (the batch process and all it
+    waited for), the batch process's own, the gradings, W measured just before and after, and
+    the batch's wall time."""
+    name = label.replace(" ", "-")
+    folder = workdir / "mixed" / name
+    shutil.rmtree(folder, ignore_errors=True)
+    folder.mkdir(parents=True)
+    for index, (text, suffix, _) in enumerate(texts):
+        ending = f"\n# submitted by m{index:05d}\n" if suffix == ".py" else f"\n# m{index:05d}\n"
+        (folder / f"m{index:05d}{suffix}").write_text(text + ending)
+    out = workdir / "mixed-out" / name
+    shutil.rmtree(out, ignore_errors=True)
+    w_before = workload()
+    # Answers files are graded for a named exercise; code files name theirs in the header.
+    named = exercise if suffix_of(texts) != ".py" else ""
+    graded = inner(ROOT, "grade", str(folder), str(out), str(args.jobs), named)
+    w = statistics.median([w_before, workload()])
+    return (graded["self_cpu"] + graded["children_cpu"], graded["self_cpu"], graded["graded"], w,
+            graded["wall"])
 
 
 def synthetic(args: argparse.Namespace, checkouts: list[tuple[str, Path]], workdir: Path) -> None:
@@ -360,6 +393,9 @@ def main() -> None:
                         help="a class of every shipped exercise: correct, wrong, crashing, looping")
     parser.add_argument("--copies", type=int, default=4,
                         help="with --mixed: copies of each correct and wrong example")
+    parser.add_argument("--by-kind", action="store_true",
+                        help="with --mixed: each kind of submission of each exercise graded as "
+                             "its own batch, and the CPU per grading of each kind")
     parser.add_argument("--workdir", type=Path)
     parser.add_argument("--keep", action="store_true", help="keep the class and its outputs")
     args = parser.parse_args()

@@ -30,7 +30,8 @@ parallel, so the CPU time is the figure that does not depend on the host's load)
 the other, N times, for the correct and the wrong sample of bpe-train-encode and for the correct
 one with the grader's cache (the validated spec and the prepared work) emptied before each
 run (a course's first grading), and
-prints the median ratios of CPU (the whole process tree) and wall time to W.
+prints the median ratios of CPU (the whole process tree) and wall time to W. The grader runs
+from compiled bytecode here too, unless ``--no-bytecode-cache`` is given.
 ``--every-exercise`` does the same for the correct and the wrong example of every exercise under
 ``examples/`` (``--exercise ID`` for some), adds the peak RSS of the largest process of the
 grading's tree, and says whether each wall ratio is within its budget (correct 1.5 x W, wrong
@@ -87,6 +88,11 @@ def grader_environment(bytecode_cache: bool) -> dict[str, str]:
         for cache in (ROOT / package).rglob("__pycache__"):
             shutil.rmtree(cache, ignore_errors=True)
     return environment
+
+
+def bytecode_words(bytecode_cache: bool) -> str:
+    return ("the grader runs from compiled bytecode, as installed by pip" if bytecode_cache else
+            "the grader's own modules are compiled from source on every run")
 
 
 def grade_command() -> list[str]:
@@ -202,11 +208,12 @@ def tree_seconds(command: list[str], environment: Optional[dict] = None) -> tupl
     return cpu, wall
 
 
-def bench_pairs(pairs: int) -> None:
+def bench_pairs(pairs: int, bytecode_cache: bool = True) -> None:
     """``grade submit`` of a correct and a wrong submission, each run paired with W."""
     with tempfile.TemporaryDirectory(prefix="bench-cache-") as cache:
-        environment = dict(os.environ, GRADE_CACHE_DIR=cache)
-        print(f"grade submit as ratios to W = {' '.join(WORKLOAD)}, paired runs, median of {pairs}")
+        environment = dict(grader_environment(bytecode_cache), GRADE_CACHE_DIR=cache)
+        print(f"grade submit as ratios to W = {' '.join(WORKLOAD)}, paired runs, median of {pairs}; "
+              f"{bytecode_words(bytecode_cache)}")
         for label, submission, cold in (("correct, first grading (cache empty)", DEFAULT_SUBMISSION, True),
                                         ("correct", DEFAULT_SUBMISSION, False),
                                         ("wrong", WRONG_SUBMISSION, False)):
@@ -276,15 +283,16 @@ def example_files(folder: Path) -> dict[str, Path]:
     return found
 
 
-def bench_every_exercise(pairs: int, only: Optional[list[str]]) -> None:
+def bench_every_exercise(pairs: int, only: Optional[list[str]], bytecode_cache: bool = True) -> None:
     """The paired figures of every shipped exercise's correct and wrong example."""
     folders = [f for f in sorted(EXAMPLES.iterdir()) if f.is_dir() and (not only or f.name in only)]
     print(f"grade submit of every exercise as ratios to W = {' '.join(WORKLOAD)}, "
-          f"paired runs, median of {pairs}; load average before: {os.getloadavg()[0]:.2f}")
+          f"paired runs, median of {pairs}; {bytecode_words(bytecode_cache)}; "
+          f"load average before: {os.getloadavg()[0]:.2f}")
     print(f"  {'exercise':<18} {'example':<8} {'CPU x W':>8} {'wall x W':>9} {'CPU-s':>7} "
           f"{'peak MiB':>9}  wall target")
     with tempfile.TemporaryDirectory(prefix="bench-cache-") as cache:
-        environment = dict(os.environ, GRADE_CACHE_DIR=cache)
+        environment = dict(grader_environment(bytecode_cache), GRADE_CACHE_DIR=cache)
         for folder in folders:
             for kind, submission in example_files(folder).items():
                 figures = paired_figures(submission, pairs, environment)
@@ -402,9 +410,9 @@ def main() -> None:
     if args.split_once:
         print(json.dumps(split_once(args.submission.resolve())))
     elif args.pairs and args.every_exercise:
-        bench_every_exercise(args.pairs, args.exercise)
+        bench_every_exercise(args.pairs, args.exercise, not args.no_bytecode_cache)
     elif args.pairs:
-        bench_pairs(args.pairs)
+        bench_pairs(args.pairs, not args.no_bytecode_cache)
     elif args.efficiency:
         bench_efficiency(args.runs or 5)
     elif args.startup:

@@ -42,6 +42,8 @@ hypothesis_errors = LazyModule("hypothesis.errors")
 T = TypeVar("T")
 
 SHRINK_EVALUATIONS = 120
+PREFETCH_ROUNDS = 64
+"""Batched rounds of calls that depend on earlier answers, at most (:func:`prefetch`)."""
 FAILURES_KEPT = 12
 DRAWS_PER_EXAMPLE = 2
 TARGETED_AT = 5
@@ -273,6 +275,11 @@ def prefetch(calls: "StudentCalls", judge: Judge, examples: list) -> None:
     """Make the student's answers that ``judge`` asks for on ``examples`` in one batched
     call per function (:meth:`StudentCalls.prefetch`), so judging them calls nothing more.
 
+    A judge whose next call depends on an answer (a training loop run with the student's own
+    helpers) asks for it once that answer is known: such calls follow in further batched
+    rounds, one per step of the chain, for as long as every call of the round before was
+    answered (at most :data:`PREFETCH_ROUNDS`).
+
     The fresh calls a judge makes once those answers are known (a determinism check's second
     call) follow in one more batch, in the reverse order: no input then meets in that child the
     calls it came after in the first one, so an answer that depends on what ran before it in
@@ -280,9 +287,16 @@ def prefetch(calls: "StudentCalls", judge: Judge, examples: list) -> None:
     def attempts() -> Iterator[Callable[[], Any]]:
         return (lambda example=example: judge(example) for example in examples)
 
-    calls.prefetch(calls.asked_first(attempts()))
-    # Answers the first batch left out (after a crash or a time-out) are not tried again here:
-    # they are called one by one when asked for.
+    asked: set[str] = set()
+    wanted = calls.asked_first(attempts())
+    for _ in range(PREFETCH_ROUNDS):
+        new = [call for call in wanted if repr(call) not in asked]
+        asked.update(repr(call) for call in new)
+        # Answers a batch left out (after a crash or a time-out) are not tried again here:
+        # they are called one by one when asked for, and no further round is made.
+        if not new or not calls.prefetch(new):
+            break
+        wanted = calls.asked_first(attempts())
     calls.prefetch_calls(calls.asked_first(attempts(), fresh_calls=True, remembered=False)[::-1])
 
 

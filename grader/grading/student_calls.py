@@ -183,10 +183,12 @@ class StudentCalls:
                     pass
         return noted
 
-    def prefetch(self, wanted: Iterable[tuple[str, tuple]]) -> None:
+    def prefetch(self, wanted: Iterable[tuple[str, tuple]]) -> bool:
         """Remember the answers of the calls ``wanted``, each role's in one batched sandbox
         call (hermetic from every other check, not between these inputs); whatever a batch
-        leaves unanswered is called one by one when it is asked for."""
+        leaves unanswered is called one by one when it is asked for. False when a batch left
+        some out (a call crashed the child or ran out of time, or the function was not called
+        in a batch at all); a role's single call is never batched and does not count."""
         pending: dict[str, tuple[str, tuple]] = {}
         for role, args in wanted:
             key = repr((role, args))
@@ -194,6 +196,11 @@ class StudentCalls:
                 pending.setdefault(key, (role, args))
         for key, answer in self._batched(list(pending.values())):
             self._remembered[key] = answer
+        per_role: dict[str, int] = {}
+        for role, _ in pending.values():
+            per_role[role] = per_role.get(role, 0) + 1
+        return all(key in self._remembered for key, (role, _) in pending.items()
+                   if per_role[role] > 1)
 
     def prefetch_calls(self, wanted: Iterable[tuple[str, tuple]]) -> None:
         """Make the fresh calls ``wanted`` (in that order, repeats included), each role's in

@@ -62,8 +62,7 @@ class Feed:
             raise ValueError(f"take must be a positive number of items, got {take!r}")
         self.position = position
         self.take = take
-        self._frames = [json.dumps(wire.to_tagged(item), ensure_ascii=True, allow_nan=False,
-                                   separators=(",", ":")).encode("ascii") for item in items]
+        self._frames = _frames_of(items)
         self._handed = 0
         self._ended_after: int | None = None
         self._outputs: list = []
@@ -126,3 +125,19 @@ class Feed:
         self._handed += len(chosen)
         payload = b"[" + b",".join(chosen) + b"]"
         return HEADER.pack(len(payload)) + payload
+
+
+def _frames_of(items: list) -> list[bytes]:
+    """Each item's frame; an item repeated as the same object (a line streamed many times)
+    is encoded once."""
+    items = list(items)  # every item alive until the end, so no two of them share an id()
+    encoded: dict[int, bytes] = {}
+    frames = []
+    for item in items:
+        frame = encoded.get(id(item))
+        if frame is None:
+            frame = encoded[id(item)] = json.dumps(
+                wire.to_tagged(item), ensure_ascii=True, allow_nan=False,
+                separators=(",", ":")).encode("ascii")
+        frames.append(frame)
+    return frames

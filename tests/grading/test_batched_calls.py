@@ -73,3 +73,28 @@ def test_public_and_hidden_cases_are_batched_apart(monkeypatch):
     assert report.score == report.max_score
     for function in ("train_bpe", "encode"):
         assert (function, True) in batches and (function, False) in batches, batches
+
+
+def test_a_training_loop_on_the_students_own_helpers_is_answered_in_batched_rounds(monkeypatch):
+    """A trainer judged on the merges the reference's loop learns with the student's own
+    get_stats and merge_vocab asks for each helper call once the one before is answered: those
+    calls are made in batched rounds, one per step, with the report the same as calling once
+    per input."""
+    steps = ROOT / "examples" / "bpe-steps" / "student_wrong.py"
+    alone_calls: list[str] = []
+    original = Sandbox.call
+
+    def noted(self, function, *args, **kwargs):
+        alone_calls.append(function)
+        return original(self, function, *args, **kwargs)
+    monkeypatch.setattr(Sandbox, "call", noted)
+    batched = grade_submission(steps, seed_secret=SECRET, helper=False).to_json()
+    helpers_alone = sum(function in ("get_stats", "merge_vocab") for function in alone_calls)
+    monkeypatch.setattr(StudentCalls, "prefetch", lambda self, wanted: None)
+    monkeypatch.setattr(StudentCalls, "prefetch_calls", lambda self, wanted: None)
+    alone_calls.clear()
+    alone = grade_submission(steps, seed_secret=SECRET, helper=False).to_json()
+    assert without_durations(batched) == without_durations(alone)
+    every_helper_call = sum(function in ("get_stats", "merge_vocab") for function in alone_calls)
+    assert every_helper_call > 100  # the loop was run on many inputs
+    assert helpers_alone < every_helper_call / 10, (helpers_alone, every_helper_call)

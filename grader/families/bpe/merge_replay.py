@@ -88,14 +88,26 @@ class _Replay:
         return 0
 
     def merge(self, pair: Pair) -> None:
+        changed: set[Pair] = set()
         for number in list(self.holders.get(pair, ())):
             old = self.words[number]
             new = _merged(old, pair)
             self.words[number] = new
-            changed = self._add(number, old, -1) + self._add(number, new, 1)
-            for other in set(changed):
-                if other in self.counts:
-                    heapq.heappush(self.heap, (-self.counts[other], other))
+            changed.update(self._add(number, old, -1))
+            changed.update(self._add(number, new, 1))
+        for other in changed:  # once each, with its count after the whole merge
+            if other in self.counts:
+                heapq.heappush(self.heap, (-self.counts[other], other))
+
+
+def _initial_counts(words: Mapping[tuple[str, ...], int]) -> dict[Pair, int]:
+    """The pair counts :class:`_Replay` starts from (pairs whose count is not positive left
+    out, as it leaves them out)."""
+    counts: dict[Pair, int] = {}
+    for symbols, weight in words.items():
+        for pair in zip(symbols, symbols[1:]):
+            counts[pair] = counts.get(pair, 0) + weight
+    return {pair: count for pair, count in counts.items() if count > 0}
 
 
 def first_departure(corpus: Any, merges: list[Pair], end_of_word: str) -> Optional[Departure]:
@@ -116,6 +128,12 @@ def segmented(corpus: Any, end_of_word: str,
 def departure_in(words: Mapping[tuple[str, ...], int], merges: list[Pair]) -> Optional[Departure]:
     """The first merge that is not a most frequent pair of ``words`` (symbols -> weight) as
     rewritten by the merges before it, or None."""
+    if merges and all(weight > 0 for weight in words.values()):
+        # a first merge that departs needs only the counts, not the replay's index
+        counts = _initial_counts(words)
+        count, most = counts.get(merges[0], 0), max(counts.values(), default=0)
+        if count == 0 or count < most:
+            return Departure(0, count, most)
     replay = _Replay(words)
     for position, pair in enumerate(merges):
         count, most = replay.counts.get(pair, 0), replay.most()
