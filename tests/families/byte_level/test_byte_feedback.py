@@ -62,7 +62,7 @@ def test_decoding_states_and_tests_errors_replace(tmp_path):
         "strict": 'b"".join(vocab[i] for i in ids).decode("utf-8")',
         "each-token": '"".join(vocab[i].decode("utf-8", errors="replace") for i in ids)',
     }
-    exercise = load_exercise("byte-bpe")
+    exercise = exercise_without_efficiency(EXERCISE)  # the decode milestone is all it reads
     for name, body in variants.items():
         path = tmp_path / f"{name}.py"
         path.write_text(correct.replace(joined, body), encoding="utf-8")
