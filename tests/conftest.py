@@ -27,9 +27,34 @@ settings.register_profile(
 settings.load_profile("deterministic")
 
 
+# The units of work (an xdist group, or one test) that take longest, longest first (as measured
+# by ``--durations`` on a loaded 2-core machine): ``--dist loadgroup --no-loadscope-reorder``
+# hands units to the workers in collection order, so these start first and the run does not
+# end with one of them still working alone while the other worker idles. Each entry is a group
+# name or the start of a node id.
 LONGEST_FIRST = (
-    "tests/mistakes/test_mistaken_students.py",  # one module fixture audits every exercise
+    "tests/bundles/test_bundle_hosts.py",  # bundles set up in a container
+    "audit-byte-bpe",  # one audit per exercise (support/audits.py) and the tests reading it
+    "tests/bundles/test_bundle_classroom.py",
+    "audit-unigram-lm",
+    "tests/sandbox/test_sandbox_cgroup_v2_vm.py",  # boots a VM
+    "audit-lesson97-bpe",
+    "tests/bundles/test_bundle_gradescope.py",
+    "tests/report/test_report_side_channels.py",
+    "tests/commands/test_cli_authoring.py::test_works_from_a_non_editable_install",
+    "tests/families/byte_level/test_byte_exercise.py",
+    "audit-bpe-steps",
+    "tests/batch/test_batch_similarity.py::test_three_files_at_the_size_cap",
+    "audit-bpe-train-encode",
+    "tests/sandbox/test_sandbox_platforms.py::test_a_process_pool_trainer",
+    "vocab-tradeoff-audit",
+    "tests/batch/test_batch_cli.py::test_an_interrupted_batch",
+    "audit-wordpiece",
+    "tests/batch/test_batch_slurm.py",
+    "tests/families/bpe/test_merging.py::test_each_merge_mistake",
 )
+
+
 # Modules whose module fixtures take seconds (a bundle set up in a container, a grading of
 # megabytes of answers): each runs in one test process (--dist loadgroup), so its fixtures
 # are set up once rather than once per process.
@@ -46,11 +71,25 @@ ONE_PROCESS = (
 
 @pytest.hookimpl(tryfirst=True)  # before xdist reads the groups
 def pytest_collection_modifyitems(session, config, items):
-    """Tests behind the longest fixtures run first, so parallel workers do not end the run
-    with one of them still working alone (the order is the same in every worker); the tests
-    of each ``ONE_PROCESS`` module form one group."""
-    items.sort(key=lambda item: not item.nodeid.startswith(LONGEST_FIRST))
+    """The tests of each ``ONE_PROCESS`` module form one group; units in ``LONGEST_FIRST``
+    come first, in its order (the order is the same in every worker)."""
     for item in items:
         module = item.nodeid.split("::", 1)[0]
         if module in ONE_PROCESS and item.get_closest_marker("xdist_group") is None:
             item.add_marker(pytest.mark.xdist_group(module))
+    items.sort(key=_rank)
+
+
+def _group(item) -> str:
+    marker = item.get_closest_marker("xdist_group")
+    if marker is None:
+        return ""
+    return marker.args[0] if marker.args else marker.kwargs.get("name", "")
+
+
+def _rank(item) -> int:
+    group = _group(item)
+    for rank, unit in enumerate(LONGEST_FIRST):
+        if group == unit or item.nodeid.startswith(unit):
+            return rank
+    return len(LONGEST_FIRST)
