@@ -42,3 +42,11 @@ def in_audit_group(cases) -> list:
     process holding that exercise's audit."""
     return [pytest.param(*case, marks=pytest.mark.xdist_group(audit_group(case[0])))
             for case in cases]
+
+
+def audited(exercise_id: str, submission: str):
+    """One grading of the audit: ``"reference"`` (the correct sample, on the whole exercise),
+    ``"do-nothing-KIND"`` (on the whole exercise) or a mistake's id (its student-style file,
+    ``grader.grading.audit.write_student``, graded without the efficiency milestone,
+    ``exercise_without_efficiency``), all under the suite's seed secret."""
+    return audit_of(exercise_id).reports[submission]
