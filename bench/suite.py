@@ -11,8 +11,11 @@ with the census plug-in of ``tests/support/suite_census.py`` and prints:
 - wall seconds, and CPU seconds (user + system) of every process the run waited for;
 - the load average before and after, since the machine may be shared;
 - tests passed, failed and skipped;
-- assertions: how many ``assert`` statements passed at run time (pytest's
-  ``pytest_assertion_pass`` hook, enabled only for this run), added up over the workers;
+- assertions: how many ``assert`` statements passed at run time while a test ran (its
+  fixtures included), added up over the workers; pytest's assertion rewriting runs with its
+  pass hook enabled for this run only (``tests/support/suite_census.py`` says how they are
+  counted cheaply); assertions passed while modules load are printed apart, since every
+  worker loads them;
 - the environments the platform tests ran commands in, with how many passing tests did.
 
 With ``--compare`` it also prints, per test module, the assertion counts that changed.
@@ -71,7 +74,7 @@ def run_suite(paths: list[str], extra: list[str]) -> dict:
 def summary(run: dict) -> list[str]:
     tests = run["tests"]
     outcomes = collections.Counter(test["outcome"] for test in tests.values())
-    asserts = sum(test["asserts"] for test in tests.values()) + run["asserts_outside_tests"]
+    asserts = sum(test["asserts"] for test in tests.values())
     environments = collections.Counter(
         env for test in tests.values() if test["outcome"] == "passed" for env in test["envs"])
     lines = [
@@ -82,7 +85,8 @@ def summary(run: dict) -> list[str]:
         f"{' '.join(run['load_after'])} after",
         f"tests         {outcomes['passed']} passed, {outcomes['failed']} failed, "
         f"{outcomes['skipped']} skipped ({len(tests)} in all)",
-        f"assertions    {asserts} passed at run time",
+        f"assertions    {asserts} passed at run time in tests and their fixtures "
+        f"(and {run['asserts_outside_tests']} while modules loaded, in every worker)",
         "environments  " + (", ".join(f"{env} ({count} tests)"
                                       for env, count in sorted(environments.items()))
                             or "none"),
