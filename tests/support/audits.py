@@ -22,7 +22,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def sample(exercise_id: str, kind: str) -> Path:
-    """``examples/ID/student_KIND.py``."""
+    """The sample ``student_KIND.py`` of exercise ``exercise_id`` under ``examples/``."""
     return ROOT / "examples" / exercise_id / f"student_{kind}.py"
 
 
