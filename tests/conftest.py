@@ -67,15 +67,40 @@ ONE_PROCESS = (
     "tests/notebook/test_check_in_kernel.py",
     "tests/report/test_step_view_browser.py",
 )
+# Module fixtures that grade (or build) something, by module: the tests using them run in one
+# test process, so each is set up once; the module's other tests still spread over processes.
+SHARED_FIXTURES = {
+    "tests/batch/test_batch_regrade.py": ("graded", "regraded"),
+    "tests/bundles/test_bundle_prairielearn.py": ("question",),
+    "tests/commands/test_cli_submit.py": ("correct_json",),
+    "tests/families/bpe/test_truth_check.py": ("reports",),
+    "tests/families/byte_level/test_byte_case_pair_table.py": ("checks",),
+    "tests/families/byte_level/test_byte_tie_order.py": ("report",),
+    "tests/families/byte_level/test_byte_truth_check.py": ("reports",),
+    "tests/families/unigram/test_unigram_real_code.py": ("exp_underflow_report",),
+    "tests/families/unigram/test_unigram_signals.py": ("report",),
+    "tests/families/wordpiece/test_wordpiece_near_ties.py": ("reports",),
+    "tests/grading/test_crash_never_beats_an_answer.py": ("unknown_characters",),
+    "tests/grading/test_grading_engine.py": ("noisy_report",),
+    "tests/grading/test_grading_feedback.py": ("tie_report", "tie_report_all_public"),
+    "tests/grading/test_milestone_naming.py": ("follow_through_report",),
+    "tests/reference/test_byte_level_reference.py": ("trained",),
+    "tests/report/test_withheld_points.py": ("report",),
+    "tests/spec/test_notebook_stub.py": ("written",),
+}
 
 
 @pytest.hookimpl(tryfirst=True)  # before xdist reads the groups
 def pytest_collection_modifyitems(session, config, items):
-    """The tests of each ``ONE_PROCESS`` module form one group; units in ``LONGEST_FIRST``
-    come first, in its order (the order is the same in every worker)."""
+    """The tests of each ``ONE_PROCESS`` module form one group, and so do the tests of a
+    module using one of its ``SHARED_FIXTURES``; units in ``LONGEST_FIRST`` come first, in its
+    order (the order is the same in every worker)."""
     for item in items:
         module = item.nodeid.split("::", 1)[0]
-        if module in ONE_PROCESS and item.get_closest_marker("xdist_group") is None:
+        if item.get_closest_marker("xdist_group") is not None:
+            continue
+        if module in ONE_PROCESS or any(
+                name in item.fixturenames for name in SHARED_FIXTURES.get(module, ())):
             item.add_marker(pytest.mark.xdist_group(module))
     items.sort(key=_rank)
 
