@@ -13,8 +13,9 @@ Assertions are counted where pytest's assertion rewriting, with the pass hook en
 question is asked once per ``assert`` that passed, so answering it also counts it. The answer
 is no, so pytest does not format an explanation of every passing assertion for a
 ``pytest_assertion_pass`` hook (which tripled the CPU time of assertion-heavy tests). Only
-rewritten modules count: the test modules, conftest files and (registered here)
-``tests/support``. Modules rewritten with the hook are cached apart from the ordinary
+the suite's own assertions count: those of rewritten modules under ``tests/`` (the test
+modules, conftest files and, registered here, ``tests/support``); pytest also rewrites the
+plug-ins it loads, Hypothesis among them, whose internal assertions pass by the million. Modules rewritten with the hook are cached apart from the ordinary
 rewritten ones, since pytest does not tell the two kinds of cached module apart.
 """
 
@@ -23,6 +24,7 @@ from __future__ import annotations
 import collections
 import json
 import os
+import sys
 from pathlib import Path
 
 import pytest
@@ -37,8 +39,12 @@ OUTSIDE = "<outside any test>"
 _current = [OUTSIDE]
 
 
+TESTS = str(Path(__file__).resolve().parents[1]) + os.sep
+
+
 def _count_a_passed_assertion() -> bool:
-    PASSED[_current[0]] += 1
+    if sys._getframe(1).f_code.co_filename.startswith(TESTS):
+        PASSED[_current[0]] += 1
     return False  # no explanation to format: nobody reads it
 
 
