@@ -1,7 +1,8 @@
 """``grade audit``: exit status, what it reports, and that it finds a weak exercise's gaps.
 
-The full audit of every shipped exercise runs in tests/test_mistaken_submissions.py (each
-submission graded once there); here the command runs on a few mistakes at a time.
+The full audit of every shipped exercise runs once per test process (tests/support/audits.py;
+tests/mistakes/test_mistaken_students.py checks it through); here the command runs on a few
+mistakes at a time, and two tests read what they need from the full audits.
 """
 
 from __future__ import annotations
@@ -9,6 +10,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 import yaml
 from click.testing import CliRunner
 
@@ -16,6 +18,7 @@ from grader.commands.cli import main
 from grader.grading.audit import exercise_without_efficiency, run_audit
 from grader.spec import load_exercise
 from grader.spec.loading import exercise_path
+from support.audits import audit_group, audit_of
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -123,20 +126,21 @@ def trivial_only_exercise(tmp_path: Path) -> Path:
     return path
 
 
+@pytest.mark.xdist_group(audit_group("lesson97-bpe"))
 def test_the_audit_fails_when_doing_nothing_earns_points(tmp_path):
     exercise = load_exercise(str(trivial_only_exercise(tmp_path)))
     report = run_audit(exercise, mistake_ids=[], jobs=1)
     assert not report.ok
     assert set(report.do_nothing) == {"empty", "constant", "identity", "echo"}
     assert report.do_nothing["empty"] and report.do_nothing["empty"][0].startswith("train/")
-    shipped = run_audit(load_exercise("lesson97-bpe"), mistake_ids=[], jobs=1)
+    shipped = audit_of("lesson97-bpe")  # its full audit, shared with the other audit tests
     assert shipped.do_nothing == {kind: [] for kind in shipped.do_nothing} and shipped.ok
 
 
+@pytest.mark.xdist_group(audit_group("bpe-train-encode"))
 def test_a_mistake_on_real_work_keeps_points_and_the_audit_says_how_many():
-    report = run_audit(load_exercise("bpe-train-encode"), mistake_ids=["ties-reverse-lexicographic"],
-                       jobs=1)
-    audit = report.mistakes[0]
+    report = audit_of("bpe-train-encode")  # every mistake, ties-reverse-lexicographic among them
+    audit = next(m for m in report.mistakes if m.id == "ties-reverse-lexicographic")
     assert audit.caught and audit.fair and not audit.unpaid
     points, most = audit.kept["train"].split("/")
     assert 0 < float(points) < float(most)

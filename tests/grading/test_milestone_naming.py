@@ -5,29 +5,30 @@ takes them."""
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import pytest
 
 from grader.grading.audit import exercise_without_efficiency
 from grader.grading.engine import grade_submission
-from grader.grading.audit import write_student as write_submission
 from grader.report import render
 from grader.spec import load_exercise
 from grader.spec.models import Check
 from grader.spec.stubs import render_stub
+from support.audits import audit_group, audit_of, audited, in_audit_group
 
-ROOT = Path(__file__).resolve().parents[2]
 TRAIN_ENCODE = load_exercise("bpe-train-encode")
 LESSON = load_exercise("lesson97-bpe")
 
 
-def graded(exercise, tmp_path, mistake_id=None, source=None):
-    if source is not None:
-        path = tmp_path / "student.py"
-        path.write_text(source, encoding="utf-8")
-    else:
-        path = write_submission(exercise, tmp_path, mistake_id)
+IN_TRAIN_ENCODE_AUDIT = pytest.mark.xdist_group(audit_group("bpe-train-encode"))
+"""Tests reading gradings of bpe-train-encode's audit (``support.audits``: a mistake's
+student-style file graded without the efficiency milestone, as ``graded`` below grades a
+source)."""
+
+
+def graded(exercise, tmp_path, source):
+    path = tmp_path / "student.py"
+    path.write_text(source, encoding="utf-8")
     return grade_submission(path, exercise_without_efficiency(exercise))
 
 
@@ -35,8 +36,9 @@ def milestone(report, milestone_id):
     return next(m for m in report.milestones if m.id == milestone_id)
 
 
-def test_the_longest_token_encoder_loses_every_input_it_gets_wrong(tmp_path):
-    report = graded(TRAIN_ENCODE, tmp_path, "encode-longest-anywhere")
+@IN_TRAIN_ENCODE_AUDIT
+def test_the_longest_token_encoder_loses_every_input_it_gets_wrong():
+    report = audited("bpe-train-encode", "encode-longest-anywhere")
     encode = milestone(report, "encode")
     assert not encode.passed and encode.score < encode.max_score
     differential = next(c for c in encode.checks if c.id == "differential")
@@ -46,15 +48,17 @@ def test_the_longest_token_encoder_loses_every_input_it_gets_wrong(tmp_path):
     assert milestone(report, "train").passed
 
 
-def test_the_lowercasing_encoder_fails_generated_and_property_checks(tmp_path):
-    report = graded(TRAIN_ENCODE, tmp_path, "encode-lowercased")
+@IN_TRAIN_ENCODE_AUDIT
+def test_the_lowercasing_encoder_fails_generated_and_property_checks():
+    report = audited("bpe-train-encode", "encode-lowercased")
     encode = milestone(report, "encode")
     failed = {check.id for check in encode.checks if not check.passed}
     assert "differential" in failed and "property:round-trip" in failed
 
 
-def test_a_crash_costs_only_the_inputs_where_it_happens(tmp_path):
-    report = graded(TRAIN_ENCODE, tmp_path, "no-pair-crash")
+@IN_TRAIN_ENCODE_AUDIT
+def test_a_crash_costs_only_the_inputs_where_it_happens():
+    report = audited("bpe-train-encode", "no-pair-crash")
     train = milestone(report, "train")
     properties = [c for c in train.checks if c.id.startswith("property:")]
     assert properties and all(c.passed and c.score > 0 for c in properties)
@@ -75,8 +79,9 @@ def test_a_crash_costs_only_the_inputs_where_it_happens(tmp_path):
     assert text.count("Likely mistake") == 1
 
 
-def test_a_crash_does_not_hide_the_second_bug_from_the_differential_check(tmp_path):
-    report = graded(TRAIN_ENCODE, tmp_path, "ties-reverse-lexicographic+no-pair-crash")
+@IN_TRAIN_ENCODE_AUDIT
+def test_a_crash_does_not_hide_the_second_bug_from_the_differential_check():
+    report = audited("bpe-train-encode", "ties-reverse-lexicographic+no-pair-crash")
     differential = next(c for c in milestone(report, "train").checks if c.id == "differential")
     assert "it differs too" in differential.message
     assert [d.id for d in differential.diagnoses] == ["ties-reverse-lexicographic+no-pair-crash"]
@@ -90,9 +95,9 @@ def test_the_untouched_stub_is_a_short_report(tmp_path):
     assert len(text.splitlines()) <= 40
 
 
-def test_a_correct_solution_is_a_few_lines(tmp_path):
-    report = grade_submission(ROOT / "examples" / "bpe-train-encode" / "student_correct.py",
-                              TRAIN_ENCODE)
+@pytest.mark.xdist_group(audit_group("bpe-train-encode"))
+def test_a_correct_solution_is_a_few_lines():
+    report = audit_of("bpe-train-encode").reports["reference"]  # the example, graded in full
     text = render(report, "text")
     assert report.score == report.max_score
     assert "passed" not in text.replace("checks passed", "").replace("check passed", "")
@@ -153,7 +158,7 @@ def sequence_lengths(sentence, merges):
 
 @pytest.fixture(scope="module")
 def follow_through_report(tmp_path_factory):
-    return graded(LESSON, tmp_path_factory.mktemp("follow"), source=MARKER_DROPPING_TOKENIZE)
+    return graded(LESSON, tmp_path_factory.mktemp("follow"), MARKER_DROPPING_TOKENIZE)
 
 
 def test_sequence_lengths_are_judged_against_the_students_own_tokenize(follow_through_report):
@@ -197,18 +202,18 @@ def test_inputs_are_shown_in_the_form_the_students_function_takes(follow_through
     assert names == {"encode-marker-dropped"}
 
 
-@pytest.mark.parametrize("exercise_id, mistake_id, milestone_id", [
+@pytest.mark.parametrize("exercise_id, mistake_id, milestone_id", in_audit_group([
     ("wordpiece", "wordpiece-raw-frequency", "train"),
     ("wordpiece", "divergence-pairs-swapped", "divergence"),
     ("byte-bpe", "byte-ties-smaller", "train"),
     ("byte-bpe", "byte-str-tokens", "train"),
     ("byte-bpe", "byte-decode-each-token", "decode"),
-])
+]))
 def test_every_family_names_a_milestone_from_all_its_failing_inputs(
-        tmp_path, exercise_id, mistake_id, milestone_id):
+        exercise_id, mistake_id, milestone_id):
     # The evidence ("reproduces your output on all N failing inputs") comes only from naming
     # the milestone as a whole: every family goes that one way.
-    report = graded(load_exercise(exercise_id), tmp_path, mistake_id)
+    report = audited(exercise_id, mistake_id)
     named = [d for c in milestone(report, milestone_id).checks for d in c.diagnoses]
     assert named and {d.id for d in named} == {mistake_id}
     assert all(d.evidence and "reproduces your output" in d.evidence for d in named)

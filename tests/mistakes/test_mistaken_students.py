@@ -14,17 +14,12 @@ property of the grader, not luck of the cases.
 from __future__ import annotations
 
 import functools
-from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from grader.grading.audit import (
-    affected_milestones,
-    exercise_without_efficiency,
-    run_audit,
-)
+from grader.grading.audit import affected_milestones, exercise_without_efficiency
 from grader.grading.engine import grade_submission
 from grader.families.bpe.catalogue import REAL_ENCODE_MISTAKES, REAL_TRAIN_MISTAKES, ROLES
 from grader.families.bpe.book import BOOK
@@ -44,6 +39,7 @@ from reference import encode, train_bpe
 from reference.corpus import word_counts
 from reference.plain import count_pairs, initial_segmentation, merge_words
 from reference.wordpiece import first_divergence, train_wordpiece
+from support.audits import audit_of, in_audit_group, sample
 
 WORDPIECE_ROLES = ("train_wordpiece", "first_divergence")
 BYTE_ROLES = ("train_byte_bpe", "encode_byte_bpe", "decode_byte_bpe")
@@ -62,7 +58,6 @@ def run_byte(exercise, mistake_id, role, text, implementation=None):
         return function(text, vocab, merges, [EOT])
     return function(BYTE_REFERENCES["encode_byte_bpe"](text, vocab, merges, [EOT]), vocab)
 
-ROOT = Path(__file__).resolve().parents[2]
 EXERCISES = {exercise_id: exercise for exercise_id in exercise_ids()
              if family_of(exercise := load_exercise(exercise_id)).submission is None}
 # answers files: tests/families/hand
@@ -249,22 +244,11 @@ def test_each_submission_answers_what_its_catalogue_entry_computes(exercise_id, 
 # --------------------------------------------------------------------------- graded for real
 
 
-def sample(exercise_id, kind):
-    return ROOT / "examples" / exercise_id / f"student_{kind}.py"
-
-
-@functools.cache
-def audit_of(exercise_id):
-    """The exercise audited once per test process; the correct sample of examples/ stands as
-    the reference."""
-    return run_audit(EXERCISES[exercise_id], reference_submission=sample(exercise_id, "correct"))
-
-
 def per_exercise(cases):
     """Parameters whose tests of one exercise run in one test process (``--dist loadgroup``),
-    so each exercise is audited once however the suite is spread over processes."""
-    return [pytest.param(*case, marks=pytest.mark.xdist_group(f"audit-{case[0]}"))
-            for case in cases]
+    so each exercise is audited once however the suite is spread over processes (other
+    modules' tests of its gradings join the same process: ``support.audits``)."""
+    return in_audit_group(cases)
 
 
 @pytest.mark.parametrize("exercise_id", per_exercise([(e,) for e in EXERCISES]))

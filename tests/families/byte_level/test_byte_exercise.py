@@ -28,6 +28,7 @@ from reference.byte_level import (
     encode_byte_bpe,
     load_gpt2_vocab_and_merges,
 )
+from support.audits import audit_group, audit_of
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "cs336"
 EOT = "<|endoftext|>"
@@ -120,11 +121,10 @@ def test_str_tokens_are_a_shape_error_of_their_own():
     assert shapes.byte_training([{0: b"a"}, [[b"a", b"b"]]], "f") == ({0: b"a"}, [(b"a", b"b")])
 
 
+@pytest.mark.xdist_group(audit_group("byte-bpe"))
 def test_the_correct_example_scores_full_marks_efficiency_included():
-    from grader.grading.engine import grade_submission
-
-    root = Path(__file__).resolve().parents[3]
-    report = grade_submission(root / "examples" / "byte-bpe" / "student_correct.py")
+    # The audit grades the example on the whole exercise, as `grade submit` does.
+    report = audit_of("byte-bpe").reports["reference"]
     efficiency = next(m for m in report.milestones if m.id == "efficiency")
     assert efficiency.passed, efficiency.checks[0].message
     assert report.score == report.max_score

@@ -6,19 +6,25 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from grader.grading.audit import exercise_without_efficiency, write_student
+import pytest
+
+from grader.grading.audit import exercise_without_efficiency
 from grader.grading.engine import grade_submission
 from grader.report import render
 from grader.spec import load_exercise
+from support.audits import audit_group, audited
 
 ROOT = Path(__file__).resolve().parents[3]
 
 EXERCISE = load_exercise("byte-bpe")
+IN_BYTE_AUDIT = pytest.mark.xdist_group(audit_group("byte-bpe"))
+"""Tests reading gradings of byte-bpe's audit (``support.audits``: a mistake's student-style
+file, ``write_student``, graded with ``exercise_without_efficiency``)."""
 
 
-def test_merges_and_tokens_show_as_bytes_in_every_report(tmp_path):
-    path = write_student(EXERCISE, tmp_path, "byte-ties-smaller")
-    report = grade_submission(path, exercise_without_efficiency(EXERCISE))
+@IN_BYTE_AUDIT
+def test_merges_and_tokens_show_as_bytes_in_every_report():
+    report = audited("byte-bpe", "byte-ties-smaller")
     text = render(report, "text")
     assert "Expected merges: [(b'c', b'd')]" in text
     assert "Your merges:     [(b' ', b'c')]" in text
@@ -31,9 +37,9 @@ def test_merges_and_tokens_show_as_bytes_in_every_report(tmp_path):
     assert shown["expected_merges"] == {"literal": "[(b'c', b'd')]"}
 
 
-def test_tokens_of_an_encoding_show_as_bytes(tmp_path):
-    path = write_student(EXERCISE, tmp_path, "byte-encode-specials-as-text")
-    text = render(grade_submission(path, exercise_without_efficiency(EXERCISE)), "text")
+@IN_BYTE_AUDIT
+def test_tokens_of_an_encoding_show_as_bytes():
+    text = render(audited("byte-bpe", "byte-encode-specials-as-text"), "text")
     assert "Expected tokens: [b'lo', b'west', b'<|endoftext|>', b'ne', b'we', b'r']" in text
 
 
@@ -62,7 +68,7 @@ def test_decoding_states_and_tests_errors_replace(tmp_path):
         "strict": 'b"".join(vocab[i] for i in ids).decode("utf-8")',
         "each-token": '"".join(vocab[i].decode("utf-8", errors="replace") for i in ids)',
     }
-    exercise = load_exercise("byte-bpe")
+    exercise = exercise_without_efficiency(EXERCISE)  # the decode milestone is all it reads
     for name, body in variants.items():
         path = tmp_path / f"{name}.py"
         path.write_text(correct.replace(joined, body), encoding="utf-8")
