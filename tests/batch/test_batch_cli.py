@@ -41,9 +41,9 @@ def graded_students(out: Path) -> list[str]:
 @pytest.mark.parametrize("how", ["ctrl-c", "kill"])
 def test_an_interrupted_batch_keeps_its_gradings_and_a_rerun_grades_the_rest(tmp_path, how):
     # Forked gradings from a warm parent take well under a second each, and the interruption
-    # comes within a poll (20 ms) of the first one in the gradebook: seven still to come leave
+    # comes within a poll (20 ms) of the first one in the gradebook: fifteen still to come leave
     # seconds of margin even on a loaded machine, and the rerun has a class to grade.
-    size = 8
+    size = 16
     folder = lesson_class(tmp_path / "class", size)
     out = tmp_path / "out"
     command = GRADE + ["batch", str(folder), "-o", str(out), "--jobs", "1"]
