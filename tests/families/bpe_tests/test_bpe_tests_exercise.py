@@ -9,6 +9,7 @@ from click.testing import CliRunner
 from grader.commands.cli import main
 from grader.families.bpe_tests.audit import run_tests_audit, suite_text
 from grader.spec import load_exercise
+from support.reports import without_durations
 
 EXERCISE = "bpe-tests"
 
@@ -179,15 +180,6 @@ def test_importing_pytest_is_answered_with_what_to_write_instead(exercise, tmp_p
     report = grade_submission(path, exercise, helper=False)
     assert report.score == 0
     assert any("pytest is not available where your tests run" in error for error in report.errors)
-
-
-def without_durations(value):
-    if isinstance(value, dict):
-        return {key: without_durations(item) for key, item in value.items()
-                if key != "seconds" and not key.endswith("_seconds")}
-    if isinstance(value, list):
-        return [without_durations(item) for item in value]
-    return value
 
 
 def test_the_same_file_graded_again_gets_the_same_report(audit, exercise, tmp_path):
