@@ -82,6 +82,9 @@ def main() -> None:
     if args.worker:
         run_worker(args.worker, args.text, args.vocab)
         return
+    unknown = [name for name in args.trainers.split(",") if name not in TRAINERS]
+    if unknown:
+        parser.error(f"unknown trainer {', '.join(unknown)}: choose among {', '.join(TRAINERS)}")
     raw = args.corpus.read_bytes()[: int(args.megabytes * 1e6)]
     text = raw.decode("utf-8", errors="ignore")
     with tempfile.NamedTemporaryFile("w", encoding="utf-8", suffix=".txt", delete=False) as out:
