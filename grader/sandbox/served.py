@@ -113,6 +113,20 @@ class Served:
         """Every request of the call, in the order it came, with its answer."""
         return list(self._log)
 
+    def answered(self, name: str, args: list | tuple,
+                 kwargs: Mapping[str, Any] | None = None) -> tuple[Any, str | None]:
+        """``(answer, error)`` as the log would record the request ``name(*args, **kwargs)``,
+        answered here outside any call and without its time limit (for the grader's own
+        requests of bounded size): the answer as a call receives it, or the error's words."""
+        own_args, own_kwargs = copy.deepcopy((list(args), dict(kwargs or {})))
+        try:
+            return copy.deepcopy(wire.from_tagged(wire.to_tagged(
+                self.functions[name](*own_args, **own_kwargs)))), None
+        except WireError as problem:
+            return None, _unsendable(problem)
+        except Exception as raised:  # noqa: BLE001 - the implementation refusing is its answer
+            return None, _error_words(raised)
+
     @property
     def seconds(self) -> float:
         """Time spent answering, in all."""
@@ -180,10 +194,10 @@ class Served:
         except _OutOfTime:
             error = "TimeoutError: interrupted when the served functions' time ran out"
         except WireError as problem:
-            error = _clip(f"TypeError: the served function's answer cannot be sent: {problem}")
+            error = _unsendable(problem)
             frame = ["raise", "RuntimeError", error]
         except (Exception, SystemExit) as raised:  # the implementation's own bug or refusal
-            error = _clip(f"{type(raised).__name__}: {_text(raised)}")
+            error = _error_words(raised)
             kind = next((base.__name__ for base in RAISED_AS if isinstance(raised, base)),
                         "RuntimeError")
             # A KeyError's message is the repr of its key: the key itself makes the same one.
@@ -277,6 +291,15 @@ def _text(error: BaseException) -> str:
         return str(error)
     except Exception:  # noqa: BLE001 - a message that cannot be shown
         return "(its message could not be shown)"
+
+
+def _error_words(raised: BaseException) -> str:
+    """An implementation's exception as the log records it: ``"Type: message"``, clipped."""
+    return _clip(f"{type(raised).__name__}: {_text(raised)}")
+
+
+def _unsendable(problem: WireError) -> str:
+    return _clip(f"TypeError: the served function's answer cannot be sent: {problem}")
 
 
 def _clip(text: str) -> str:

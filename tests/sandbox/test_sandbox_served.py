@@ -242,6 +242,19 @@ def test_an_implementation_bug_is_an_answer_not_a_grader_crash(box):
     assert call.answer is None and call.error.startswith("TypeError: the served function's")
 
 
+def test_a_request_answered_outside_a_call_is_what_the_log_records(box):
+    logged = []
+    for test in ("test_round_trip", "test_each_exception", "test_unanswerable"):
+        answers = served()
+        box.call(test, [], served=answers)
+        logged += answers.log()
+    here = served()
+    assert len(logged) == 9
+    for call in logged:
+        assert here.answered(call.function, call.args, call.kwargs) == (call.answer, call.error)
+    assert here.log() == []  # nothing answered outside a call is logged
+
+
 def test_the_log_holds_the_arguments_as_the_test_sent_them(box):
     answers = served()
     outcome = box.call("test_mutates", [], served=answers)

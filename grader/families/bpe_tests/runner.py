@@ -4,13 +4,12 @@ that implementation's, read back as a :class:`~grader.families.bpe_tests.outcome
 The test file runs only in the sandbox; the implementations run here, behind
 :class:`grader.families.api.Served`, so the test reads nothing of them but their answers.
 :class:`ReferenceAnswers` says what the reference answers to any call's arguments, taken from
-the reference runs' own logs when a test made that call there, else computed here the same
-way the served log records an answer or an error.
+the reference runs' own logs when a test made that call there, else answered here by
+:meth:`Served.answered <grader.families.api.Served.answered>`, as the log would record it.
 """
 
 from __future__ import annotations
 
-import copy
 from typing import Any, Optional
 
 from grader.families.api import Served, ServedCall
@@ -20,7 +19,6 @@ from grader.families.bpe_tests.outcomes import INTERRUPTED, Call, Run, run_of
 MAX_CALLS = 200
 """Served calls one test may make (more ends the test)."""
 MAX_REQUEST_BYTES = 256 << 10
-MAX_ERROR_CHARS = 500
 
 
 def call_of(served: ServedCall) -> Call:
@@ -41,6 +39,7 @@ class ReferenceAnswers:
 
     def __init__(self) -> None:
         self._known: dict[str, tuple[Any, Optional[str]]] = {}
+        self._here = Served(REFERENCE.functions())
 
     def learn(self, run: Run) -> None:
         """Keep the answers of a run against the reference."""
@@ -51,18 +50,10 @@ class ReferenceAnswers:
     def __call__(self, call: Call) -> tuple[Any, Optional[str]]:
         key = _key(call)
         if key not in self._known:
-            self._known[key] = _computed(call)
+            self._known[key] = self._here.answered(call.function, call.args, dict(call.kwargs))
         return self._known[key]
 
 
 def _key(call: Call) -> str:
     return repr((call.function, call.args, call.kwargs))
 
-
-def _computed(call: Call) -> tuple[Any, Optional[str]]:
-    args, kwargs = copy.deepcopy((call.args, dict(call.kwargs)))
-    try:
-        return copy.deepcopy(REFERENCE.answer(call.function, args, kwargs)), None
-    except Exception as raised:  # noqa: BLE001 - the reference refusing a call is its answer
-        text = f"{type(raised).__name__}: {raised}"
-        return None, text if len(text) <= MAX_ERROR_CHARS else text[:MAX_ERROR_CHARS] + "..."
