@@ -34,6 +34,10 @@ settings.load_profile("deterministic")
 # name or the start of a node id.
 LONGEST_FIRST = (
     "tests/bundles/test_bundle_hosts.py",  # bundles set up in a container
+    # every hostile case graded by one process per environment (test_sandbox_platforms.py)
+    "platforms-in-sequence-container-cgroup-v2",
+    "platforms-in-sequence-container",
+    "platforms-in-sequence-host-nobody",
     "audit-byte-bpe",  # one audit per exercise (support/audits.py) and the tests reading it
     "tests/bundles/test_bundle_classroom.py",
     "audit-unigram-lm",

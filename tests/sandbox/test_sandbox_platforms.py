@@ -1,29 +1,32 @@
 """``grade submit`` in every environment a grader meets: as root on the host, as ``nobody``,
 in a default Docker container and in one on a cgroup-v2-only host (``tests/support``).
 
-Every hostile submission under ``tests/hostile/`` is graded in a subprocess in each
-environment but the host as root, where ``test_sandbox_hostile`` runs each of them against the
-same sandbox and every other command-line test runs as well: the run must exit 0 with a
-report, and leave no process (this test process is a subreaper, so anything orphaned by the
-run becomes its child) and no file behind. Strict mode
-must grade the correct example to full marks wherever its guarantees hold, and refuse, with
-one line naming the guarantee, where one really does not.
+Every hostile submission under ``tests/hostile/`` is graded in each environment but the host as
+root, where ``test_sandbox_hostile`` runs each of them against the same sandbox and every other
+command-line test runs as well. In each environment one process
+(``support/grade_in_sequence.py``) grades them all one after another, as ``grade submit
+--format json`` grades one, and lists after each grading the processes it left (that process
+is a child subreaper, so anything orphaned by the grading becomes its child) and the files:
+each grading must give a report and leave no process and no file behind, and the process must
+survive them all. ``grade submit`` itself grades one of them in each environment, this test
+process adopting what the command orphans for that test only. Strict mode must grade the
+correct example to full marks wherever its guarantees hold, and refuse, with one line naming
+the guarantee, where one really does not.
 """
 
 from __future__ import annotations
 
 import csv
-import ctypes
 import json
 import os
 import shutil
-import signal
 import socket
 import subprocess
 import sys
 import tempfile
 import threading
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -31,6 +34,8 @@ import yaml
 
 from support.fixtures import PLATFORM_ENVS, platform_env  # noqa: F401 - the fixture
 from support.delegated_caps import RUN_SPREAD, SPREAD, assert_caps_held, offers_pids_and_memory
+from support.grade_in_sequence import read as read_in_sequence
+from support.strays import adopting
 
 REPOSITORY = Path(__file__).resolve().parents[2]
 HOSTILE = REPOSITORY / "tests" / "hostile"
@@ -41,29 +46,38 @@ GRADE = str(Path(sys.executable).with_name("grade"))
 QUICK_SPEC = (REPOSITORY / "tests" / "specs" / "valid-minimal.yaml").read_text() + (
     "limits:\n  call_seconds: 0.5\n  memory_mib: 192\n  total_seconds: 2\n"
     "properties:\n  examples: 4\n")
-PR_SET_CHILD_SUBREAPER = 36
 NOBODY = 65534
+ENVIRONMENTS_BUT_ROOT = [name for name in PLATFORM_ENVS if name != "host-root"]
+DRIVER = REPOSITORY / "tests" / "support" / "grade_in_sequence.py"
 
 
-@pytest.fixture(scope="module", autouse=True)
-def adopt_orphans():
-    """Make this process adopt the orphans of the runs it starts (Linux)."""
+@pytest.fixture(autouse=True)
+def adopted():
+    """This process adopts the orphans of the runs a test starts, for that test only (Linux)."""
     if not sys.platform.startswith("linux"):
         pytest.skip("the environments are Linux ones")
-    ctypes.CDLL(None).prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
-    yield
+    with adopting() as adopted:
+        yield adopted
+
+
+def a_place(directory: Path) -> Path:
+    """``directory`` made readable by ``nobody``, with an empty TMPDIR folder in it."""
+    directory.mkdir()
+    os.chmod(directory, 0o755)
+    temp = directory / "tmp"
+    temp.mkdir()
+    os.chmod(temp, 0o1777)
+    return directory
 
 
 @pytest.fixture
 def place():
     """A directory ``nobody`` can read, with the files of the run and an empty TMPDIR."""
-    directory = Path(tempfile.mkdtemp(prefix="bpe-platform-test-"))
-    os.chmod(directory, 0o755)
-    temp = directory / "tmp"
-    temp.mkdir()
-    os.chmod(temp, 0o1777)
+    parent = Path(tempfile.mkdtemp(prefix="bpe-platform-test-"))
+    os.chmod(parent, 0o755)
+    directory = a_place(parent / "place")
     yield directory
-    shutil.rmtree(directory, ignore_errors=True)
+    shutil.rmtree(directory.parent, ignore_errors=True)
 
 
 def grade(platform_env, place: Path, submission: Path, *options: str, env=None):  # noqa: F811
@@ -78,72 +92,108 @@ def grade(platform_env, place: Path, submission: Path, *options: str, env=None):
     return done, time.monotonic() - started
 
 
-def strays(patience: float = 3.0) -> list[str]:
-    """Processes the runs left behind (now children of this subreaper): killed and reaped."""
-    deadline = time.monotonic() + patience
-    while True:
-        left = [pid for pid in _children() if not _zombie(pid)]
-        if not left or time.monotonic() > deadline:
-            break
-        time.sleep(0.05)
-    described = [f"{pid}: {_cmdline(pid)}" for pid in left]
-    for pid in left:
-        try:
-            os.kill(pid, signal.SIGKILL)
-        except OSError:
-            pass
-    _reap_all()
-    return described
-
-
-def _children() -> list[int]:
-    found = []
-    for task in os.listdir("/proc/self/task"):
-        try:
-            with open(f"/proc/self/task/{task}/children") as handle:
-                found += [int(part) for part in handle.read().split()]
-        except OSError:
-            continue
-    return found
-
-
-def _zombie(pid: int) -> bool:
-    try:
-        with open(f"/proc/{pid}/stat") as handle:
-            return handle.read().rsplit(")", 1)[1].split()[0] == "Z"
-    except OSError:
-        return True
-
-
-def _cmdline(pid: int) -> str:
-    try:
-        with open(f"/proc/{pid}/cmdline", "rb") as handle:
-            return handle.read().replace(b"\0", b" ").decode(errors="replace")
-    except OSError:
-        return "?"
-
-
-def _reap_all() -> None:
-    while True:
-        try:
-            if os.waitpid(-1, os.WNOHANG)[0] == 0:
-                time.sleep(0.02)
-        except ChildProcessError:
-            return
-
-
-@pytest.mark.parametrize("platform_env", [name for name in PLATFORM_ENVS if name != "host-root"],
-                         indirect=True)
-@pytest.mark.parametrize("case", HOSTILE_CASES)
-def test_hostile_submission_is_contained_everywhere(platform_env, place, case):  # noqa: F811
+def quick_spec(place: Path) -> Path:
     spec = place / "valid-minimal.yaml"  # the id must match the file name
     spec.write_text(QUICK_SPEC)
     os.chmod(spec, 0o644)
+    return spec
+
+
+@dataclass
+class InSequence:
+    """One ``grade_in_sequence.py`` run in an environment: what it printed for each job (by
+    the name of the job's place), how it ended, and the processes it left."""
+
+    environment: str
+    done: subprocess.CompletedProcess
+    graded: dict[str, dict]
+    strays: list[str]
+
+    def job(self, name: str) -> dict:
+        if name not in self.graded:
+            pytest.fail(f"{self.environment}: the run stopped before grading {name} (exit "
+                        f"{self.done.returncode}): {self.done.stderr[-2000:]}")
+        return self.graded[name]
+
+    def ended_well(self) -> None:
+        assert self.done.returncode == 0, (self.environment, self.done.stderr[-2000:])
+        assert self.strays == [], self.environment
+
+
+def run_in_sequence(platform_env, folder: Path) -> InSequence:  # noqa: F811
+    """Every hostile case (spec: the quick one) and every stream forgery (spec: a cut-down
+    byte-bpe), each in a place of its own under ``folder``, graded by one process."""
+    from grader.families.byte_level.students import student_source
+    from grader.spec import load_exercise
+
+    jobs = []
+    for case in HOSTILE_CASES:
+        place = a_place(folder / case)
+        shutil.copyfile(HOSTILE / case, place / case)
+        os.chmod(place / case, 0o644)
+        jobs.append([str(place / case), str(quick_spec(place))])
+    correct = student_source(load_exercise("byte-bpe"))
+    for forgery in STREAM_FORGERIES:
+        place = a_place(folder / f"stream-{forgery}")
+        (place / "student.py").write_text(correct + "\n\n" + (HOSTILE / forgery).read_text())
+        os.chmod(place / "student.py", 0o644)
+        jobs.append([str(place / "student.py"), str(streaming_spec(place))])
+    with adopting() as adopted:
+        done = subprocess.run(platform_env([sys.executable, "-I", DRIVER, json.dumps(jobs)]),
+                              capture_output=True, text=True, timeout=900, cwd=folder,
+                              env={**os.environ, "TMPDIR": str(folder / "tmp")})
+        left = adopted.strays()
+    return InSequence(platform_env.name, done, read_in_sequence(done.stdout), left)
+
+
+@pytest.fixture(scope="module")
+def in_sequence():
+    """``in_sequence(platform_env)``: the :class:`InSequence` run in that environment, made
+    when a test first asks for it (each environment's tests share an xdist group)."""
+    root = Path(tempfile.mkdtemp(prefix="bpe-platform-sequence-"))
+    os.chmod(root, 0o755)
+    runs: dict[str, InSequence] = {}
+
+    def of(platform_env) -> InSequence:  # noqa: F811
+        if platform_env.name not in runs:
+            runs[platform_env.name] = run_in_sequence(platform_env,
+                                                      a_place(root / platform_env.name))
+        return runs[platform_env.name]
+
+    yield of
+    shutil.rmtree(root, ignore_errors=True)
+
+
+def each_environment_in_one_process(names):
+    """The environments as parameters, each in an xdist group of its own."""
+    return [pytest.param(name, marks=pytest.mark.xdist_group(f"platforms-in-sequence-{name}"))
+            for name in names]
+
+
+@pytest.mark.parametrize("platform_env", each_environment_in_one_process(ENVIRONMENTS_BUT_ROOT),
+                         indirect=True)
+@pytest.mark.parametrize("case", HOSTILE_CASES)
+def test_hostile_submission_is_contained_everywhere(platform_env, in_sequence, case):  # noqa: F811
+    run = in_sequence(platform_env)
+    graded = run.job(case)
+    assert graded["error"] is None, (platform_env.name, graded["error"])
+    report = graded["report"]
+    assert report["exercise"] == "valid-minimal" and 0 <= report["score"] <= report["max_score"]
+    assert graded["strays"] == [], platform_env.name
+    assert graded["tmp"] == [], "the grading left files in TMPDIR"
+    assert graded["place"] == sorted(["tmp", "valid-minimal.yaml", case]), "files appeared"
+    run.ended_well()
+
+
+@pytest.mark.parametrize("platform_env", ENVIRONMENTS_BUT_ROOT, indirect=True)
+def test_grade_submit_leaves_no_daemon_behind_anywhere(platform_env, place, adopted):  # noqa: F811
+    case = "daemon.py"
+    spec = quick_spec(place)
     done, _ = grade(platform_env, place, HOSTILE / case, "--exercise", str(spec))
     assert done.returncode == 0, (platform_env.name, done.stderr[-2000:])
     report = json.loads(done.stdout)
     assert report["exercise"] == "valid-minimal" and 0 <= report["score"] <= report["max_score"]
-    assert strays() == [], platform_env.name
+    assert adopted.strays() == [], platform_env.name
     assert os.listdir(place / "tmp") == [], "the run left files in TMPDIR"
     assert sorted(os.listdir(place)) == sorted(["tmp", spec.name, case]), "files appeared"
 
@@ -166,30 +216,25 @@ def streaming_spec(place: Path) -> Path:
     return path
 
 
-@pytest.mark.parametrize("platform_env", [name for name in PLATFORM_ENVS if name != "host-root"],
+@pytest.mark.parametrize("platform_env", each_environment_in_one_process(ENVIRONMENTS_BUT_ROOT),
                          indirect=True)
 @pytest.mark.parametrize("forgery", STREAM_FORGERIES)
-def test_an_eager_encode_iterable_cannot_forge_its_laziness_anywhere(platform_env, place,  # noqa: F811
-                                                                     tmp_path, forgery):
+def test_an_eager_encode_iterable_cannot_forge_its_laziness_anywhere(platform_env,  # noqa: F811
+                                                                     in_sequence, forgery):
     # As root on the host, tests/families/byte_level/test_byte_streaming.py grades the same.
-    from grader.families.byte_level.students import student_source
-    from grader.spec import load_exercise
-
-    submission = tmp_path / "student.py"
-    submission.write_text(student_source(load_exercise("byte-bpe")) + "\n\n"
-                          + (HOSTILE / forgery).read_text())
-    done, _ = grade(platform_env, place, submission, "--exercise", str(streaming_spec(place)))
-    assert done.returncode == 0, (platform_env.name, done.stderr[-2000:])
-    (milestone,) = [m for m in json.loads(done.stdout)["milestones"]
-                    if m["id"] == "encode-iterable"]
+    run = in_sequence(platform_env)
+    graded = run.job(f"stream-{forgery}")
+    assert graded["error"] is None, (platform_env.name, graded["error"])
+    (milestone,) = [m for m in graded["report"]["milestones"] if m["id"] == "encode-iterable"]
     (lazy,) = [check for check in milestone["checks"]
                if "before reading every line" in check["title"]]
     assert not lazy["passed"], (platform_env.name, lazy)
     assert "read every one of them before yielding any id" in lazy["message"]
-    assert strays() == [], platform_env.name
+    assert graded["strays"] == [], platform_env.name
+    run.ended_well()
 
 
-def test_strict_mode_grades_the_correct_example_to_full_marks(platform_env, place):  # noqa: F811
+def test_strict_mode_grades_the_correct_example_to_full_marks(platform_env, place, adopted):  # noqa: F811
     done, seconds = grade(platform_env, place, CORRECT, "--strict-sandbox")
     if platform_env.name == "host-nobody":
         # No pids cgroup can be made and no uid can be dropped to: no process cap holds.
@@ -201,7 +246,7 @@ def test_strict_mode_grades_the_correct_example_to_full_marks(platform_env, plac
     assert done.returncode == 0, (platform_env.name, done.stderr[-2000:])
     report = json.loads(done.stdout)
     assert report["score"] == report["max_score"] == 100, platform_env.name
-    assert strays() == []
+    assert adopted.strays() == []
     assert os.listdir(place / "tmp") == []
 
 
@@ -221,7 +266,8 @@ def test_strict_mode_refuses_when_a_mechanism_is_disabled(platform_env, place): 
     assert done.stdout == ""
 
 
-def test_a_process_pool_trainer_grades_like_a_serial_one(platform_env, place, tmp_path):  # noqa: F811
+def test_a_process_pool_trainer_grades_like_a_serial_one(platform_env, place, tmp_path,  # noqa: F811
+                                                       adopted):
     # CS336's starter code pre-tokenizes in a multiprocessing pool; its semaphores live in
     # /dev/shm: the private root's own, or in a default container the chroot-root tree's,
     # where each open sandbox writes as a uid of its own.
@@ -238,7 +284,7 @@ def test_a_process_pool_trainer_grades_like_a_serial_one(platform_env, place, tm
     layers = report["sandbox_layers"]
     assert layers.get("mount-isolation") or layers.get("chroot-root"), (platform_env.name, layers)
     assert report["score"] == report["max_score"], platform_env.name
-    assert strays() == [], platform_env.name
+    assert adopted.strays() == [], platform_env.name
     assert os.listdir(place / "tmp") == []
 
 
@@ -328,7 +374,7 @@ def test_a_call_cannot_stat_host_files_list_processes_or_reach_host_sockets(plat
 
 @pytest.mark.parametrize("platform_env", ["container", "container-cgroup-v2"], indirect=True)
 def test_a_classmate_signalling_every_pid_changes_no_score_in_a_parallel_batch(platform_env,  # noqa: F811
-                                                                                place):
+                                                                                place, adopted):
     # No PID namespace in a container: the attacker can name every pid. Landlock's signal
     # scoping (ABI 6) would refuse the signals too; without it, as on older kernels, each
     # sandbox's own uid is what keeps them off the classmate graded beside it.
@@ -357,11 +403,11 @@ def test_a_classmate_signalling_every_pid_changes_no_score_in_a_parallel_batch(p
     beside = batch({"honest": CORRECT, "mallory": HOSTILE / "signal_the_neighbours.py"},
                    "beside")
     assert beside["honest"] == alone["honest"], (platform_env.name, alone, beside)
-    assert strays() == [], platform_env.name
+    assert adopted.strays() == [], platform_env.name
 
 
 @pytest.mark.parametrize("platform_env", ["container-cgroup-v2"], indirect=True)
-def test_caps_hold_in_a_delegated_subtree(platform_env, place):  # noqa: F811
+def test_caps_hold_in_a_delegated_subtree(platform_env, place, adopted):  # noqa: F811
     # The simulation's /sys/fs/cgroup is writable and rooted at a cgroup of its own: a
     # delegated subtree. Where the host gives it pids and memory, the sandbox caps with them.
     student = place / "spread.py"
@@ -377,4 +423,4 @@ def test_caps_hold_in_a_delegated_subtree(platform_env, place):  # noqa: F811
                     f"{report['offered'] or 'no controller'} (test_sandbox_cgroup_v2_vm.py "
                     "runs the same call on a cgroup-v2-only kernel)")
     assert_caps_held(report)
-    assert strays() == []
+    assert adopted.strays() == []
