@@ -26,6 +26,7 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -120,20 +121,21 @@ class InSequence:
         assert self.strays == [], self.environment
 
 
-def run_in_sequence(platform_env, folder: Path) -> InSequence:  # noqa: F811
-    """Every hostile case (spec: the quick one) and every stream forgery (spec: a cut-down
-    byte-bpe), each in a place of its own under ``folder``, graded by one process."""
+def run_in_sequence(platform_env, folder: Path, cases: list[str],  # noqa: F811
+                    forgeries: list[str]) -> InSequence:
+    """The hostile ``cases`` (spec: the quick one) and the stream ``forgeries`` (spec: a
+    cut-down byte-bpe), each in a place of its own under ``folder``, graded by one process."""
     from grader.families.byte_level.students import student_source
     from grader.spec import load_exercise
 
     jobs = []
-    for case in HOSTILE_CASES:
+    for case in cases:
         place = a_place(folder / case)
         shutil.copyfile(HOSTILE / case, place / case)
         os.chmod(place / case, 0o644)
         jobs.append([str(place / case), str(quick_spec(place))])
-    correct = student_source(load_exercise("byte-bpe"))
-    for forgery in STREAM_FORGERIES:
+    correct = student_source(load_exercise("byte-bpe")) if forgeries else ""
+    for forgery in forgeries:
         place = a_place(folder / f"stream-{forgery}")
         (place / "student.py").write_text(correct + "\n\n" + (HOSTILE / forgery).read_text())
         os.chmod(place / "student.py", 0o644)
@@ -146,19 +148,34 @@ def run_in_sequence(platform_env, folder: Path) -> InSequence:  # noqa: F811
     return InSequence(platform_env.name, done, read_in_sequence(done.stdout), left)
 
 
+def selected(request, environment: str, parameter: str, everything: Sequence[str]) -> list[str]:
+    """The values of ``parameter`` that this session's tests of this module run with in
+    ``environment`` (all of them in a whole run, fewer with ``-k`` or a node id)."""
+    chosen = set()
+    for item in request.session.items:
+        params = getattr(getattr(item, "callspec", None), "params", {})
+        if item.module is request.module and params.get("platform_env") == environment:
+            chosen.add(params.get(parameter))
+    return [value for value in everything if value in chosen]
+
+
 @pytest.fixture(scope="module")
-def in_sequence():
+def in_sequence(request):
     """``in_sequence(platform_env)``: the :class:`InSequence` run in that environment, made
-    when a test first asks for it (each environment's tests share an xdist group)."""
+    when a test first asks for it, of the cases and forgeries this session's tests grade
+    there (each environment's tests share an xdist group, so one process runs them)."""
     root = Path(tempfile.mkdtemp(prefix="bpe-platform-sequence-"))
     os.chmod(root, 0o755)
     runs: dict[str, InSequence] = {}
 
     def of(platform_env) -> InSequence:  # noqa: F811
-        if platform_env.name not in runs:
-            runs[platform_env.name] = run_in_sequence(platform_env,
-                                                      a_place(root / platform_env.name))
-        return runs[platform_env.name]
+        name = platform_env.name
+        if name not in runs:
+            runs[name] = run_in_sequence(
+                platform_env, a_place(root / name),
+                selected(request, name, "case", HOSTILE_CASES),
+                selected(request, name, "forgery", STREAM_FORGERIES))
+        return runs[name]
 
     yield of
     shutil.rmtree(root, ignore_errors=True)
@@ -234,7 +251,8 @@ def test_an_eager_encode_iterable_cannot_forge_its_laziness_anywhere(platform_en
     run.ended_well()
 
 
-def test_strict_mode_grades_the_correct_example_to_full_marks(platform_env, place, adopted):  # noqa: F811
+def test_strict_mode_grades_the_correct_example_to_full_marks(platform_env, place,  # noqa: F811
+                                                             adopted):
     done, seconds = grade(platform_env, place, CORRECT, "--strict-sandbox")
     if platform_env.name == "host-nobody":
         # No pids cgroup can be made and no uid can be dropped to: no process cap holds.

@@ -12,7 +12,8 @@ from support.strays import _children, _is_subreaper, adopting
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"),
                                 reason="child subreapers are Linux's")
-ORPHAN = ["sh", "-c", "sleep 30 >/dev/null 2>&1 & echo $!"]  # the shell exits, its sleep is orphaned
+# The shell exits at once: its sleep is orphaned.
+ORPHAN = ["sh", "-c", "sleep 30 >/dev/null 2>&1 & echo $!"]
 
 
 def orphan() -> int:
