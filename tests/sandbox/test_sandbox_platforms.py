@@ -1,17 +1,17 @@
 """``grade submit`` in every environment a grader meets: as root on the host, as ``nobody``,
 in a default Docker container and in one on a cgroup-v2-only host (``tests/support``).
 
-Every hostile submission under ``tests/hostile/`` is graded in each environment but the host as
-root, where ``test_sandbox_hostile`` runs each of them against the same sandbox and every other
-command-line test runs as well. In each environment one process
-(``support/grade_in_sequence.py``) grades them all one after another, as ``grade submit
---format json`` grades one, and lists after each grading the processes it left (that process
-is a child subreaper, so anything orphaned by the grading becomes its child) and the files:
-each grading must give a report and leave no process and no file behind, and the process must
-survive them all. ``grade submit`` itself grades one of them in each environment, this test
-process adopting what the command orphans for that test only. Strict mode must grade the
-correct example to full marks wherever its guarantees hold, and refuse, with one line naming
-the guarantee, where one really does not.
+Every hostile submission under ``tests/hostile/``, and each stream forgery inside a correct
+byte-bpe submission, is graded in each environment but the host as root (where
+``test_sandbox_hostile`` and ``test_byte_streaming`` grade them, and every other command-line
+test runs). In each environment one process (``support/grade_in_sequence.py``) grades them all
+one after another, as ``grade submit --format json`` grades one, and lists after each grading
+the processes it left (that process is a child subreaper, so anything orphaned by the grading
+becomes its child) and the files: each grading must give a report and leave no process and no
+file behind, and the process must survive them all. ``grade submit`` itself grades one of them
+in each environment, this test process adopting what the command orphans for that test only.
+Strict mode must grade the correct example to full marks wherever its guarantees hold, and
+refuse, with one line naming the guarantee, where one really does not.
 """
 
 from __future__ import annotations
@@ -50,6 +50,7 @@ QUICK_SPEC = (REPOSITORY / "tests" / "specs" / "valid-minimal.yaml").read_text()
 NOBODY = 65534
 ENVIRONMENTS_BUT_ROOT = [name for name in PLATFORM_ENVS if name != "host-root"]
 DRIVER = REPOSITORY / "tests" / "support" / "grade_in_sequence.py"
+SEQUENCE_SECONDS = 900
 
 
 @pytest.fixture(autouse=True)
@@ -140,10 +141,16 @@ def run_in_sequence(platform_env, folder: Path, cases: list[str],  # noqa: F811
         (place / "student.py").write_text(correct + "\n\n" + (HOSTILE / forgery).read_text())
         os.chmod(place / "student.py", 0o644)
         jobs.append([str(place / "student.py"), str(streaming_spec(place))])
+    argv = platform_env([sys.executable, "-I", DRIVER, json.dumps(jobs)])
     with adopting() as adopted:
-        done = subprocess.run(platform_env([sys.executable, "-I", DRIVER, json.dumps(jobs)]),
-                              capture_output=True, text=True, timeout=900, cwd=folder,
-                              env={**os.environ, "TMPDIR": str(folder / "tmp")})
+        try:
+            done = subprocess.run(argv, capture_output=True, text=True, timeout=SEQUENCE_SECONDS,
+                                  cwd=folder, env={**os.environ, "TMPDIR": str(folder / "tmp")})
+        except subprocess.TimeoutExpired as expired:  # every later test reads what it printed
+            printed = [text.decode(errors="replace") if isinstance(text, bytes) else text or ""
+                       for text in (expired.stdout, expired.stderr)]
+            done = subprocess.CompletedProcess(argv, -9, printed[0], printed[1] + (
+                f"\nkilled: still grading after {SEQUENCE_SECONDS} s"))
         left = adopted.strays()
     return InSequence(platform_env.name, done, read_in_sequence(done.stdout), left)
 
