@@ -153,7 +153,7 @@ def grade_submission(
     (on the ``time.monotonic()`` clock, default now) is when the grading's wall-clock limit
     (:mod:`grader.grading.wall_clock`) began to run.
     """
-    started = time.perf_counter()
+    began = time.perf_counter()
     if not isinstance(submitted, HandedIn) and not Path(submitted).is_file():
         raise GradingSetupError(f"no such file: {Path(submitted)}")
     handed = handed_in(submitted)
@@ -197,7 +197,7 @@ def grade_submission(
         exercise=spec.id, title=spec.title, milestones=milestones,
         errors=[NOT_GRADABLE_PREFIX + reason for reason in opened.not_gradable] + opened.notices,
         sandbox_layers=dict(opened.layers), student_output=output, notes=list(opened.notes),
-        seconds=round(time.perf_counter() - started, 4))
+        seconds=round(time.perf_counter() - began, 4))
 
 
 def grade_milestone(
