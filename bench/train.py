@@ -8,6 +8,10 @@ RSS is its own; wall time covers reading the corpus and training, not interprete
 
     python bench/train.py [--corpus FILE] [--merges 100,1000,10000] [--plain-max-merges 100]
                           [--trainers fast,plain,tokenizers,subword-nmt] [--repeat N]
+                          [--baseline DIR]
+
+``--baseline DIR`` adds a row for the fast reference of another checkout (``git archive COMMIT``
+unpacked in DIR), measured in the same run; the runs of each merge count take turns.
 """
 
 from __future__ import annotations
@@ -28,6 +32,7 @@ sys.path.insert(0, str(ROOT))  # the reference from this checkout, installed or 
 
 DEFAULT_CORPUS = Path(__file__).resolve().parents[2] / "shared" / "data" / "corpus6m.txt"
 TRAINERS = ("fast", "plain", "tokenizers", "subword-nmt")
+BASELINE = "baseline"  # the fast reference of the checkout given as --baseline
 REQUIRED_PACKAGE = {"tokenizers": "tokenizers", "subword-nmt": "subword_nmt"}
 
 
@@ -37,7 +42,7 @@ REQUIRED_PACKAGE = {"tokenizers": "tokenizers", "subword-nmt": "subword_nmt"}
 def train_reference(module: str, corpus: Path, merges: int, fuse: bool) -> int:
     from reference import fast, plain
 
-    trainer = {"fast": fast, "plain": plain}[module]
+    trainer = {"fast": fast, "plain": plain, BASELINE: fast}[module]
     with corpus.open(encoding="utf-8") as lines:  # texts, read lazily line by line
         return len(trainer.train_bpe(lines, merges, fuse_end_of_word=fuse))
 
@@ -72,8 +77,10 @@ def train_subword_nmt(corpus: Path, merges: int) -> int:
 
 def run_worker(args: argparse.Namespace) -> None:
     """Train once; print wall and CPU seconds (all threads) and the merges learned as JSON."""
+    if args.worker == BASELINE:
+        sys.path.insert(0, str(args.baseline.resolve()))  # that checkout's reference, before this one's
     start, cpu_start = time.perf_counter(), time.process_time()
-    if args.worker in ("fast", "plain"):
+    if args.worker in ("fast", "plain", BASELINE):
         learned = train_reference(
             args.worker, args.corpus, args.worker_merges, args.fuse_end_of_word
         )
@@ -106,6 +113,8 @@ def measure(trainer: str, merges: int, args: argparse.Namespace, alphabet: int) 
     ]
     if args.fuse_end_of_word:
         command.append("--fuse-end-of-word")
+    if trainer == BASELINE:
+        command += ["--baseline", str(args.baseline)]
     with tempfile.TemporaryFile(mode="w+") as errors:
         process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=errors, text=True)
         with process.stdout:
@@ -123,9 +132,8 @@ def measure(trainer: str, merges: int, args: argparse.Namespace, alphabet: int) 
     )
 
 
-def best_of(trainer: str, merges: int, args: argparse.Namespace, alphabet: int) -> Run:
-    """``--repeat`` runs; each figure is the lowest seen (timings only get worse with noise)."""
-    runs = [measure(trainer, merges, args, alphabet) for _ in range(args.repeat)]
+def best_of(runs: list[Run]) -> Run:
+    """Each figure the lowest of the runs (timings only get worse with noise)."""
     fastest = min(runs, key=lambda run: run.seconds)
     fastest.cpu_seconds = min(run.cpu_seconds for run in runs)
     fastest.peak_mb = min(run.peak_mb for run in runs)
@@ -143,6 +151,10 @@ def tokenizers_alphabet(corpus: Path) -> int:
                 characters.update(word)
                 finals.add(word[-1])
     return len(characters) + len(finals)
+
+
+def load_average() -> str:
+    return " ".join(f"{value:.1f}" for value in os.getloadavg())
 
 
 def available(trainer: str) -> bool:
@@ -217,7 +229,11 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         "--fuse-end-of-word", action="store_true",
         help="reference: glue the marker onto the last character, as the peers do",
     )
-    parser.add_argument("--worker", choices=TRAINERS, help=argparse.SUPPRESS)
+    parser.add_argument(
+        "--baseline", type=Path, metavar="DIR",
+        help="also train the fast reference of the checkout in DIR, in the same run",
+    )
+    parser.add_argument("--worker", choices=TRAINERS + (BASELINE,), help=argparse.SUPPRESS)
     parser.add_argument("--worker-merges", type=int, help=argparse.SUPPRESS)
     parser.add_argument("--alphabet", type=int, default=0, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
@@ -225,6 +241,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         parser.error(f"corpus {args.corpus} is not a readable file")
     if args.repeat < 1:
         parser.error("--repeat must be at least 1")
+    if args.baseline and not (args.baseline / "reference" / "fast.py").is_file():
+        parser.error(f"--baseline {args.baseline} holds no reference/fast.py")
     return args
 
 
@@ -237,16 +255,25 @@ def main(argv: list[str] | None = None) -> None:
     for name in sorted(set(args.trainers) - set(trainers)):
         print(f"skipping {name}: not installed (pip install '.[bench]')", file=sys.stderr)
     alphabet = tokenizers_alphabet(args.corpus) if "tokenizers" in trainers else 0
+    if args.baseline:
+        trainers.insert(trainers.index("fast") + 1 if "fast" in trainers else 0, BASELINE)
     print(f"corpus: {args.corpus} ({args.corpus.stat().st_size:,} bytes); "
-          f"plain up to {args.plain_max_merges:,} merges", flush=True)
+          f"plain up to {args.plain_max_merges:,} merges"
+          + (f"; baseline: the fast reference of {args.baseline}" if args.baseline else "")
+          + f"; load average {load_average()} before", flush=True)
     runs = []
     for merges in args.merges:
-        for trainer in trainers:
-            if trainer == "plain" and merges > args.plain_max_merges:
-                continue
-            runs.append(best_of(trainer, merges, args, alphabet))
+        measured = [name for name in trainers
+                    if not (name == "plain" and merges > args.plain_max_merges)]
+        tries: dict[str, list[Run]] = {name: [] for name in measured}
+        for _ in range(args.repeat):  # the trainers take turns, so drift hits them alike
+            for trainer in measured:
+                tries[trainer].append(measure(trainer, merges, args, alphabet))
+        for trainer in measured:
+            runs.append(best_of(tries[trainer]))
             print(f"  {trainer} {merges:,}: {runs[-1].seconds:.2f} s", file=sys.stderr, flush=True)
     print(format_table(runs))
+    print(f"load average {load_average()} after")
 
 
 if __name__ == "__main__":

@@ -6,7 +6,9 @@ first appearance. That order is what the ``first-seen`` tie-break rule depends o
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections import Counter
+from collections.abc import Iterable, Iterator, Mapping
+from itertools import chain
 
 from reference.errors import BPEInputError
 
@@ -52,15 +54,17 @@ def _counts_from_mapping(corpus: Mapping) -> dict[str, int]:
 
 
 def _counts_from_texts(texts: Iterable) -> dict[str, int]:
-    counts: dict[str, int] = {}
+    words = chain.from_iterable(map(str.split, _checked_texts(texts)))
+    return dict(Counter(words))  # counted in C; a Counter keeps the order of first appearance
+
+
+def _checked_texts(texts: Iterable) -> Iterator[str]:
     for index, text in enumerate(texts):
         if not isinstance(text, str):
             raise BPEInputError(
                 f"corpus texts must be str, got {type(text).__name__} at index {index}"
             )
-        for word in text.split():
-            counts[word] = counts.get(word, 0) + 1
-    return counts
+        yield text
 
 
 def check_end_of_word(end_of_word: object) -> str:

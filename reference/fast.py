@@ -40,7 +40,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from heapq import heapify, heappop, heappush, heapreplace
 from itertools import chain, repeat
-from operator import getitem
+from operator import getitem, itemgetter
 
 from reference.corpus import END_OF_WORD, check_end_of_word, word_counts
 from reference.tie_breaks import (
@@ -65,6 +65,11 @@ def inverted(symbol: str) -> tuple[int, ...]:
     prefix sorts after the longer strings that extend it.
     """
     return tuple([-ord(char) for char in symbol]) + (1,)
+
+
+def total_weight(ids: list[int], weights: list[int]) -> int:
+    """The sum of ``weights[i]`` over ``ids`` (at least one), looked up in C."""
+    return sum(itemgetter(*ids)(weights)) if len(ids) > 1 else weights[ids[0]]
 
 
 def consume(iterator: Iterator) -> None:
@@ -167,8 +172,8 @@ class IncrementalTrainer:
         lists = map(getitem, map(rows.__getitem__, firsts), seconds)
         consume(map(list.append, lists, ids))  # one word id per occurrence, in corpus order
         index = {first + second: ids for first, row in rows.items() for second, ids in row.items()}
-        weight = self.freqs.__getitem__
-        return {pair: sum(map(weight, ids)) for pair, ids in index.items()}, index
+        freqs = self.freqs
+        return {pair: total_weight(ids, freqs) for pair, ids in index.items()}, index
 
     def _entry_function(self) -> Callable[[str, int], Entry]:
         """The rule's heap entry for (pair, count); its key is never worse than the true key."""
@@ -320,7 +325,7 @@ class IncrementalTrainer:
         index the gained pairs' words and queue them (or file them as waiting, or not track
         them at all if they are rare enough)."""
         pair_count, index, heap, entry = self.pair_count, self.index, self.heap, self._entry
-        weight, floor, level, waiting = self.freqs.__getitem__, self.floor, self.level, self.waiting
+        freqs, floor, level, waiting = self.freqs, self.floor, self.level, self.waiting
         left, right = pair
         before.pop(self.edge, None)
         after.pop(self.edge, None)
@@ -330,7 +335,7 @@ class IncrementalTrainer:
         if overlapped:
             trades.append((right + left, new, new, overlapped))
         for lost, first, second, ids in trades:
-            count = sum(map(weight, ids)) if len(ids) > 1 else weight(ids[0])
+            count = sum(itemgetter(*ids)(freqs)) if len(ids) > 1 else freqs[ids[0]]  # total_weight
             lost_count = pair_count.get(lost)
             if lost_count is not None:  # else it is too rare to be tracked
                 pair_count[lost] = lost_count - count
