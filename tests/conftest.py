@@ -71,6 +71,7 @@ ONE_PROCESS = (
 # test process, so each is set up once; the module's other tests still spread over processes.
 SHARED_FIXTURES = {
     "tests/batch/test_batch_regrade.py": ("graded", "regraded"),
+    "tests/batch/test_batch_run.py": ("graded_class",),
     "tests/bundles/test_bundle_prairielearn.py": ("question",),
     "tests/commands/test_cli_submit.py": ("correct_json",),
     "tests/families/bpe/test_efficiency.py": ("counter_result",),
