@@ -75,9 +75,12 @@ ONE_PROCESS = (
 # test process, so each is set up once; the module's other tests still spread over processes.
 SHARED_FIXTURES = {
     "tests/batch/test_batch_regrade.py": ("graded", "regraded"),
+    "tests/batch/test_batch_run.py": ("graded_class",),
     "tests/bundles/test_bundle_prairielearn.py": ("question",),
     "tests/commands/test_cli_submit.py": ("correct_json",),
+    "tests/families/bpe/test_efficiency.py": ("counter_result",),
     "tests/families/bpe/test_truth_check.py": ("reports",),
+    "tests/families/bpe_tests/test_bpe_tests_exercise.py": ("audit",),
     "tests/families/byte_level/test_byte_case_pair_table.py": ("checks",),
     "tests/families/byte_level/test_byte_tie_order.py": ("report",),
     "tests/families/byte_level/test_byte_truth_check.py": ("reports",),

@@ -13,7 +13,8 @@ from grader.batch.gradebook import Gradebook
 from grader.grading.engine import grade_submission
 from grader.report import render
 
-from batch_helpers import CORRECT, GRADESCOPE_METADATA, WRONG, copy, notebook, quick_exercise, small_class
+from batch_helpers import (CORRECT, GRADESCOPE_METADATA, WRONG, copy, notebook, quick_exercise,
+                           replace_tree, small_class)
 
 
 @pytest.fixture(scope="module")
@@ -23,6 +24,20 @@ def exercise():
 
 def options(exercise, **more) -> BatchOptions:
     return BatchOptions(exercise=exercise, jobs=2, progress=False, **more)
+
+
+@pytest.fixture(scope="module")
+def graded_class(tmp_path_factory, exercise):
+    """The small class graded once into a fresh folder: (class, out, summary)."""
+    root = tmp_path_factory.mktemp("graded")
+    folder = small_class(root / "class")
+    return folder, root / "out", run_batch(folder, root / "out", options(exercise))
+
+
+def graded_copy(graded_class, tmp_path):
+    """A copy of the graded class and its output, for a test to go on from."""
+    folder, out, _ = graded_class
+    return replace_tree(folder, tmp_path / "class"), replace_tree(out, tmp_path / "out")
 
 
 def without_seconds(report: dict) -> dict:
@@ -35,9 +50,10 @@ def without_seconds(report: dict) -> dict:
     return data
 
 
-def test_a_class_is_graded_into_the_gradebook_as_grade_submit_would(tmp_path, exercise) -> None:
-    folder = small_class(tmp_path / "class")
-    summary = run_batch(folder, tmp_path / "out", options(exercise))
+def test_a_class_is_graded_into_the_gradebook_as_grade_submit_would(tmp_path, exercise,
+                                                                   graded_class) -> None:
+    summary = graded_class[2]
+    folder, _ = graded_copy(graded_class, tmp_path)
     assert (summary.students, summary.graded, summary.reused, summary.unusable) == (3, 3, 0, [])
     with Gradebook(tmp_path / "out" / "gradebook.sqlite") as book:
         rows = {g.student: g for g in book.latest()}
@@ -67,10 +83,8 @@ def test_a_class_is_graded_into_the_gradebook_as_grade_submit_would(tmp_path, ex
     assert (tmp_path / "out" / "reports" / "bob.html").read_text().count("Ties broken") >= 1
 
 
-def test_a_rerun_grades_only_what_changed(tmp_path, exercise) -> None:
-    folder = small_class(tmp_path / "class")
-    out = tmp_path / "out"
-    run_batch(folder, out, options(exercise))
+def test_a_rerun_grades_only_what_changed(tmp_path, exercise, graded_class) -> None:
+    folder, out = graded_copy(graded_class, tmp_path)
     again = run_batch(folder, out, options(exercise))
     assert (again.graded, again.reused) == (0, 3)
     copy(CORRECT, folder / "bob.py")  # bob fixes his code
@@ -85,10 +99,8 @@ def test_a_rerun_grades_only_what_changed(tmp_path, exercise) -> None:
     assert (forced.graded, forced.reused) == (4, 0)
 
 
-def test_a_changed_spec_regrades_everyone(tmp_path, exercise) -> None:
-    folder = small_class(tmp_path / "class")
-    out = tmp_path / "out"
-    run_batch(folder, out, options(exercise))
+def test_a_changed_spec_regrades_everyone(tmp_path, exercise, graded_class) -> None:
+    folder, out = graded_copy(graded_class, tmp_path)
     milestones = list(exercise.milestones)
     milestones[0] = milestones[0].model_copy(update={"points": milestones[0].points + 5})
     changed = exercise.model_copy(update={"milestones": milestones})

@@ -9,6 +9,7 @@ a PrairieLearn question of a per-student exercise draws its variants itself (``s
 
 from __future__ import annotations
 
+import functools
 import importlib.util
 import json
 import subprocess
@@ -67,13 +68,21 @@ def answers(student: str, secret: str, *, wrong: bool = False, named: str | None
 # --------------------------------------------------------------------------- notebooks
 
 
+@functools.cache
+def submitted_score(kind: str) -> float:
+    """The score ``grade submit`` gives the example's ``.py`` under the doors' course secret,
+    computed once per process for both doors."""
+    return json.loads(CliRunner().invoke(
+        main, ["submit", str(EXAMPLES / "bpe-train-encode" / f"student_{kind}.py"),
+               "--format", "json", "-q", "--seed-secret", "course-secret"]).output)["score"]
+
+
+@pytest.mark.xdist_group("bundle-variants-notebooks")  # both doors read one grading per kind
 @pytest.mark.parametrize("platform", ["gradescope", "prairielearn"])
 @pytest.mark.parametrize("kind", ["correct", "wrong"])
 def test_a_notebook_uploaded_to_gradescope_or_prairielearn_is_graded(tmp_path, platform, kind):
     source = (EXAMPLES / "bpe-train-encode" / f"student_{kind}.py").read_text(encoding="utf-8")
-    expected = json.loads(CliRunner().invoke(
-        main, ["submit", str(EXAMPLES / "bpe-train-encode" / f"student_{kind}.py"),
-               "--format", "json", "-q", "--seed-secret", "course-secret"]).output)["score"]
+    expected = submitted_score(kind)
     results, log = run_door(tmp_path, platform, CODE, {"homework.ipynb": notebook_text(source)})
     assert "homework.ipynb" in log
     assert points(platform, results, CODE.total_points) == pytest.approx(expected)

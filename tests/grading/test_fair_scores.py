@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from grader.grading.audit import write_student
 from grader.grading.engine import grade_submission
 from grader.report import render
 from grader.spec import load_exercise
+from support.audits import audit_group, audited
 
 ROOT = Path(__file__).resolve().parents[2]
 TRAIN_ENCODE = load_exercise("bpe-train-encode")
@@ -19,6 +19,9 @@ CORRECT = (ROOT / "examples" / "bpe-train-encode" / "student_correct.py").read_t
 LESSON_CORRECT = (ROOT / "examples" / "lesson97-bpe" / "student_correct.py").read_text(encoding="utf-8")
 SMALLEST_FIRST = "best = min(pairs, key=lambda p: (-pairs[p], p))"
 STOP = "        if not pairs:\n            break\n"
+# Tests reading a catalogued mistake's train milestone take it from the bpe-train-encode audit
+# (tests/support/audits.py), which grades the same student-style file under the same secret.
+IN_TRAIN_ENCODE_AUDIT = pytest.mark.xdist_group(audit_group("bpe-train-encode"))
 
 
 def grade_source(tmp_path: Path, source: str, exercise=TRAIN_ENCODE):
@@ -46,9 +49,9 @@ def test_a_trainer_whose_only_mistake_is_the_tie_rule_earns_its_work(tmp_path):
     assert "Likely mistake: Ties broken by the largest pair" in text
 
 
-def test_every_tie_rule_of_the_catalogue_earns_on_train(tmp_path):
-    exercise = TRAIN_ENCODE
-    report = grade_submission(write_student(exercise, tmp_path, "ties-last-seen"), exercise)
+@IN_TRAIN_ENCODE_AUDIT
+def test_every_tie_rule_of_the_catalogue_earns_on_train():
+    report = audited("bpe-train-encode", "ties-last-seen")
     train = milestone(report, "train")
     assert train.score > 0 and train.work_explained_by is not None
 
@@ -93,9 +96,10 @@ def test_crashing_wherever_the_answer_is_not_trivial_earns_nothing(tmp_path):
     assert milestone(report, "efficiency").score == 0
 
 
+@IN_TRAIN_ENCODE_AUDIT
 @pytest.mark.parametrize("mistake_id", ["merge-first-occurrence", "unweighted-counts"])
-def test_a_named_mistake_on_real_work_keeps_the_checks_it_leaves_intact(tmp_path, mistake_id):
-    report = grade_submission(write_student(TRAIN_ENCODE, tmp_path, mistake_id), TRAIN_ENCODE)
+def test_a_named_mistake_on_real_work_keeps_the_checks_it_leaves_intact(mistake_id):
+    report = audited("bpe-train-encode", mistake_id)
     train = milestone(report, "train")
     assert all(c.score == c.max_score for c in train.checks if c.passed), mistake_id
 
@@ -154,8 +158,9 @@ def test_a_known_mistake_plus_one_quirk_keeps_a_partial_name(tmp_path):
     assert encode.work_explained_by is None  # a partial name is no evidence of work
 
 
-def test_a_pair_that_is_not_adjacent_is_said_first_and_no_tie_is_explained(tmp_path):
-    report = grade_submission(write_student(TRAIN_ENCODE, tmp_path, "marker-glued"), TRAIN_ENCODE)
+@IN_TRAIN_ENCODE_AUDIT
+def test_a_pair_that_is_not_adjacent_is_said_first_and_no_tie_is_explained():
+    report = audited("bpe-train-encode", "marker-glued")
     messages = [c.message for c in milestone(report, "train").checks
                 if not c.passed and c.visibility == "visible" and "not an adjacent pair" in c.message]
     assert messages

@@ -64,6 +64,23 @@ def saved(executed, cells: int, folder: Path) -> Path:
     return path
 
 
+@pytest.fixture(scope="module")
+def graded_saved(executed, tmp_path_factory):
+    """The notebook of each place as saved after its first N cells, graded once for the tests
+    reading it: N -> report, for the wrong train check, all wrong checks and all right ones."""
+    folder = tmp_path_factory.mktemp("saved")
+    return {ran: grade_submission(saved(executed, ran, folder), seed_secret=SEED)
+            for ran in (WRONG_TRAIN + 1, WRONG_ALL + 1, RIGHT_ALL + 1)}
+
+
+@pytest.fixture(scope="module")
+def graded_script(tmp_path_factory):
+    """The wrong solution as a ``.py``, graded once: the same file in every place."""
+    plain = tmp_path_factory.mktemp("script") / "wrong.py"
+    plain.write_text(WRONG, encoding="utf-8")
+    return grade_submission(plain, seed_secret=SEED)
+
+
 def shown_verdicts(text: str) -> dict[str, list[tuple[str, bool]]]:
     """Milestone id -> (check title, passed) for each public check line check() showed."""
     verdicts: dict[str, list[tuple[str, bool]]] = {}
@@ -104,24 +121,20 @@ def test_check_says_which_cell_raised(executed):
     assert "cell 4: %time m = train_bpe" in shown
 
 
-def test_verdicts_are_those_of_grading_the_saved_notebook(executed, tmp_path):
+def test_verdicts_are_those_of_grading_the_saved_notebook(executed, graded_saved):
     for check_cell, ran in ((WRONG_ALL, WRONG_ALL + 1), (RIGHT_ALL, RIGHT_ALL + 1)):
-        report = grade_submission(saved(executed, ran, tmp_path), seed_secret=SEED)
         shown = shown_verdicts(cell_text(executed.cells[check_cell]))
-        assert shown == graded_verdicts(report), check_cell
+        assert shown == graded_verdicts(graded_saved[ran]), check_cell
     wrong_train = shown_verdicts(cell_text(executed.cells[WRONG_TRAIN]))
-    report = grade_submission(saved(executed, WRONG_TRAIN + 1, tmp_path), seed_secret=SEED)
-    assert wrong_train == graded_verdicts(report, {"train"})
+    assert wrong_train == graded_verdicts(graded_saved[WRONG_TRAIN + 1], {"train"})
     assert any(not passed for _, passed in wrong_train["train"])
     assert all(passed for _, passed in shown_verdicts(
         cell_text(executed.cells[RIGHT_TRAIN]))["train"])
 
 
-def test_a_time_assignment_and_a_crashing_demo_grade_as_the_functions_do(executed, tmp_path):
-    book = grade_submission(saved(executed, WRONG_ALL + 1, tmp_path), seed_secret=SEED)
-    plain = tmp_path / "wrong.py"
-    plain.write_text(WRONG, encoding="utf-8")
-    script = grade_submission(plain, seed_secret=SEED)
+def test_a_time_assignment_and_a_crashing_demo_grade_as_the_functions_do(graded_saved,
+                                                                        graded_script):
+    book, script = graded_saved[WRONG_ALL + 1], graded_script
     scores = [(c.id, c.score) for m in book.milestones for c in m.checks]
     assert scores == [(c.id, c.score) for m in script.milestones for c in m.checks]
     assert 0 < book.score < book.max_score

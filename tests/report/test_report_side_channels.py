@@ -45,6 +45,10 @@ def encode(word, merges):
     return list(word) + ["</w>"]
 '''
 
+# Answers at once: the renderer-fault test needs a grading, not the time one takes (the
+# sleeping trainer above makes a whole grading with the timed corpus last seconds).
+ANSWERS_AT_ONCE = PRINTS_INPUTS.replace("    time.sleep(0.002 * len(corpus))\n", "")
+
 HOSTILE_VALUES = '''# exercise: bpe-train-encode
 def train_bpe(corpus, num_merges):
     return [("\\ud800" + "\\x1b[2J" * 1000, "b" * 300_000)] + [("x", "y")] * 5_000
@@ -190,7 +194,8 @@ def test_a_renderer_fault_still_writes_a_valid_report_and_exits_1(monkeypatch, t
 
     monkeypatch.setattr(report_module, "renderer_of", lambda asked: fails_once)
     student = tmp_path / "student.py"
-    student.write_text(PRINTS_INPUTS, encoding="utf-8")
+    assert "sleep" not in ANSWERS_AT_ONCE
+    student.write_text(ANSWERS_AT_ONCE, encoding="utf-8")
     result = CliRunner().invoke(main, ["submit", str(student), "--format", "json"])
     assert result.exit_code == 1
     data = json.loads(result.stdout)

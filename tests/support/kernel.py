@@ -38,7 +38,10 @@ if not os.access(sys.executable, os.X_OK):
         json.dump({"argv": [system, "-c", start, "-f", "{connection_file}"],
                    "display_name": "Python 3", "language": "python"}, handle)
 book = nbformat.read(sys.argv[1], as_version=4)
-NotebookClient(book, timeout=180, kernel_name="python3", allow_errors=True).execute()
+# Every output is in once the last cell ran: the kernel is then stopped at once (asked to shut
+# down, it lingers until the manager's terminate a few seconds later).
+NotebookClient(book, timeout=180, kernel_name="python3", allow_errors=True,
+               shutdown_kernel="immediate").execute()
 nbformat.write(book, sys.argv[2])
 """
 

@@ -1,6 +1,7 @@
 """A single-node Slurm cluster on localhost for the tests: ``munged`` (reused if one runs),
 ``slurmctld`` and ``slurmd`` with a configuration of their own (private ports, state and
-spool directories, no cgroups, no accounting), gone when the context ends.
+spool directories, no cgroups, no accounting; the node's CPUs may run up to four jobs each, so
+a job array's tasks all start at once on a small machine), gone when the context ends.
 
     with slurm_cluster(tmp_path) as environ:   # environ: os.environ plus SLURM_CONF
         subprocess.run(["sbatch", ...], env=environ)
@@ -46,7 +47,7 @@ JobAcctGatherType=jobacct_gather/none
 AccountingStorageType=accounting_storage/none
 MpiDefault=none
 NodeName={host} NodeAddr=127.0.0.1 CPUs={cpus} State=UNKNOWN
-PartitionName=test Nodes=ALL Default=YES MaxTime=INFINITE State=UP
+PartitionName=test Nodes=ALL Default=YES MaxTime=INFINITE State=UP OverSubscribe=FORCE:4
 """
 
 
