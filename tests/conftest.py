@@ -1,10 +1,14 @@
 """Shared pytest set-up: Hypothesis runs derandomized with no example database, so every run
 of the suite explores the same examples and needs nothing from earlier runs; gradings use a
 pinned seed secret (never the user's own), so generated inputs are the same on every run; the
-cache of prepared work starts empty in every run."""
+cache of prepared work starts empty in every run. The grader's modules are compiled once, before
+the workers start, so the hundreds of processes the tests run read their bytecode instead of
+each compiling them again (where ``PYTHONDONTWRITEBYTECODE`` is set, no process writes it)."""
 
+import compileall
 import os
 import tempfile
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, settings
@@ -95,6 +99,17 @@ SHARED_FIXTURES = {
     "tests/report/test_withheld_points.py": ("report",),
     "tests/spec/test_notebook_stub.py": ("written",),
 }
+
+
+REPOSITORY = Path(__file__).resolve().parents[1]
+COMPILED_ONCE = ("grader", "reference", "tests/support")
+
+
+def pytest_configure(config):
+    if hasattr(config, "workerinput"):
+        return  # an xdist worker: the controller has compiled them
+    for folder in COMPILED_ONCE:
+        compileall.compile_dir(REPOSITORY / folder, quiet=2)
 
 
 @pytest.hookimpl(tryfirst=True)  # before xdist reads the groups
