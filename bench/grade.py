@@ -33,7 +33,7 @@ run (a course's first grading), and
 prints the median ratios of CPU (the whole process tree) and wall time to W. The grader runs
 from compiled bytecode here too, unless ``--no-bytecode-cache`` is given.
 ``--every-exercise`` does the same for the correct and the wrong example of every exercise under
-``examples/`` (``--exercise ID`` for some), adds the peak RSS of the largest process of the
+``examples/`` (``--exercise ID`` for some, with or without ``--every-exercise``), adds the peak RSS of the largest process of the
 grading's tree, and says whether each wall ratio is within its budget (correct 1.5 x W, wrong
 2 x W).
 
@@ -404,12 +404,12 @@ def main() -> None:
     parser.add_argument("--every-exercise", action="store_true",
                         help="with --pairs: every shipped exercise's correct and wrong example")
     parser.add_argument("--exercise", action="append", metavar="ID",
-                        help="with --pairs --every-exercise: only this exercise (repeatable)")
+                        help="with --pairs: only this exercise's examples (repeatable; implies --every-exercise)")
     parser.add_argument("--split-once", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.split_once:
         print(json.dumps(split_once(args.submission.resolve())))
-    elif args.pairs and args.every_exercise:
+    elif args.pairs and (args.every_exercise or args.exercise):
         bench_every_exercise(args.pairs, args.exercise, not args.no_bytecode_cache)
     elif args.pairs:
         bench_pairs(args.pairs, not args.no_bytecode_cache)

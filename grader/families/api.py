@@ -34,6 +34,7 @@ defined, and docs/families.md walks through a family that uses them.
   ``call_clocks``, ``call_failure_message``, ``clock_of``, ``clocked_details``,
   ``limits_text``, ``measured``, ``over_ratio``, ``speed_verdict``, ``stuck_run``, ``timing_details``,
   :class:`Rounds`, ``interleaved_rounds``, ``rounds_details`` (a run near the bound measured again),
+  ``settled_by_one_reference_run``,
   ``untimed_milestone_title``, ``wall_timeout``; work a grading's helper prepares:
   ``collect_prepared``, ``start_prepared``, ``corpus_key``, ``timing_key``; ``corpus_seed``.
 - **Data files** (students hand in YAML answers): :class:`DataFile`, :class:`HandedFile`,
@@ -93,6 +94,7 @@ from grader.grading.timing import (
     Rounds,
     interleaved_rounds,
     rounds_details,
+    settled_by_one_reference_run,
     best_clocks,
     best_time,
     call_clocks,
@@ -186,7 +188,7 @@ __all__ = [
     "json_pair", "json_pairs", "judge_answers_mistake", "limits_text", "literal", "load_exercise",
     "measured", "milestone_model", "observed", "over_ratio", "parse_data_file", "parse_exercise",
     "points_earned", "quote_hint", "reference_audit", "said", "shorter_words", "show", "smaller_int", "speed_verdict", "stuck_run",
-    "Rounds", "interleaved_rounds", "rounds_details",
+    "Rounds", "interleaved_rounds", "rounds_details", "settled_by_one_reference_run",
     "split_evenly", "st", "start_prepared", "structural_reductions", "timing_details", "timing_key",
     "untimed_milestone_title", "variant_seed", "wall_timeout", "yaml_quoted",
 ]

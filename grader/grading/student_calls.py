@@ -299,6 +299,13 @@ class StudentCalls:
             self._remembered[key] = self.call(role, *args)
         return self._remembered[key]
 
+    def calling_the_box(self) -> None:
+        """Said by a judge right before it calls the sandbox itself (a streamed call, which no
+        batch makes): while :meth:`probing` it ends the judge with :class:`Probed`, so the call
+        is made once, when the judge runs for real."""
+        if self._probe is not None:
+            raise Probed
+
     # ----------------------------------------------------------------- plumbing
 
     def share_seconds(self) -> float:

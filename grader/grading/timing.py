@@ -192,6 +192,20 @@ def near_bound(student_seconds: Optional[float], reference_seconds: float,
     return settings.max_ratio / NEAR <= ratio <= settings.max_ratio * NEAR
 
 
+def settled_by_one_reference_run(student_seconds: Optional[float], reference_seconds: float,
+                                 settings: SpeedLimits) -> bool:
+    """Whether a first ratio taken against one run of the reference gives the verdict a best of
+    more runs would, so that those runs can be left out. More runs only lower the reference's
+    best time: a ratio above ``max_ratio * NEAR`` (or a run without a time) stays where it is
+    judged without being measured again; one below ``max_ratio / NEAR ** 2`` stays below
+    ``max_ratio / NEAR``, where it passes unmeasured again, unless the run took more than
+    :data:`NEAR` times the reference's best, the spread :func:`near_bound` already allows for."""
+    if student_seconds is None or not reference_seconds:
+        return True
+    ratio = student_seconds / reference_seconds
+    return ratio > settings.max_ratio * NEAR or ratio < settings.max_ratio / NEAR ** 2
+
+
 def interleaved_rounds(first: Rounds, settings: SpeedLimits,
                        run_student: Callable[[], Optional[float]],
                        run_reference: Callable[[], float]) -> Rounds:

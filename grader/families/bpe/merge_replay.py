@@ -8,7 +8,8 @@ not the most frequent (another counting, or a table precomputed for another corp
 timed corpus depends on the course's secret) fail at the first such merge.
 
 Replaying keeps an index from each pair to the distinct words containing it and a heap of
-counts, so each merge touches only those words: the cost is that of a fast trainer.
+counts, so each merge touches only those words (and, when every weight is positive, only the
+pairs whose number in a word changes): the cost is that of a fast trainer.
 """
 
 from __future__ import annotations
@@ -60,6 +61,7 @@ class _Replay:
     def __init__(self, words: Mapping[tuple[str, ...], int]) -> None:
         self.words = list(words)
         self.weights = list(words.values())
+        self.positive = all(weight > 0 for weight in self.weights)
         self.counts: dict[Pair, int] = {}
         self.holders: dict[Pair, set[int]] = {}
         for number, symbols in enumerate(self.words):
@@ -87,12 +89,42 @@ class _Replay:
             heapq.heappop(self.heap)  # stale: the pair's count changed since it was pushed
         return 0
 
+    def _rewrite(self, number: int, old: tuple[str, ...], new: tuple[str, ...]) -> list[Pair]:
+        """What ``_add(old, -1)`` then ``_add(new, 1)`` do when every weight is positive (a
+        count then falls to zero only with its last holder), touching only the pairs whose
+        number in the word changes."""
+        before, after = _pair_counts(old), _pair_counts(new)
+        weight = self.weights[number]
+        changed = []
+        for pair, times in before.items():
+            delta = after.get(pair, 0) - times
+            if not delta:
+                continue
+            count = self.counts[pair] + delta * weight
+            if count <= 0:
+                del self.counts[pair]
+                del self.holders[pair]
+            else:
+                self.counts[pair] = count
+                if pair not in after:
+                    self.holders[pair].discard(number)
+            changed.append(pair)
+        for pair, times in after.items():
+            if pair not in before:
+                self.counts[pair] = self.counts.get(pair, 0) + times * weight
+                self.holders.setdefault(pair, set()).add(number)
+                changed.append(pair)
+        return changed
+
     def merge(self, pair: Pair) -> None:
         changed: set[Pair] = set()
         for number in list(self.holders.get(pair, ())):
             old = self.words[number]
             new = _merged(old, pair)
             self.words[number] = new
+            if self.positive:
+                changed.update(self._rewrite(number, old, new))
+                continue
             changed.update(self._add(number, old, -1))
             changed.update(self._add(number, new, 1))
         for other in changed:  # once each, with its count after the whole merge

@@ -5,8 +5,10 @@ from the spec's seed and the course's seed secret (:mod:`.stories`, ``efficiency
 long, stories separated by the first special token; or a text shipped beside the specs,
 ``efficiency.text_file``), until the vocabulary has ``256 + special tokens + num_merges``
 tokens. The reference trains on the same text in the grading process in the same run, just
-before the student's call (best of two) and just after it, never at the same time, so a
-student's parallel pre-tokenizer has the machine's cores to itself. The limits are on the
+before the student's call and, unless that one run already settles the verdict (a ratio far
+from the bound, :func:`~grader.grading.timing.settled_by_one_reference_run`), twice just after
+it (best of three), never at the same time, so a student's parallel pre-tokenizer has the
+machine's cores to itself. The limits are on the
 spec's clock (``efficiency.clock``; ``wall`` by default here, as CS336 times its test): at most
 ``max_ratio`` times the reference's time (CS336 allows about 4x) and ``max_seconds``; the
 other clock is reported beside it in ``details``. A call on the wall clock is stopped once it
@@ -55,6 +57,7 @@ from grader.families.api import (
     Rounds,
     interleaved_rounds,
     rounds_details,
+    settled_by_one_reference_run,
     stuck_run,
     untimed_milestone_title,
     wall_timeout,
@@ -64,8 +67,10 @@ from reference.byte_level import train_byte_bpe
 CHECK_ID = "efficiency"
 TITLE = "Training speed on a TinyStories-like text"
 TRAIN = "train_byte_bpe"
-RUNS_BEFORE = 2
-RUNS_AFTER = 1
+RUNS_BEFORE = 1
+RUNS_AFTER = 2
+"""The reference's runs before the student's call, and after it when one does not settle the
+verdict (:func:`~grader.grading.timing.settled_by_one_reference_run`): best of three then."""
 CUT_FACTOR = 2.0
 """A call on the wall clock is stopped at this many times the bound (plus a grace second)."""
 CUT_GRACE_SECONDS = 1.0
@@ -130,13 +135,19 @@ def timed_run(box: Any, exercise: Exercise, share: float, secret: Optional[str])
     before, expected = best_clocks(reference, RUNS_BEFORE)
     timeout = call_timeout(settings, before)
     outcome = box.call(name, [text, size, specials], timeout=timeout)
-    after, _ = best_clocks(reference, RUNS_AFTER)
-    reference_clocks = Clocks(min(before.wall, after.wall), min(before.cpu, after.cpu))
     student = call_clocks(outcome) if outcome.ok else None
     clock = clock_of(settings)
-    rounds = Rounds([None if student is None else student.on(clock)],
-                    [reference_clocks.on(clock) or 0.0])
-    runs = [(student, reference_clocks)]
+    rounds = Rounds([None if student is None else student.on(clock)], [before.on(clock) or 0.0])
+    runs = [(student, before)]
+
+    def first_round() -> None:
+        """The reference's runs after the student's, unless one run settles the verdict."""
+        if settled_by_one_reference_run(rounds.best_student(), rounds.best_reference(), settings):
+            return
+        after, _ = best_clocks(reference, RUNS_AFTER)
+        both = Clocks(min(before.wall, after.wall), min(before.cpu, after.cpu))
+        runs[0] = (student, both)
+        rounds.reference[0] = both.on(clock) or 0.0
 
     def again() -> Optional[float]:
         repeat = box.call(name, [text, size, specials], timeout=timeout)
@@ -151,13 +162,14 @@ def timed_run(box: Any, exercise: Exercise, share: float, secret: Optional[str])
         return clocks.on(clock) or 0.0
 
     def remeasure(first: Rounds) -> Rounds:
+        first_round()
         return interleaved_rounds(first, settings, again, reference_again)
 
     passed, message = judge(exercise, name, outcome, expected, rounds, text=text,
                             timeout=timeout, remeasure=remeasure)
     best_student = _best([clocks for clocks, _ in runs if clocks is not None], clock)
     best_reference = _best([clocks for _, clocks in runs if clocks is not None], clock)
-    details = clocked_details(best_student, best_reference or reference_clocks, settings)
+    details = clocked_details(best_student, best_reference or runs[0][1], settings)
     result = graded(CHECK_ID, TITLE, share, passed, message=message,
                     details=rounds_details(details, rounds))
     result.seconds = getattr(outcome, "seconds", None)

@@ -54,6 +54,7 @@ def streamed(calls: Calls, lines: list[str], vocab: dict, merges: list,
     name = calls.exercise.function(ITERABLE).name
     if not isinstance(calls.box, Sandbox):
         return None, "this grader cannot stream lines to the submission"
+    calls.calling_the_box()
     feed = Feed(0, lines, take=take)
     outcome = calls.box.call(name, [None, dict(vocab), [tuple(m) for m in merges],
                                     list(special_tokens)], feed=feed, measure_cpu=False)

@@ -14,6 +14,7 @@ import pytest
 
 from grader.families.byte_level import efficiency
 from grader.grading.engine import grade_submission
+from grader.grading.timing import NEAR, near_bound, settled_by_one_reference_run, speed_verdict
 from grader.spec import load_exercise
 from reference.byte_level import load_gpt2_vocab_and_merges
 
@@ -59,8 +60,24 @@ def test_the_spec_declares_cs336s_bound_on_wall_clock_time():
     assert 256 + len(settings.special_tokens) + settings.num_merges == 500
 
 
-def test_the_correct_example_passes_with_both_clocks_in_the_details(tmp_path):
+def counted_reference_runs(monkeypatch) -> list:
+    """A list that gets an item each time the efficiency check trains the reference."""
+    runs: list = []
+    trainer = efficiency.train_byte_bpe
+
+    def counted(*args):
+        runs.append(args)
+        return trainer(*args)
+
+    monkeypatch.setattr(efficiency, "train_byte_bpe", counted)
+    return runs
+
+
+def test_the_correct_example_passes_with_both_clocks_in_the_details(tmp_path, monkeypatch):
+    runs = counted_reference_runs(monkeypatch)
     result = grade(tmp_path, CORRECT)
+    # its ratio is far under the bound: one run of the reference settles it
+    assert len(runs) == efficiency.RUNS_BEFORE == 1, result.details
     assert result.passed, result.message
     details = result.details
     assert details["clock"] == "wall"
@@ -71,9 +88,15 @@ def test_the_correct_example_passes_with_both_clocks_in_the_details(tmp_path):
 
 
 @pytest.mark.parametrize("factor, passes", [(2, True), (8, False)])
-def test_twice_as_slow_passes_and_eight_times_fails(tmp_path, factor, passes):
+def test_twice_as_slow_passes_and_eight_times_fails(tmp_path, monkeypatch, factor, passes):
+    runs = counted_reference_runs(monkeypatch)
     result = grade(tmp_path, slowed(factor))
     assert result.passed is passes, (result.message, result.details)
+    details = result.details  # a run cut far over the bound has no time: settled
+    settled = settled_by_one_reference_run(details["student_seconds"],
+                                           details["reference_seconds"], EXERCISE.efficiency)
+    # one run when it settles the verdict, else best of three (more in rounds near the bound)
+    assert (len(runs) == 1 and settled) or len(runs) >= 3, (len(runs), details)
     if not passes:
         assert result.score == 0
         assert "more than 4 times the reference's wall-clock time" in result.message
@@ -128,6 +151,23 @@ def test_any_tie_rule_and_a_count_that_ignores_frequency_are_timed(tmp_path):
     counted = grade(tmp_path, unweighted)
     assert counted.passed, counted.message  # the train milestone charges the count, once
     assert "milestone grades which merges are right" in counted.message
+
+
+def test_one_reference_run_settles_only_a_ratio_far_from_the_bound():
+    settings = EXERCISE.efficiency
+    assert (settings.max_ratio, NEAR) == (4.0, 1.5)
+    for student, settled in ((0.1, True), (0.17, True), (0.18, False), (0.3, False), (0.6, False),
+                             (0.61, True), (None, True)):
+        assert settled_by_one_reference_run(student, 0.1, settings) is settled, student
+    # Settled by one run means the verdict, and whether it is measured again, are those of the
+    # best of more runs whenever the one run took at most NEAR times their best.
+    for tenth in range(1, 120):
+        student = tenth / 10
+        if not settled_by_one_reference_run(student, 1.0, settings):
+            continue
+        for best in (1.0, 0.9, 0.8, 1 / NEAR):
+            assert near_bound(student, best, settings) is False, (student, best)
+            assert (speed_verdict(student, best, settings) is None) is (student < 4), (student, best)
 
 
 def test_a_call_far_over_the_bound_is_stopped_early():

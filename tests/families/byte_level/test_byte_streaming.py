@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from grader.families.byte_level import streaming
 from grader.families.byte_level.students import student_source
 from grader.grading.engine import grade_submission
+from grader.sandbox import Sandbox
 from grader.spec import load_exercise
 from grader.spec.stubs import render_stub
 from reference.byte_level import (
@@ -100,9 +101,20 @@ def failing_messages(milestone) -> list[str]:
     return [check.message for check in milestone.checks if not check.passed]
 
 
-def test_a_streaming_generator_passes(tmp_path):
+def test_a_streaming_generator_passes_each_item_streamed_once(tmp_path, monkeypatch):
+    streams = []
+    call = Sandbox.call
+
+    def counted(self, function, args=(), timeout=None, **options):
+        if options.get("feed") is not None:
+            streams.append(function)
+        return call(self, function, args, timeout, **options)
+
+    monkeypatch.setattr(Sandbox, "call", counted)
     milestone = grade(tmp_path, student_source(EXERCISE))
     assert milestone.passed, failing_messages(milestone)
+    # the cases check notes each item's first call before judging: a stream is not made then
+    assert streams == ["encode_iterable"] * len(milestone.checks) and len(streams) > 2
 
 
 def test_a_list_gets_its_ids_right_but_is_not_lazy(tmp_path):
