@@ -33,6 +33,10 @@ from grader.spec.hooks import SandboxLike, StudentAnswer
 
 MAX_FAILURE_CHARS = 300
 LOOP_TIMEOUTS = 2  # time-outs, and no call ever returned: the function's other calls are skipped
+# How a call may end and still leave its batch's child to answer the next input (the sandbox's
+# batches go on after an exception): a function that has ended a call so has its next calls
+# of a check batched.
+ANSWERS_IN_A_BATCH = frozenset({"exception"})
 CALL_TEXT_CHARS = 120
 Kept = TypeVar("Kept")
 
@@ -78,7 +82,8 @@ class StudentCalls:
         self._note_calls = False
         self._note_remembered = True
         self._made: dict[str, list[StudentAnswer]] = {}  # batched answers of fresh calls
-        self._answered: set[str] = set()  # functions that have answered a call in time
+        # functions that have answered a call in time, with a value or a raised exception
+        self._answered: set[str] = set()
         self._returned: set[str] = set()  # functions a call of which ended other than by time-out
         # per function, each input it timed out on: (size, its call as shown or None if hidden,
         # how it compares with the public cases' inputs: "smallest", "tied" or "")
@@ -187,8 +192,8 @@ class StudentCalls:
         """Remember the answers of the calls ``wanted``, each role's in one batched sandbox
         call (hermetic from every other check, not between these inputs); whatever a batch
         leaves unanswered is called one by one when it is asked for. False when a batch left
-        some out (a call crashed the child or ran out of time, or the function was not called
-        in a batch at all); a role's single call is never batched and does not count."""
+        some out (a call exited, crashed the child or ran out of time, or the function was not
+        called in a batch at all); a role's single call is never batched and does not count."""
         pending: dict[str, tuple[str, tuple]] = {}
         for role, args in wanted:
             key = repr((role, args))
@@ -207,10 +212,10 @@ class StudentCalls:
         one batched sandbox call; each answer then serves the next :meth:`call` of the same
         inputs once. Whatever a batch leaves unanswered is called one by one when asked for.
 
-        A function that has not answered yet in this grading is first called alone on its
-        first input: one that hangs or crashes then fails there, with that input's own
-        message, instead of taking a whole batch's time limit with it; its other inputs are
-        left to be called one by one."""
+        A function that has not answered yet in this grading (returned a value or raised) is
+        first called alone on its first input: one that hangs or crashes then fails there, with
+        that input's own message, instead of taking a whole batch's time limit with it; its
+        other inputs are left to be called one by one, or batched if that call answered."""
         batch: list[tuple[str, tuple]] = []
         tried: set[str] = set()
         wanted = list(wanted)
@@ -321,7 +326,7 @@ class StudentCalls:
                 "earlier inputs), and the other functions keep theirs"))
         with self.output.call():
             outcome = self.box.call(name, args, echo_args=True, measure_cpu=False)
-        if outcome.ok:
+        if outcome.ok or outcome.kind in ANSWERS_IN_A_BATCH:
             self._answered.add(name)
         # A call that timed out counts as its limit, so the cut falls at the same input on
         # every run of a function that loops (its other calls cost milliseconds).
