@@ -85,6 +85,9 @@ class StudentCalls:
         # functions that have answered a call in time, with a value or a raised exception
         self._answered: set[str] = set()
         self._returned: set[str] = set()  # functions a call of which ended other than by time-out
+        # functions a batch of which answered nothing (it hung or its child died): called one
+        # by one from then on, since another such batch would again cost a call limit for nothing
+        self._unbatched: set[str] = set()
         # per function, each input it timed out on: (size, its call as shown or None if hidden,
         # how it compares with the public cases' inputs: "smallest", "tied" or "")
         self._timed_out: dict[str, list[tuple[int, Optional[str], str]]] = {}
@@ -193,7 +196,9 @@ class StudentCalls:
         call (hermetic from every other check, not between these inputs); whatever a batch
         leaves unanswered is called one by one when it is asked for. False when a batch left
         some out (a call exited, crashed the child or ran out of time, or the function was not
-        called in a batch at all); a role's single call is never batched and does not count."""
+        called in a batch at all); a role's single call is never batched and does not count. A
+        function a batch of which answered nothing (it hung or its child died) is not batched
+        again in this grading: its calls are made one by one, with the same answers."""
         pending: dict[str, tuple[str, tuple]] = {}
         for role, args in wanted:
             key = repr((role, args))
@@ -269,13 +274,15 @@ class StudentCalls:
         many = getattr(self.box, "call_many", None)
         answered: list[tuple[str, StudentAnswer]] = []
         for role, pending in by_role.items():
-            if (many is None or len(pending) < 2 or self.missing_message(role) or self._spent(role)
-                    or self._never_returned_name(role)):
-                continue
             spec, name = role_of(self.exercise, role), self.function_name(role)
+            if (many is None or len(pending) < 2 or self.missing_message(role) or self._spent(role)
+                    or self._never_returned_name(role) or name in self._unbatched):
+                continue
             sent = [spec.send(self.exercise, args) for args in pending]
             with self.output.call():
                 outcomes = many(name, sent, echo_args=True)
+            if not outcomes:
+                self._unbatched.add(name)
             for args, arguments, outcome in zip(pending, sent, outcomes):
                 self.calls += 1
                 self._seconds[name] = self._seconds.get(name, 0.0) + float(outcome.seconds or 0)
