@@ -3,7 +3,7 @@ memory on a synthetic class of any size.
 
     python bench/batch.py [--students 200] [--jobs N] [--baseline DIR] [--workdir DIR] [--keep]
     python bench/batch.py --synthetic 10000 [--baseline DIR]
-    python bench/batch.py --mixed [--copies 4] [--jobs N] [--by-kind]
+    python bench/batch.py --mixed [--copies 4] [--jobs N] [--by-kind] [--baseline DIR]
 
 The class mixes copies and variants of the shipped examples and test submissions: correct
 ones in several styles, the catalogue's mistaken students (one known mistake each), broken
@@ -37,7 +37,8 @@ whole class include it, once per batch.
 
 ``--baseline DIR`` (repeatable) runs the same measurements with another checkout (``git
 archive COMMIT | tar -x -C DIR``) and prints its figures beside this one's, each row labelled
-with the folder's name.
+with the folder's name. With ``--mixed`` each part of the class is graded by each checkout in
+turn, one right after the other.
 """
 
 from __future__ import annotations
@@ -297,50 +298,61 @@ def suffix_of(texts: list[tuple[str, str, str]]) -> str:
     return texts[0][1] if texts else ".py"
 
 
-def mixed(args: argparse.Namespace, workdir: Path) -> None:
+def mixed(args: argparse.Namespace, checkouts: list[tuple[str, Path]], workdir: Path) -> None:
     parts = mixed_sources(args.copies)
     print(f"mixed class: every exercise, --jobs {args.jobs}, {os.cpu_count()} cores, "
           f"load before: {os.getloadavg()[0]:.1f}")
     width = 27 if args.by_kind else 18
-    print(f"{'exercise':{width}} {'gradings':>8} {'CPU-s/grading':>13} {'x W':>6} {'wall':>7}",
-          flush=True)
-    total_cpu, total_gradings, ws = 0.0, 0, []
-    kinds: dict[str, list[float]] = {}
+    paired = len(checkouts) > 1
+    print(f"{'exercise':{width}} " + (f"{'checkout':10} " if paired else "")
+          + f"{'gradings':>8} {'CPU-s/grading':>13} {'x W':>6} {'wall':>7}", flush=True)
+    totals = {label: [0.0, 0] for label, _ in checkouts}
+    kinds: dict[tuple[str, str], list[float]] = {}
+    ws = []
     for exercise, texts in parts.items():
         groups = ([(kind, [t for t in texts if t[2] == kind])
                    for kind in dict.fromkeys(t[2] for t in texts)] if args.by_kind
                   else [("", texts)])
         for kind, group in groups:
             label = f"{exercise} {kind}".strip()
-            cpu, own, count, w, wall = grade_mixed_part(args, workdir, label, exercise, group)
-            ws.append(w)
-            total_cpu += cpu
-            total_gradings += count
-            if kind:
-                kinds.setdefault(kind, [0.0, 0])
-                kinds[kind][0] += cpu - own
-                kinds[kind][1] += count
-            per_grading = cpu / max(1, count)
-            print(f"{label:{width}} {count:8d} {per_grading:13.3f} {per_grading / w:6.2f} "
-                  f"{wall:6.1f}s", flush=True)
+            # Each checkout grades the same part one after the other: paired rows.
+            for name, checkout in checkouts:
+                cpu, own, count, w, wall = grade_mixed_part(args, workdir, label, exercise, group,
+                                                            checkout)
+                ws.append(w)
+                totals[name][0] += cpu
+                totals[name][1] += count
+                if kind:
+                    kinds.setdefault((kind, name), [0.0, 0])
+                    kinds[(kind, name)][0] += cpu - own
+                    kinds[(kind, name)][1] += count
+                per_grading = cpu / max(1, count)
+                print(f"{label:{width}} " + (f"{name:10} " if paired else "")
+                      + f"{count:8d} {per_grading:13.3f} {per_grading / w:6.2f} {wall:6.1f}s",
+                      flush=True)
     w = statistics.median(ws)
-    for kind, (cpu, count) in kinds.items():
-        print(f"every {kind} submission: {count} gradings, {cpu / max(1, count):.3f} CPU-s each "
+    for (kind, name), (cpu, count) in kinds.items():
+        print(f"every {kind} submission" + (f" ({name})" if paired else "")
+              + f": {count} gradings, {cpu / max(1, count):.3f} CPU-s each "
               f"= {cpu / max(1, count) / w:.2f} x W (the gradings' processes, batch process aside)")
-    per = total_cpu / max(1, total_gradings)
-    projected = per * MIXED_CLASS_SIZE / MIXED_NODE_CORES
-    print(f"whole class: {total_gradings} gradings, {per:.3f} CPU-s per submission = "
-          f"{per / w:.2f} x W (W = {w:.3f} CPU-s, target <= 0.5 x W)")
-    print(f"projected: {MIXED_CLASS_SIZE:,} students on one {MIXED_NODE_CORES}-core Slurm node "
-          f"with cores as fast as this machine's: {projected / 60:.1f} min "
-          f"({per:.3f} CPU-s x {MIXED_CLASS_SIZE:,} / {MIXED_NODE_CORES})")
+    for name, (cpu, count) in totals.items():
+        per = cpu / max(1, count)
+        projected = per * MIXED_CLASS_SIZE / MIXED_NODE_CORES
+        print(("" if not paired else f"{name}: ")
+              + f"whole class: {count} gradings, {per:.3f} CPU-s per submission = "
+              f"{per / w:.2f} x W (W = {w:.3f} CPU-s, target <= 0.5 x W)")
+        print(("" if not paired else f"{name}: ")
+              + f"projected: {MIXED_CLASS_SIZE:,} students on one {MIXED_NODE_CORES}-core Slurm "
+              f"node with cores as fast as this machine's: {projected / 60:.1f} min "
+              f"({per:.3f} CPU-s x {MIXED_CLASS_SIZE:,} / {MIXED_NODE_CORES})")
 
 
 def grade_mixed_part(args: argparse.Namespace, workdir: Path, label: str, exercise: str,
-                     texts: list[tuple[str, str, str]]) -> tuple[float, float, int, float, float]:
-    """Grade one part of the mixed class as one batch: its CPU (the batch process and all it
-    waited for), the batch process's own, the gradings, W measured just before and after, and
-    the batch's wall time."""
+                     texts: list[tuple[str, str, str]],
+                     checkout: Path = ROOT) -> tuple[float, float, int, float, float]:
+    """Grade one part of the mixed class as one batch with ``checkout``'s grader: its CPU (the
+    batch process and all it waited for), the batch process's own, the gradings, W measured
+    just before and after, and the batch's wall time."""
     name = label.replace(" ", "-")
     folder = workdir / "mixed" / name
     shutil.rmtree(folder, ignore_errors=True)
@@ -353,7 +365,7 @@ def grade_mixed_part(args: argparse.Namespace, workdir: Path, label: str, exerci
     w_before = workload()
     # Answers files are graded for a named exercise; code files name theirs in the header.
     named = exercise if suffix_of(texts) != ".py" else ""
-    graded = inner(ROOT, "grade", str(folder), str(out), str(args.jobs), named)
+    graded = inner(checkout, "grade", str(folder), str(out), str(args.jobs), named)
     w = statistics.median([w_before, workload()])
     return (graded["self_cpu"] + graded["children_cpu"], graded["self_cpu"], graded["graded"], w,
             graded["wall"])
@@ -404,7 +416,7 @@ def main() -> None:
     checkouts = [(path.name[:10], path.resolve()) for path in args.baseline] + [("this", ROOT)]
     try:
         if args.mixed:
-            mixed(args, workdir)
+            mixed(args, checkouts, workdir)
         else:
             (synthetic if args.synthetic else real_class)(args, checkouts, workdir)
     finally:

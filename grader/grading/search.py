@@ -292,8 +292,8 @@ def prefetch(calls: "StudentCalls", judge: Judge, examples: list) -> None:
     for _ in range(PREFETCH_ROUNDS):
         new = [call for call in wanted if repr(call) not in asked]
         asked.update(repr(call) for call in new)
-        # Answers a batch left out (after a crash or a time-out) are not tried again here:
-        # they are called one by one when asked for, and no further round is made.
+        # Answers a batch left out (after an exit, a crash or a time-out) are not tried again
+        # here: they are called one by one when asked for, and no further round is made.
         if not new or not calls.prefetch(new):
             break
         wanted = calls.asked_first(attempts())

@@ -33,6 +33,10 @@ from grader.spec.hooks import SandboxLike, StudentAnswer
 
 MAX_FAILURE_CHARS = 300
 LOOP_TIMEOUTS = 2  # time-outs, and no call ever returned: the function's other calls are skipped
+# How a call may end and still leave its batch's child to answer the next input (the sandbox's
+# batches go on after an exception): a function that has ended a call so has its next calls
+# of a check batched.
+ANSWERS_IN_A_BATCH = frozenset({"exception"})
 CALL_TEXT_CHARS = 120
 Kept = TypeVar("Kept")
 
@@ -78,8 +82,12 @@ class StudentCalls:
         self._note_calls = False
         self._note_remembered = True
         self._made: dict[str, list[StudentAnswer]] = {}  # batched answers of fresh calls
-        self._answered: set[str] = set()  # functions that have answered a call in time
+        # functions that have answered a call in time, with a value or a raised exception
+        self._answered: set[str] = set()
         self._returned: set[str] = set()  # functions a call of which ended other than by time-out
+        # functions a batch of which answered nothing (it hung or its child died): called one
+        # by one from then on, since another such batch would again cost a call limit for nothing
+        self._unbatched: set[str] = set()
         # per function, each input it timed out on: (size, its call as shown or None if hidden,
         # how it compares with the public cases' inputs: "smallest", "tied" or "")
         self._timed_out: dict[str, list[tuple[int, Optional[str], str]]] = {}
@@ -187,8 +195,10 @@ class StudentCalls:
         """Remember the answers of the calls ``wanted``, each role's in one batched sandbox
         call (hermetic from every other check, not between these inputs); whatever a batch
         leaves unanswered is called one by one when it is asked for. False when a batch left
-        some out (a call crashed the child or ran out of time, or the function was not called
-        in a batch at all); a role's single call is never batched and does not count."""
+        some out (a call exited, crashed the child or ran out of time, or the function was not
+        called in a batch at all); a role's single call is never batched and does not count. A
+        function a batch of which answered nothing (it hung or its child died) is not batched
+        again in this grading: its calls are made one by one, with the same answers."""
         pending: dict[str, tuple[str, tuple]] = {}
         for role, args in wanted:
             key = repr((role, args))
@@ -207,10 +217,10 @@ class StudentCalls:
         one batched sandbox call; each answer then serves the next :meth:`call` of the same
         inputs once. Whatever a batch leaves unanswered is called one by one when asked for.
 
-        A function that has not answered yet in this grading is first called alone on its
-        first input: one that hangs or crashes then fails there, with that input's own
-        message, instead of taking a whole batch's time limit with it; its other inputs are
-        left to be called one by one."""
+        A function that has not answered yet in this grading (returned a value or raised) is
+        first called alone on its first input: one that hangs or crashes then fails there, with
+        that input's own message, instead of taking a whole batch's time limit with it; its
+        other inputs are left to be called one by one, or batched if that call answered."""
         batch: list[tuple[str, tuple]] = []
         tried: set[str] = set()
         wanted = list(wanted)
@@ -264,13 +274,15 @@ class StudentCalls:
         many = getattr(self.box, "call_many", None)
         answered: list[tuple[str, StudentAnswer]] = []
         for role, pending in by_role.items():
-            if (many is None or len(pending) < 2 or self.missing_message(role) or self._spent(role)
-                    or self._never_returned_name(role)):
-                continue
             spec, name = role_of(self.exercise, role), self.function_name(role)
+            if (many is None or len(pending) < 2 or self.missing_message(role) or self._spent(role)
+                    or self._never_returned_name(role) or name in self._unbatched):
+                continue
             sent = [spec.send(self.exercise, args) for args in pending]
             with self.output.call():
                 outcomes = many(name, sent, echo_args=True)
+            if not outcomes:
+                self._unbatched.add(name)
             for args, arguments, outcome in zip(pending, sent, outcomes):
                 self.calls += 1
                 self._seconds[name] = self._seconds.get(name, 0.0) + float(outcome.seconds or 0)
@@ -328,7 +340,7 @@ class StudentCalls:
                 "earlier inputs), and the other functions keep theirs"))
         with self.output.call():
             outcome = self.box.call(name, args, echo_args=True, measure_cpu=False)
-        if outcome.ok:
+        if outcome.ok or outcome.kind in ANSWERS_IN_A_BATCH:
             self._answered.add(name)
         # A call that timed out counts as its limit, so the cut falls at the same input on
         # every run of a function that loops (its other calls cost milliseconds).

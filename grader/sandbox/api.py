@@ -278,8 +278,10 @@ class Sandbox:
     def call_many(self, function: str, arg_lists: list, *, echo_args: bool = False) -> list[CallOutcome]:
         """``function`` on each of ``arg_lists`` in one fresh child, one after the other, within
         one call's time limit: the outcome of each input, up to and including the first one
-        that is not ``ok``. Fewer outcomes than inputs (none at all when the child ran out of
-        time, crashed or did not load) leave the rest to be called one by one."""
+        that neither returned nor raised (an exception is an answer like a value; a
+        ``SystemExit``, running out of memory or an answer that cannot be sent stop the
+        batch). Fewer outcomes than inputs (none at all when the child ran out of time, crashed
+        or did not load) leave the rest to be called one by one."""
         if type(function) is not str or not function.isidentifier():
             raise SandboxError(f"function name must be an identifier, got {function!r}")
         arg_lists = list(arg_lists)[:MAX_BATCH]

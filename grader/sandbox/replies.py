@@ -226,7 +226,8 @@ def answer_outcome(answer: Any, reading: AnswerReading, seconds: float,
 def batch_outcome(answer: dict, reading: AnswerReading, seconds: float,
                   cpu_seconds: float | None) -> CallOutcome:
     """A batched call's outcome: kind ``batch``, its value the outcome of each input answered,
-    in order (the child stops at the first input that does not answer ``ok``)."""
+    in order (the child goes on after a value or a raised exception, and stops after any other
+    answer)."""
     items = answer.get("answers")
     if type(items) is not list or len(items) > MAX_BATCH:
         raise WireError("a batched answer without its list of answers")

@@ -810,17 +810,23 @@ def run_call(module, request, args):
         return {"status": "bad-answer", "error": "the answer could not be read"}
 
 
+BATCH_GOES_ON = ("ok", "exception")
+"""Answers after which a batch goes on to its next input: a value, or an exception the
+function raised (an answer too; this process is as able to run the next input as after a
+value). After any other (out of memory, a ``SystemExit``, an answer that cannot be sent) it
+stops, and the grader calls the rest one by one, each in a fresh child."""
+
+
 def run_batch(module, request, arg_lists):
     """Run the requested function on each input in turn, each answer with its duration;
-    stop at the first input that does not answer ``ok`` (the grader calls the rest one by
-    one, each in a fresh child)."""
+    stop after the first input whose answer is not in ``BATCH_GOES_ON``."""
     answers = []
     for args in arg_lists:
         started = _monotonic()
         answer = run_call(module, request, args)
         answer["seconds"] = _monotonic() - started
         answers.append(answer)
-        if answer["status"] != "ok":
+        if answer["status"] not in BATCH_GOES_ON:
             break
     return {"status": "batch", "answers": answers}
 

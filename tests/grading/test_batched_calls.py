@@ -49,8 +49,9 @@ def test_batching_changes_nothing_in_the_report(monkeypatch, case):
     assert without_durations(batched) == without_durations(alone)
     assert trips["call_many"] == 0
     assert batched_trips["call_many"] >= 1
-    if case == "correct":
-        assert batched_trips["call"] + batched_trips["call_many"] < trips["call"] / 2
+    if case in ("correct", "raises"):  # an exception ends no batch: its inputs stay batched
+        assert batched_trips["call"] + batched_trips["call_many"] < trips["call"] / 2, (
+            batched_trips, trips)
 
 
 def test_public_and_hidden_cases_are_batched_apart(monkeypatch):

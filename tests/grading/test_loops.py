@@ -2,7 +2,8 @@
 
 After a function times out on two inputs without ever returning, its other calls are skipped
 with one message naming the smallest input tried; its efficiency check is not run and gives
-no advice on speed; the other functions are graded in full.
+no advice on speed; the other functions are graded in full. A function that hangs on some
+inputs only costs one hung batch: its calls are made one by one after that.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from grader.families.bpe.efficiency import STAFF_HINT
 from grader.families.byte_level.efficiency import HINT as BYTE_HINT
 from grader.grading.engine import grade_submission
 from grader.grading.timing import call_failure_message
+from grader.sandbox.api import Sandbox
 from grader.spec import load_exercise
 from grader.spec.registry import depends_on
 
@@ -78,7 +80,7 @@ def test_a_trainer_that_never_returns_is_graded_in_seconds(tmp_path, exercise_id
             assert milestone.score == milestone.max_score, (milestone.id, messages)
 
 
-def test_a_function_that_returns_on_some_inputs_is_not_skipped(tmp_path):
+def test_a_function_that_returns_on_some_inputs_is_not_skipped(tmp_path, monkeypatch):
     source = (ROOT / "examples" / "bpe-train-encode" / "student_correct.py").read_text()
     source += ("\n\n_train = train_bpe\n\n\ndef train_bpe(corpus, num_merges):\n"
                "    if num_merges == 3:\n        while True:\n            pass\n"
@@ -86,8 +88,18 @@ def test_a_function_that_returns_on_some_inputs_is_not_skipped(tmp_path):
     path = tmp_path / "student.py"
     path.write_text(source)
     told: list[str] = []
+    hung: list[str] = []  # batches that answered nothing, each a call limit spent for nothing
+    original_many = Sandbox.call_many
+
+    def call_many(self, function, arg_lists, **kwargs):
+        outcomes = original_many(self, function, arg_lists, **kwargs)
+        if not outcomes:
+            hung.append(function)
+        return outcomes
+    monkeypatch.setattr(Sandbox, "call_many", call_many)
     report = grade_submission(path, "bpe-train-encode", seed_secret="loops",
                               on_check=lambda done, total, what: told.append(what))
+    assert hung.count("train_bpe") == 1  # after one hung batch, its calls are made one by one
     messages = [check.message for milestone in report.milestones for check in milestone.checks]
     assert not any("did not return on any" in message for message in messages)
     assert any("train_bpe timed out after" in message for message in messages)

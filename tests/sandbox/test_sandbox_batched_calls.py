@@ -1,6 +1,6 @@
 """Batched calls (``Sandbox.call_many``): one fresh child runs a function on many inputs; it
-answers each in order, stops at the first that does not answer ok, and leaves nothing for the
-next child."""
+answers each in order, goes on after a raised exception (an answer like a value), stops at the
+first input that neither returns nor raises, and leaves nothing for the next child."""
 
 from __future__ import annotations
 
@@ -56,10 +56,12 @@ def test_each_input_is_answered_in_order_in_one_child(box):
     assert box.call("remember", [6]).value == [6]
 
 
-def test_the_batch_stops_at_the_first_input_that_does_not_answer(box):
-    outcomes = box.call_many("picky", [["a"], ["raise"], ["b"]])
-    assert [outcome.kind for outcome in outcomes] == ["ok", "exception"]
-    assert "ValueError" in outcomes[1].error
+def test_the_batch_goes_on_after_an_exception_and_stops_at_an_exit(box):
+    outcomes = box.call_many("picky", [["a"], ["raise"], ["b"], ["raise"]])
+    assert [outcome.kind for outcome in outcomes] == ["ok", "exception", "ok", "exception"]
+    assert "ValueError" in outcomes[1].error and outcomes[2].value == "b"
+    assert outcomes[3].error == outcomes[1].error  # the same words as the first time
+    assert outcomes[1].error == box.call("picky", ["raise"]).error  # and as a call alone
     exits = box.call_many("picky", [["a"], ["exit"], ["b"]])
     assert [outcome.kind for outcome in exits] == ["ok", "exit"]
 
