@@ -111,7 +111,7 @@ def submit(
             resolve_exercise,
         )
         from grader.grading.submission_file import handed_in, header_mismatch
-        from grader.grading.wall_clock import process_started
+        from grader.grading.wall_clock import command_started
 
         if output is not None and not output.parent.is_dir():
             raise click.BadParameter(f"the directory {output.parent} does not exist", param_hint="-o")
@@ -131,12 +131,13 @@ def submit(
         except Exception as error:  # noqa: BLE001 - a broken installation is the grader's fault
             grader_fault("submit", "the grader is not installed correctly", error)
     colored = fmt == "text" and output is None and use_color(color)
+    started = command_started(click.get_current_context().find_root().command)
     try:
         with Progress(f"grading {submission.name}", quiet=quiet) as progress:
             report = grade_submission(handed, exercise, strict_sandbox=strict_sandbox,
                                       seed_secret=seed_secret,
                                       submitter=_submitter(submitter, no_submitter),
-                                      on_check=progress.step, started=process_started())
+                                      on_check=progress.step, started=started)
         options = {"hidden_visibility": exercise.feedback.hidden_visibility}
         document = render(report, fmt, color=colored, exercise_options=options, verbose=verbose,
                           failures_only=failures_only)

@@ -7,13 +7,14 @@ time, so it gets :func:`margin_seconds` on top. When a grading reaches
 ``total_seconds + margin_seconds`` from its start, the sandbox refuses further calls as over
 the budget and every check not yet started fails with :meth:`GradingClock.overrun`'s reason;
 only the check under way at that moment finishes (its calls already refused), and the report
-is written. ``grade submit`` starts the clock when its process started, so the command's own
-start-up counts too.
+is written. ``grade submit`` run as its own program starts the clock when its process started,
+so the command's own start-up counts too (:func:`command_started`).
 """
 
 from __future__ import annotations
 
 import os
+import sys
 import time
 from typing import Optional
 
@@ -43,6 +44,18 @@ class GradingClock:
                 f"submission's budget of {self.total_seconds:g} s and "
                 f"{self.limit - self.total_seconds:g} s for the grader's own work) before "
                 "this check started")
+
+
+def command_started(command: object) -> Optional[float]:
+    """When the command ``command`` started, on the ``time.monotonic()`` clock: the process's
+    start (:func:`process_started`) when the process was started to run it (its main program,
+    the console script, imported the command as ``main``); None, "now", when a longer-lived
+    program calls the command in its own process (a test runner, a notebook), whose start is
+    not the command's."""
+    program = sys.modules.get("__main__")
+    if getattr(program, "main", None) is not command:
+        return None
+    return process_started()
 
 
 def process_started() -> float:
