@@ -12,6 +12,9 @@ A :class:`Verdicts` asks a runner for the runs it needs, in a fixed order, and k
   arguments (a behavioural kill). A test that fails on a mistake with every answer right is
   noted (it fails for some other reason) and does not count. Once a test catches a mistake,
   the later tests are not run on it: nothing printed depends on them.
+- a valid test whose reference run called none of the functions a mistake changes is not run
+  on that mistake: the same calls get the same answers there, so its run is the reference's
+  (it passes and catches nothing), and that run stands for it.
 
 Nothing here runs code: the runner (the sandbox, or a table in the tests) gives each
 :class:`~grader.families.bpe_tests.outcomes.Run`.
@@ -103,14 +106,25 @@ class Verdicts:
         self._reference = reference
         self.max_tests = max_tests
         self._runs: dict[tuple[str, str], Run] = {}
+        self._on_reference_run: dict[str, Run] = {}
+        """Each valid test's run on the reference (both runs the same)."""
         self._tests: Optional[list[TestVerdict]] = None
         self._mistakes: dict[str, MistakeVerdict] = {}
 
     def run(self, test: str, implementation: Implementation) -> Run:
         key = (test, implementation.id)
         if key not in self._runs:
-            self._runs[key] = self._runner(test, implementation)
+            self._runs[key] = (self._unchanged(test, implementation)
+                               or self._runner(test, implementation))
         return self._runs[key]
+
+    def _unchanged(self, test: str, implementation: Implementation) -> Optional[Run]:
+        """The test's reference run, when it called no function ``implementation`` changes."""
+        on_reference = self._on_reference_run.get(test)
+        if on_reference is None or any(call.function in implementation.changed
+                                       for call in on_reference.calls):
+            return None
+        return on_reference
 
     @property
     def tests(self) -> list[TestVerdict]:
@@ -171,6 +185,7 @@ class Verdicts:
             return TestVerdict(test, "not-deterministic", first, second)
         if not first.passed:
             return TestVerdict(test, "fails-reference", first, second)
+        self._on_reference_run[test.name] = first
         return TestVerdict(test, "valid", first, second)
 
     def mistake(self, mistake_id: str) -> MistakeVerdict:

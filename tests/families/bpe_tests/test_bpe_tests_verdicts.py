@@ -140,7 +140,9 @@ def test_a_test_no_wrong_bpe_fails_asserts_nothing_and_a_swallowing_clause_is_na
                                     ("test_one", "do-nothing-characters"): PASSED}, PASSED, source)
     verdict = verdicts.tests[0]
     assert verdict.status == "asserts-nothing"
-    assert {implementation for _, implementation in runner.asked} >= set(MISTAKEN)
+    assert len(verdict.mistaken) == len(MISTAKEN) and all(run.passed for run in verdict.mistaken)
+    trainers = {mistake_id for mistake_id, wrong in MISTAKEN.items() if "train_bpe" in wrong.changed}
+    assert {implementation for _, implementation in runner.asked} >= trainers
     message = feedback.test_message(verdict, verdicts.file, max_tests=25)
     assert "The except clause at line 7 catches every exception" in message
 
@@ -198,7 +200,10 @@ def test_a_call_stopped_for_time_is_no_answer_that_differs():
     stopped = Run("timed-out", "timed out after 2 s", None,
                   (right_call(), Call("encode", ("ab", []), None,
                                       "TimeoutError: interrupted when the time ran out")))
-    verdicts, _ = verdicts_of({("test_one", "encode-reverse-rank"): stopped,
+    encodes = Run("passed", calls=(right_call(), Call("encode", ("ab", []),
+                                                      REFERENCE.answer("encode", ("ab", [])))))
+    verdicts, _ = verdicts_of({("test_one", "reference"): encodes,
+                               ("test_one", "encode-reverse-rank"): stopped,
                                ("test_two", "encode-reverse-rank"): PASSED,
                                ("test_three", "encode-reverse-rank"): PASSED}, PASSED)
     verdict = verdicts.mistake("encode-reverse-rank")
@@ -259,3 +264,24 @@ def test_a_slipped_encoder_mistake_reads_as_an_encoder():
     message = feedback.slipped_message(verdicts.mistake("encode-reverse-rank"),
                                        group("encode-order"), all_valid=True)
     assert message.startswith("An encoder with this mistake passes all your tests: add a test")
+
+
+def test_a_mistake_is_not_run_on_a_test_that_never_calls_the_function_it_changes():
+    source = SOURCE + ("\n\ndef test_four():\n    assert encode('ab', [('a', 'b')]) == "
+                       f"{REFERENCE.answer('encode', ('ab', [('a', 'b')]))!r}\n")
+    encoded = Call("encode", ("ab", [("a", "b")]), REFERENCE.answer("encode", ("ab", [("a", "b")])))
+    wrong_encoding = Call("encode", ("ab", [("a", "b")]), ["a", "b", "</w>"])
+    killed_by_encode = Run("failed", "raised AssertionError (at line 17, in test_four)", 17,
+                           (wrong_encoding,))
+    verdicts, runner = verdicts_of({("test_four", "reference"): Run("passed", calls=(encoded,)),
+                                    ("test_four", "encode-reverse-rank"): killed_by_encode},
+                                   PASSED, source)
+    verdict = verdicts.mistake("encode-reverse-rank")
+    assert verdict.caught_by == "test_four" and verdict.answers_right == []
+    asked = [test for test, implementation in runner.asked
+             if implementation == "encode-reverse-rank"]
+    assert asked == ["test_four"]  # test_one to test_three call only train_bpe
+    trainer = verdicts.mistake("stale-counts")  # a trainer's mistake still runs on them
+    assert ("test_one", "stale-counts") in runner.asked and not trainer.caught
+    assert ("test_four", "stale-counts") not in runner.asked
+    assert [test for test, _ in trainer.answers_right] == []
