@@ -285,3 +285,42 @@ def test_a_mistake_is_not_run_on_a_test_that_never_calls_the_function_it_changes
     assert ("test_one", "stale-counts") in runner.asked and not trainer.caught
     assert ("test_four", "stale-counts") not in runner.asked
     assert [test for test, _ in trainer.answers_right] == []
+
+
+def test_a_wrong_bpe_answering_a_runs_calls_alike_is_found_so_by_its_answers():
+    from grader.families.bpe_tests.runner import answers_alike
+
+    ties = MISTAKEN["ties-first-seen"]
+    untied, tied = (["aaab aaab"], 1), (["ab ba"], 1)
+    assert ties.answer("train_bpe", untied) == REFERENCE.answer("train_bpe", untied)
+    assert ties.answer("train_bpe", tied) != REFERENCE.answer("train_bpe", tied)
+    on_untied, on_tied = (Run("passed", calls=(Call("train_bpe", args,
+                                                    REFERENCE.answer("train_bpe", args)),))
+                          for args in (untied, tied))
+    assert answers_alike(ties, on_untied) and not answers_alike(ties, on_tied)
+    # the same items with lists for tuples are another answer to the test
+    as_lists = Call("train_bpe", untied, [list(pair) for pair in REFERENCE.answer("train_bpe", untied)])
+    assert not answers_alike(ties, Run("passed", calls=(as_lists,)))
+    # a bad call raises the same words in every checked implementation
+    refused = Call("train_bpe", (["ab"], -1), None,
+                   "BadCall: num_merges must be an int >= 0, got -1")
+    assert answers_alike(ties, Run("passed", calls=(refused,)))
+    assert not answers_alike(ties, Run("passed", calls=(
+        Call("train_bpe", untied, None, "TimeoutError: interrupted when time ran out"),)))
+
+
+def test_a_wrong_bpe_too_slow_to_answer_here_is_run_in_the_sandbox():
+    import time
+    from dataclasses import replace
+
+    from grader.families.bpe_tests.runner import ALIKE_SECONDS, answers_alike
+
+    def slow_train(corpus, num_merges):
+        time.sleep(ALIKE_SECONDS * 4)
+        return REFERENCE.train(corpus, num_merges)
+
+    slow = replace(MISTAKEN["ties-first-seen"], train=slow_train)
+    run = Run("passed", calls=(Call("train_bpe", CORPUS, RIGHT),))
+    started = time.perf_counter()
+    assert not answers_alike(slow, run)
+    assert time.perf_counter() - started < ALIKE_SECONDS * 3
