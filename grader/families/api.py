@@ -17,7 +17,8 @@ defined, and docs/families.md walks through a family that uses them.
   :class:`UnknownMistake`, ``points_earned`` (``grade audit``); :class:`ShapeError`.
 - **Mistakes**: :class:`Mistake`, :class:`MistakeBook`, :class:`StudentMistake`,
   :class:`Students`, :class:`Observation`, ``observed`` (note a failing call so the milestone
-  names its mistake), ``NOT_COMPARABLE``; the truth check: :class:`Claim` (a sentence of fact
+  names its mistake), ``NOT_COMPARABLE``, ``run_bounded`` (a computation of the grader's own,
+  given up after a time limit); the truth check: :class:`Claim` (a sentence of fact
   and how to show it true) and ``said`` (a message of parts, false claims left out).
 - **Spec models**: :class:`Exercise`, :class:`Case`, :class:`Milestone`,
   :class:`FunctionSpec`, :class:`SpecModel`, ``Field``, ``ConfigDict``, ``WithJsonSchema``,
@@ -80,6 +81,7 @@ from grader.grading.feedback import (
 )
 from grader.grading.lazy_module import deferred
 from grader.grading.naming import observed
+from grader.mistakes.diagnosis import run_bounded
 from grader.mistakes.truth import Claim, said
 from grader.grading.scoring import check_points, split_evenly
 from grader.grading.search import st
@@ -184,7 +186,7 @@ __all__ = [
     "collect_prepared", "corpus_key", "corpus_seed", "course_secret", "data_dir", "deferred",
     "describe", "describe_spec_value", "deterministic", "every_case", "failed_call",
     "fewer_items", "finite_float", "first_differing_index", "functions_field", "grade_submission", "graded",
-    "in_file_order", "inputs_unmodified", "is_str_pair", "jinja_environment",
+    "in_file_order", "inputs_unmodified", "is_str_pair", "jinja_environment", "run_bounded",
     "json_pair", "json_pairs", "judge_answers_mistake", "limits_text", "literal", "load_exercise",
     "measured", "milestone_model", "observed", "over_ratio", "parse_data_file", "parse_exercise",
     "points_earned", "quote_hint", "reference_audit", "said", "shorter_words", "show", "smaller_int", "speed_verdict", "stuck_run",

@@ -10,7 +10,7 @@ trusted side; ``limits`` holds a sandbox's limits and errors;
 ``landlock`` set up and probe the host's isolation; ``guarantees`` says what holds with the
 layers found, which is what ``--strict-sandbox`` demands; ``worker.py`` is the untrusted
 side, a standard-library-only fork server never imported here that runs every call in a
-fresh child.
+fresh child, placed by ``worker_code`` as the bytecode its interpreter made of it.
 """
 
 from grader.sandbox.api import (

@@ -31,7 +31,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from grader.sandbox import cgroups as sandbox_cgroups
-from grader.sandbox import chroot_root, guarantees, wire
+from grader.sandbox import chroot_root, guarantees, wire, worker_code
 from grader.sandbox import imports as sandbox_imports
 from grader.sandbox import layers as sandbox_layers
 from grader.sandbox import uids as sandbox_uids
@@ -411,7 +411,8 @@ class Sandbox:
             home = os.path.join(self._temp, "home")
             os.mkdir(home)
             shutil.copyfile(self.submission, os.path.join(home, self.file_name))
-            shutil.copyfile(WORKER_SCRIPT, os.path.join(self._temp, "worker.py"))
+            worker_code.place(WORKER_SCRIPT, self.interpreter,
+                              os.path.join(self._temp, "worker.py"), INSIDE_WORKER)
             os.mkdir(os.path.join(self._temp, "root"))
             sandbox_imports.copy_files(self._imports, self._temp)
             if self.layers.get("uid-drop"):

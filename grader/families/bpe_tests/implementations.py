@@ -22,6 +22,7 @@ from reference import END_OF_WORD, encode as reference_encode, train_bpe as refe
 
 TRAIN, ENCODE = "train_bpe", "encode"
 FUNCTIONS = (TRAIN, ENCODE)
+REFERENCE_ID = "reference"
 MAX_CORPUS_CHARS = 20_000
 MAX_MERGES = 500
 MAX_WORD_CHARS = 200
@@ -73,6 +74,14 @@ class Implementation:
     checked: bool = True
     """Whether it checks its arguments first (a do-nothing BPE checks nothing either)."""
 
+    @property
+    def changed(self) -> frozenset[str]:
+        """The served functions whose answers may differ from the reference's: a mistake's
+        own function, every function of any other wrong BPE."""
+        if self.mistake is None:
+            return frozenset(FUNCTIONS) if self.id != REFERENCE_ID else frozenset()
+        return frozenset({TRAIN if self.mistake.role == "train" else ENCODE})
+
     def functions(self) -> dict[str, Callable[..., Any]]:
         """The served functions, arguments passed by position or by name."""
         def train_bpe(corpus: Any, num_merges: Any) -> Any:
@@ -98,7 +107,7 @@ def _encode(word: str, merges: list[tuple[str, str]]) -> list[str]:
     return reference_encode(word, merges, end_of_word=END_OF_WORD)
 
 
-REFERENCE = Implementation("reference", "the correct BPE", _train, _encode)
+REFERENCE = Implementation(REFERENCE_ID, "the correct BPE", _train, _encode)
 DO_NOTHING = (
     Implementation("do-nothing-empty", "a do-nothing BPE (no merges, no tokens)",
                    lambda corpus, num_merges: [], lambda word, merges: [], checked=False),

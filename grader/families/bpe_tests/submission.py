@@ -18,7 +18,7 @@ from typing import Any, Optional
 from grader.families.api import Exercise, Opened, Sandbox, SandboxLimits
 from grader.families.bpe_tests.implementations import FUNCTIONS, REFERENCE, Implementation
 from grader.families.bpe_tests.outcomes import Run
-from grader.families.bpe_tests.runner import ReferenceAnswers, run_test
+from grader.families.bpe_tests.runner import ReferenceAnswers, answers_alike, run_test
 from grader.families.bpe_tests.test_file import read_test_file
 from grader.families.bpe_tests.verdicts import Verdicts
 
@@ -87,7 +87,7 @@ class TestFileKind:
                 answers.learn(run)
             return run
 
-        verdicts = Verdicts(tests, runner, answers, settings.max_tests)
+        verdicts = Verdicts(tests, runner, answers, settings.max_tests, answers_alike)
         opened_tests = OpenedTests(exercise, path.name, settings.module, verdicts, answers)
         notes = [f"class {name} (line {line}) holds test methods, which are not run: write "
                  "them as plain functions at the top level of the file"

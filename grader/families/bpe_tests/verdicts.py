@@ -12,6 +12,10 @@ A :class:`Verdicts` asks a runner for the runs it needs, in a fixed order, and k
   arguments (a behavioural kill). A test that fails on a mistake with every answer right is
   noted (it fails for some other reason) and does not count. Once a test catches a mistake,
   the later tests are not run on it: nothing printed depends on them.
+- a valid test is not run on a mistake that answers every call of its reference run as the
+  reference did (by default: a run that calls none of the functions the mistake changes): the
+  same calls get the same answers there, so its run is the reference's (it passes and catches
+  nothing), and that run stands for it.
 
 Nothing here runs code: the runner (the sandbox, or a table in the tests) gives each
 :class:`~grader.families.bpe_tests.outcomes.Run`.
@@ -29,6 +33,9 @@ from grader.families.bpe_tests.outcomes import INTERRUPTED, Call, Run
 from grader.families.bpe_tests.test_file import TestFile, TestFunction
 
 Runner = Callable[[str, Implementation], Run]
+RunsAlike = Callable[[Implementation, Run], bool]
+"""Whether an implementation answers every call of a run on the reference as the reference did
+(then a deterministic test makes the same calls there and ends the same way)."""
 ReferenceAnswer = Callable[[Call], tuple[Any, Optional[str]]]
 """``call -> (answer, error)``: what the reference answers to the arguments of one call, as
 the served log records it."""
@@ -87,6 +94,11 @@ def differing_call(run: Run, reference: ReferenceAnswer) -> Optional[Call]:
     return None
 
 
+def calls_nothing_changed(implementation: Implementation, run: Run) -> bool:
+    """Whether ``run`` called none of the functions ``implementation`` changes."""
+    return not any(call.function in implementation.changed for call in run.calls)
+
+
 def kills(run: Run, reference: ReferenceAnswer) -> bool:
     """Whether ``run`` failed because its implementation answered otherwise: it did not pass,
     and at least one served answer differs from the reference's."""
@@ -97,20 +109,31 @@ class Verdicts:
     """The runs and verdicts of one test file; each run asked for once, in a fixed order."""
 
     def __init__(self, tests: TestFile, runner: Runner, reference: ReferenceAnswer,
-                 max_tests: int) -> None:
+                 max_tests: int, alike: RunsAlike = calls_nothing_changed) -> None:
         self.file = tests
         self._runner = runner
+        self._alike = alike
         self._reference = reference
         self.max_tests = max_tests
         self._runs: dict[tuple[str, str], Run] = {}
+        self._on_reference_run: dict[str, Run] = {}
+        """Each valid test's run on the reference (both runs the same)."""
         self._tests: Optional[list[TestVerdict]] = None
         self._mistakes: dict[str, MistakeVerdict] = {}
 
     def run(self, test: str, implementation: Implementation) -> Run:
         key = (test, implementation.id)
         if key not in self._runs:
-            self._runs[key] = self._runner(test, implementation)
+            self._runs[key] = (self._unchanged(test, implementation)
+                               or self._runner(test, implementation))
         return self._runs[key]
+
+    def _unchanged(self, test: str, implementation: Implementation) -> Optional[Run]:
+        """The test's reference run, when ``implementation`` answers all its calls alike."""
+        on_reference = self._on_reference_run.get(test)
+        if on_reference is None or not self._alike(implementation, on_reference):
+            return None
+        return on_reference
 
     @property
     def tests(self) -> list[TestVerdict]:
@@ -171,6 +194,7 @@ class Verdicts:
             return TestVerdict(test, "not-deterministic", first, second)
         if not first.passed:
             return TestVerdict(test, "fails-reference", first, second)
+        self._on_reference_run[test.name] = first
         return TestVerdict(test, "valid", first, second)
 
     def mistake(self, mistake_id: str) -> MistakeVerdict:

@@ -140,7 +140,9 @@ def test_a_test_no_wrong_bpe_fails_asserts_nothing_and_a_swallowing_clause_is_na
                                     ("test_one", "do-nothing-characters"): PASSED}, PASSED, source)
     verdict = verdicts.tests[0]
     assert verdict.status == "asserts-nothing"
-    assert {implementation for _, implementation in runner.asked} >= set(MISTAKEN)
+    assert len(verdict.mistaken) == len(MISTAKEN) and all(run.passed for run in verdict.mistaken)
+    trainers = {mistake_id for mistake_id, wrong in MISTAKEN.items() if "train_bpe" in wrong.changed}
+    assert {implementation for _, implementation in runner.asked} >= trainers
     message = feedback.test_message(verdict, verdicts.file, max_tests=25)
     assert "The except clause at line 7 catches every exception" in message
 
@@ -198,7 +200,10 @@ def test_a_call_stopped_for_time_is_no_answer_that_differs():
     stopped = Run("timed-out", "timed out after 2 s", None,
                   (right_call(), Call("encode", ("ab", []), None,
                                       "TimeoutError: interrupted when the time ran out")))
-    verdicts, _ = verdicts_of({("test_one", "encode-reverse-rank"): stopped,
+    encodes = Run("passed", calls=(right_call(), Call("encode", ("ab", []),
+                                                      REFERENCE.answer("encode", ("ab", [])))))
+    verdicts, _ = verdicts_of({("test_one", "reference"): encodes,
+                               ("test_one", "encode-reverse-rank"): stopped,
                                ("test_two", "encode-reverse-rank"): PASSED,
                                ("test_three", "encode-reverse-rank"): PASSED}, PASSED)
     verdict = verdicts.mistake("encode-reverse-rank")
@@ -259,3 +264,63 @@ def test_a_slipped_encoder_mistake_reads_as_an_encoder():
     message = feedback.slipped_message(verdicts.mistake("encode-reverse-rank"),
                                        group("encode-order"), all_valid=True)
     assert message.startswith("An encoder with this mistake passes all your tests: add a test")
+
+
+def test_a_mistake_is_not_run_on_a_test_that_never_calls_the_function_it_changes():
+    source = SOURCE + ("\n\ndef test_four():\n    assert encode('ab', [('a', 'b')]) == "
+                       f"{REFERENCE.answer('encode', ('ab', [('a', 'b')]))!r}\n")
+    encoded = Call("encode", ("ab", [("a", "b")]), REFERENCE.answer("encode", ("ab", [("a", "b")])))
+    wrong_encoding = Call("encode", ("ab", [("a", "b")]), ["a", "b", "</w>"])
+    killed_by_encode = Run("failed", "raised AssertionError (at line 17, in test_four)", 17,
+                           (wrong_encoding,))
+    verdicts, runner = verdicts_of({("test_four", "reference"): Run("passed", calls=(encoded,)),
+                                    ("test_four", "encode-reverse-rank"): killed_by_encode},
+                                   PASSED, source)
+    verdict = verdicts.mistake("encode-reverse-rank")
+    assert verdict.caught_by == "test_four" and verdict.answers_right == []
+    asked = [test for test, implementation in runner.asked
+             if implementation == "encode-reverse-rank"]
+    assert asked == ["test_four"]  # test_one to test_three call only train_bpe
+    trainer = verdicts.mistake("stale-counts")  # a trainer's mistake still runs on them
+    assert ("test_one", "stale-counts") in runner.asked and not trainer.caught
+    assert ("test_four", "stale-counts") not in runner.asked
+    assert [test for test, _ in trainer.answers_right] == []
+
+
+def test_a_wrong_bpe_answering_a_runs_calls_alike_is_found_so_by_its_answers():
+    from grader.families.bpe_tests.runner import answers_alike
+
+    ties = MISTAKEN["ties-first-seen"]
+    untied, tied = (["aaab aaab"], 1), (["ab ba"], 1)
+    assert ties.answer("train_bpe", untied) == REFERENCE.answer("train_bpe", untied)
+    assert ties.answer("train_bpe", tied) != REFERENCE.answer("train_bpe", tied)
+    on_untied, on_tied = (Run("passed", calls=(Call("train_bpe", args,
+                                                    REFERENCE.answer("train_bpe", args)),))
+                          for args in (untied, tied))
+    assert answers_alike(ties, on_untied) and not answers_alike(ties, on_tied)
+    # the same items with lists for tuples are another answer to the test
+    as_lists = Call("train_bpe", untied, [list(pair) for pair in REFERENCE.answer("train_bpe", untied)])
+    assert not answers_alike(ties, Run("passed", calls=(as_lists,)))
+    # a bad call raises the same words in every checked implementation
+    refused = Call("train_bpe", (["ab"], -1), None,
+                   "BadCall: num_merges must be an int >= 0, got -1")
+    assert answers_alike(ties, Run("passed", calls=(refused,)))
+    assert not answers_alike(ties, Run("passed", calls=(
+        Call("train_bpe", untied, None, "TimeoutError: interrupted when time ran out"),)))
+
+
+def test_a_wrong_bpe_too_slow_to_answer_here_is_run_in_the_sandbox():
+    import time
+    from dataclasses import replace
+
+    from grader.families.bpe_tests.runner import ALIKE_SECONDS, answers_alike
+
+    def slow_train(corpus, num_merges):
+        time.sleep(ALIKE_SECONDS * 4)
+        return REFERENCE.train(corpus, num_merges)
+
+    slow = replace(MISTAKEN["ties-first-seen"], train=slow_train)
+    run = Run("passed", calls=(Call("train_bpe", CORPUS, RIGHT),))
+    started = time.perf_counter()
+    assert not answers_alike(slow, run)
+    assert time.perf_counter() - started < ALIKE_SECONDS * 3
