@@ -33,7 +33,6 @@ def test_a_grading_that_began_past_its_limit_runs_no_check_and_says_so():
         assert "time limit" in check.message, check.message
 
 
-
 PROGRAM = '''
 import sys, time
 import grader.grading.wall_clock as wall_clock
