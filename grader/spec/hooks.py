@@ -352,8 +352,6 @@ class UnknownMistake(ValueError):
     """A mistake id was asked for that the catalogue does not have for this exercise."""
 
 
-
-
 @dataclass
 class MistakeAudit:
     """How the exercise's checks fared against one known mistake."""

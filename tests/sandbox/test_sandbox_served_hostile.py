@@ -30,8 +30,7 @@ import reference
 import reference.plain
 from grader.sandbox.api import probe_layers
 from support import served_probe
-from support.container import remove_leftover_cgroups
-from support.fixtures import ENVIRONMENTS, PLATFORM_ENVS, PlatformEnv, environment_unavailable
+from support.fixtures import PLATFORM_ENVS, PlatformEnv, entered
 
 REPOSITORY = Path(__file__).resolve().parents[2]
 HOSTILE = REPOSITORY / "tests" / "hostile" / "served"
@@ -52,12 +51,7 @@ def where(request):
                         "this user from the grader's files and memory")
         yield PlatformEnv(name, list)
         return
-    reason = environment_unavailable(name)
-    if reason:
-        pytest.skip(reason)
-    yield PlatformEnv(name, ENVIRONMENTS[name])
-    if name == "container-cgroup-v2":
-        remove_leftover_cgroups()
+    yield from entered(name)
 
 
 @pytest.fixture(scope="module")

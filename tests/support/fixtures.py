@@ -19,7 +19,7 @@ import shutil
 import subprocess
 import sys
 from dataclasses import dataclass
-from typing import Callable, Sequence
+from typing import Callable, Iterator, Sequence
 
 import pytest
 
@@ -77,13 +77,19 @@ def environment_unavailable(name: str) -> str | None:
     return None
 
 
-@pytest.fixture(params=PLATFORM_ENVS)
-def platform_env(request) -> PlatformEnv:
-    """A :class:`PlatformEnv` per environment in :data:`PLATFORM_ENVS`."""
-    name = request.param
+def entered(name: str) -> Iterator[PlatformEnv]:
+    """The body of a fixture giving environment ``name`` to a test (``yield from``): skipped
+    with the reason when the host cannot provide it; the cgroups a cgroup-v2 container left
+    removed after the test."""
     reason = environment_unavailable(name)
     if reason:
         pytest.skip(reason)
     yield PlatformEnv(name, ENVIRONMENTS[name])
     if name == "container-cgroup-v2":
         remove_leftover_cgroups()
+
+
+@pytest.fixture(params=PLATFORM_ENVS)
+def platform_env(request) -> PlatformEnv:
+    """A :class:`PlatformEnv` per environment in :data:`PLATFORM_ENVS`."""
+    yield from entered(request.param)

@@ -66,7 +66,6 @@ def _key(call: Call) -> str:
     return repr((call.function, call.args, call.kwargs))
 
 
-
 def answers_alike(implementation: Implementation, run: Run) -> bool:
     """Whether ``implementation`` answers every call of ``run`` (a run on the reference) with
     the same value, of the same types, or the same error words, within :data:`ALIKE_SECONDS`
