@@ -201,6 +201,7 @@ def run_steps(repository: Path, scratch: Path, submission: Path | None, *, in_co
     wrap = container_command if in_container else list
     log = ""
     if install and installed_key in _INSTALLED:
+        assert (runner_temp / "bpe-venv" / "bin" / "grade").is_file(), "installed already"
         log += _INSTALLED[installed_key][1]
     elif install:
         installed = subprocess.run(wrap(["bash", str(workspace / BUNDLE_DIR / "install.sh")]),

@@ -33,7 +33,7 @@ from typing import Iterator
 
 import pytest
 
-from .container import container_available, container_command
+from . import container  # looked up at each call: the suite's census wraps its functions
 from .host import host_environment
 
 EXERCISE = "bpe-train-encode"
@@ -48,7 +48,7 @@ METADATA = "submission_metadata.json"
 
 
 def need_container() -> None:
-    reason = container_available()
+    reason = container.container_available()
     if reason:
         pytest.skip(reason)
 
@@ -82,7 +82,8 @@ def gradescope_root() -> Iterator[Path]:
         config = json.loads((best_effort / "bundle.json").read_text())
         (best_effort / "bundle.json").write_text(json.dumps(dict(config, strict_sandbox=False)))
         spec = root / STRICT / config["exercise_file"]
-        assert readable_by_nobody(spec), "before set-up the spec is readable: the check below is real"
+        assert readable_by_nobody(spec), \
+            "before set-up the spec is readable: the check below is real"
         set_up(root, STRICT)
         shutil.copy(root / STRICT / "run_autograder", root / "run_autograder")
         yield root
@@ -131,7 +132,7 @@ def set_up(root: Path, name: str) -> None:
     environment = dict(host_environment(), AUTOGRADER_ROOT=str(root),
                        BPE_AUTOGRADER_PYTHON=sys.executable, **NO_NETWORK)
     environment.pop("BPE_AUTOGRADER_VENV", None)
-    done = subprocess.run(container_command(["bash", str(root / name / "setup.sh")]),
+    done = subprocess.run(container.container_command(["bash", str(root / name / "setup.sh")]),
                           env=environment, capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stdout + done.stderr
 
@@ -160,8 +161,9 @@ def run_autograder(root: Path, files: dict, *, source: str = STRICT, venv: str |
         environment["BPE_AUTOGRADER_VENV"] = venv
     # Gradescope runs the copy of the bundle's script at the root; for the other bundles here,
     # their own (the same text, but for a comment naming the exercise's file).
-    script = root / "run_autograder" if source in (STRICT, BEST_EFFORT) else root / source / "run_autograder"
-    done = subprocess.run(container_command(["bash", str(script)]),
+    script = root / ("run_autograder" if source in (STRICT, BEST_EFFORT)
+                     else f"{source}/run_autograder")
+    done = subprocess.run(container.container_command(["bash", str(script)]),
                           env=environment, capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stdout + done.stderr
     results = json.loads(results_file.read_text())
