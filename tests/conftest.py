@@ -13,6 +13,8 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, settings
 
+from support.gradescope_root import gradescope_root  # noqa: F401 - one per test process
+
 TEST_SEED_SECRET = "bpe-autograder test suite"
 os.environ["GRADE_SEED_SECRET"] = TEST_SEED_SECRET
 os.environ.pop("GRADE_SEED_SECRET_FILE", None)

@@ -5,6 +5,7 @@ reporter whatever happens), on the host and in the container simulation."""
 from __future__ import annotations
 
 import base64
+import hashlib
 import json
 import os
 import shutil
@@ -175,9 +176,10 @@ def run_steps(repository: Path, scratch: Path, submission: Path | None, *, in_co
     """The workflow's install and grading steps on a copy of ``repository``, as the runner
     runs them; returns the result handed to the reporter (decoded) and the job log.
 
-    The install step runs once per repository and environment: later runs reuse the runner's
-    temporary directory it installed into (it depends on neither the submission nor the
-    workspace copy)."""
+    The install step runs once per environment and install step (its script and the wheels it
+    installs, the same in every repository of this run): later runs reuse the runner's
+    temporary directory it installed into (it depends on neither the submission, the exercise
+    nor the workspace copy)."""
     workspace = scratch / "workspace"
     shutil.copytree(repository, workspace, symlinks=True)
     student = workspace / "student.py"
@@ -187,7 +189,7 @@ def run_steps(repository: Path, scratch: Path, submission: Path | None, *, in_co
         shutil.copy(submission, student)
     if notebook is not None:
         shutil.copy(notebook, workspace / "student.ipynb")
-    installed_key = (repository, in_container)
+    installed_key = (install_step(repository), in_container)
     runner_temp = _INSTALLED[installed_key][0] if install and installed_key in _INSTALLED \
         else scratch / "runner-temp"
     runner_temp.mkdir(exist_ok=True)
@@ -199,6 +201,7 @@ def run_steps(repository: Path, scratch: Path, submission: Path | None, *, in_co
     wrap = container_command if in_container else list
     log = ""
     if install and installed_key in _INSTALLED:
+        assert (runner_temp / "bpe-venv" / "bin" / "grade").is_file(), "installed already"
         log += _INSTALLED[installed_key][1]
     elif install:
         installed = subprocess.run(wrap(["bash", str(workspace / BUNDLE_DIR / "install.sh")]),
@@ -218,7 +221,17 @@ def run_steps(repository: Path, scratch: Path, submission: Path | None, *, in_co
     return result, log
 
 
-_INSTALLED: dict[tuple[Path, bool], tuple[Path, str]] = {}
+_INSTALLED: dict[tuple[str, bool], tuple[Path, str]] = {}
+
+
+def install_step(repository: Path) -> str:
+    """What the install step depends on: ``install.sh`` and the wheels beside it (names and
+    contents), as one digest."""
+    bundle = repository / BUNDLE_DIR
+    digest = hashlib.sha256((bundle / "install.sh").read_bytes())
+    for wheel in sorted((bundle / "wheels").iterdir()):
+        digest.update(wheel.name.encode() + b"\0" + hashlib.sha256(wheel.read_bytes()).digest())
+    return digest.hexdigest()
 
 
 def recorded(result: dict) -> float:

@@ -5,32 +5,37 @@ is secret in a bundle is readable by root only once it is set up.
 
 Default flags mean ``--strict-sandbox``, whose guarantees hold inside a default container by
 other mechanisms than namespaces (see the README's sandbox section); the same cases also run
-with the bundles' ``best-effort`` mode.
+with the bundles' ``best-effort`` mode. The Gradescope bundles share one root, set up once per
+test process (``support/gradescope_root.py``): each bundle is set up by its own ``setup.sh``,
+the grader installed by the first.
 """
 
 from __future__ import annotations
 
 import json
-import os
 import shutil
 import stat
 import subprocess
 import sys
-import tempfile
-import zipfile
 from pathlib import Path
 
 import jsonschema
 import nbformat
 import pytest
 
-from grader.bundles.gradescope import build_gradescope_bundle
 from grader.bundles.prairielearn import write_prairielearn_question
-from grader.bundles.wheels import WheelError, WheelTarget
-from grader.bundles.common import BundleError
 from grader.grading.engine import grade_submission
 from grader.spec import load_exercise
-from support.container import container_available, container_command
+from support.container import container_command
+from support.gradescope_root import (
+    BEST_EFFORT,
+    STRICT,
+    add_bundle,
+    need_container,
+    open_directory,
+    readable_by_nobody,
+    run_autograder,
+)
 from support.host import host_environment
 from support.notebooks import DEMO_NOTES, demo_notebook
 from support.wheels import shared_wheels  # noqa: F401 - the fixture, applied to every test here
@@ -42,39 +47,13 @@ HAND_EXERCISE = "hand-bpe"
 COURSE_SECRET = "course-secret-in-the-container"
 TESTS = Path(__file__).parents[1]
 SUBMISSIONS = TESTS / "submissions"
-NOBODY = 65534
-NO_NETWORK = {"HTTP_PROXY": "http://127.0.0.1:9", "HTTPS_PROXY": "http://127.0.0.1:9",
-              "http_proxy": "http://127.0.0.1:9", "https_proxy": "http://127.0.0.1:9",
-              "PIP_NO_INDEX": "1"}
+SOURCES = {"strict": STRICT, "best-effort": BEST_EFFORT}  # the Gradescope bundle of each mode
 GRADED = [("correct_counter.py", "full"), ("wrong_tie_first_seen.py", "partial"),
           ("broken_raises.py", "partial")]
 
 
 def schema(name: str) -> dict:
     return json.loads((TESTS / "schemas" / name).read_text())
-
-
-def need_container() -> None:
-    reason = container_available()
-    if reason:
-        pytest.skip(reason)
-
-
-def open_directory(prefix: str) -> Path:
-    """A directory every user can traverse, so that only the bundle's own modes protect it."""
-    directory = Path(tempfile.mkdtemp(prefix=prefix))
-    directory.chmod(0o755)
-    return directory
-
-
-def readable_by_nobody(path: Path) -> bool:
-    setpriv = shutil.which("setpriv")
-    if os.geteuid() != 0 or setpriv is None:
-        pytest.skip("reading as uid 65534 needs root and setpriv")
-    done = subprocess.run([setpriv, f"--reuid={NOBODY}", f"--regid={NOBODY}", "--clear-groups",
-                           "--", sys.executable, "-I", "-c", f"open({str(path)!r}).read()"],
-                          capture_output=True, text=True, timeout=60)
-    return done.returncode == 0
 
 
 def graded_parameters():
@@ -87,76 +66,15 @@ def graded_parameters():
 
 
 @pytest.fixture(scope="module")
-def gradescope_root():
-    """An /autograder-like root: the zip in source/ set up by its own setup.sh in a container,
-    and a best-effort copy of the source sharing the same installation."""
-    yield from set_up_gradescope(EXERCISE)
-
-
-@pytest.fixture(scope="module")
-def hand_gradescope_root():
-    """The same for the answers exercise, built with the course's secret."""
-    yield from set_up_gradescope(HAND_EXERCISE, seed_secret=COURSE_SECRET)
-
-
-def set_up_gradescope(exercise_id: str, **options):
-    need_container()
-    root = open_directory("bpe-gs-")
-    try:
-        zip_path = root / "autograder.zip"
-        try:
-            build_gradescope_bundle(load_exercise(exercise_id), zip_path,
-                                    target=WheelTarget.this_interpreter(), **options)
-        except (BundleError, WheelError) as error:
-            pytest.skip(f"cannot obtain the bundle's wheels: {error}")
-        with zipfile.ZipFile(zip_path) as archive:
-            for info in archive.infolist():
-                archive.extract(info, root / "source")
-                mode = (info.external_attr >> 16) & 0o777
-                if mode:
-                    (root / "source" / info.filename).chmod(mode)
-        best_effort = root / "source-best-effort"
-        shutil.copytree(root / "source", best_effort)
-        config = json.loads((best_effort / "bundle.json").read_text())
-        (best_effort / "bundle.json").write_text(json.dumps(dict(config, strict_sandbox=False)))
-        spec = root / "source" / config["exercise_file"]
-        assert readable_by_nobody(spec), "before set-up the spec is readable: the check below is real"
-        environment = dict(host_environment(), AUTOGRADER_ROOT=str(root), BPE_AUTOGRADER_PYTHON=sys.executable,
-                           **NO_NETWORK)
-        done = subprocess.run(container_command(["bash", str(root / "source" / "setup.sh")]),
-                              env=environment, capture_output=True, text=True, timeout=600)
-        assert done.returncode == 0, done.stdout + done.stderr
-        shutil.copy(root / "source" / "run_autograder", root / "run_autograder")
-        yield root
-    finally:
-        shutil.rmtree(root, ignore_errors=True)
-
-
-def run_autograder(root: Path, files: dict, *, sandbox: str = "strict", venv: str | None = None) -> dict:
-    submission = root / "submission"
-    shutil.rmtree(submission, ignore_errors=True)
-    submission.mkdir()
-    for name, source in files.items():
-        shutil.copy(source, submission / name)
-    results_file = root / "results" / "results.json"
-    results_file.unlink(missing_ok=True)
-    source = root / ("source" if sandbox == "strict" else "source-best-effort")
-    environment = dict(host_environment(), AUTOGRADER_ROOT=str(root), BPE_AUTOGRADER_SOURCE=str(source),
-                       **NO_NETWORK)
-    environment.pop("BPE_AUTOGRADER_VENV", None)
-    if venv:
-        environment["BPE_AUTOGRADER_VENV"] = venv
-    done = subprocess.run(container_command(["bash", str(root / "run_autograder")]), env=environment,
-                          capture_output=True, text=True, timeout=600)
-    assert done.returncode == 0, done.stdout + done.stderr
-    results = json.loads(results_file.read_text())
-    jsonschema.Draft202012Validator(schema("gradescope_results.schema.json")).validate(results)
-    return results
+def hand_source(gradescope_root) -> str:
+    """The answers exercise's bundle, built with the course's secret, beside the first."""
+    return add_bundle(gradescope_root, HAND_EXERCISE, "source-hand", seed_secret=COURSE_SECRET)
 
 
 @pytest.mark.parametrize("submission, outcome, sandbox", list(graded_parameters()))
 def test_gradescope_grades_in_a_default_container(gradescope_root, submission, outcome, sandbox):
-    results = run_autograder(gradescope_root, {"student.py": SUBMISSIONS / submission}, sandbox=sandbox)
+    results = run_autograder(gradescope_root, {"student.py": SUBMISSIONS / submission},
+                             source=SOURCES[sandbox])
     names = [test["name"] for test in results["tests"]]
     assert "Autograder error" not in names, results["tests"][0]["output"]
     if outcome == "full":
@@ -215,13 +133,13 @@ def answers_file(path: Path, student: str, *, named: str | None = None, wrong: b
 
 @pytest.mark.parametrize("kind", ["right", "wrong", "a classmate's"])
 def test_gradescope_grades_an_answers_file_as_its_submitters_in_a_default_container(
-        hand_gradescope_root, tmp_path, kind):
+        gradescope_root, hand_source, tmp_path, kind):
     metadata = {"users": [{"email": "ada@uni.edu", "id": 7, "name": "Ada"}]}
-    (hand_gradescope_root / "submission_metadata.json").write_text(json.dumps(metadata))
     named = "bob@uni.edu" if kind == "a classmate's" else None
     upload = answers_file(tmp_path / "answers.yaml", named or "ada@uni.edu", named=named,
                           wrong=kind == "wrong")
-    results = run_autograder(hand_gradescope_root, {"answers.yaml": upload})
+    results = run_autograder(gradescope_root, {"answers.yaml": upload}, source=hand_source,
+                             metadata=metadata)
     names = [test["name"] for test in results["tests"]]
     assert "Autograder error" not in names and "Submission file" not in names, results["tests"][0]
     full = load_exercise(HAND_EXERCISE).total_points
@@ -234,7 +152,7 @@ def test_gradescope_grades_an_answers_file_as_its_submitters_in_a_default_contai
 
 @pytest.mark.parametrize("sandbox", ["strict", "best-effort"])
 def test_gradescope_reports_a_missing_file_in_a_default_container(gradescope_root, sandbox):
-    results = run_autograder(gradescope_root, {}, sandbox=sandbox)
+    results = run_autograder(gradescope_root, {}, source=SOURCES[sandbox])
     [test] = results["tests"]
     assert test["name"] == "Submission file" and results["score"] == 0
     assert "upload" in test["output"] and test["visibility"] == "visible"
@@ -249,8 +167,8 @@ def test_gradescope_reports_a_grader_fault_in_a_default_container(gradescope_roo
 
 
 def test_gradescope_secrets_are_root_only_after_set_up(gradescope_root):
-    source = gradescope_root / "source"
-    config = json.loads((gradescope_root / "source-best-effort" / "bundle.json").read_text())
+    source = gradescope_root / STRICT
+    config = json.loads((gradescope_root / BEST_EFFORT / "bundle.json").read_text())
     for name in (config["exercise_file"], "bundle.json", "entrypoint.py"):
         assert not readable_by_nobody(source / name), name
     assert stat.S_IMODE(source.stat().st_mode) & 0o077 == 0

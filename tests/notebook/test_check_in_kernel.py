@@ -13,6 +13,7 @@ import nbformat
 import pytest
 
 from grader.grading.engine import grade_submission
+from grader.grading.submission_file import read_submission
 from support.container import container_available
 from support.kernel import cell_text, kernel_unavailable, run_notebook
 
@@ -65,11 +66,30 @@ def saved(executed, cells: int, folder: Path) -> Path:
 
 
 @pytest.fixture(scope="module")
-def graded_saved(executed, tmp_path_factory):
+def gradings():
+    """Reports by what grading reads of a submission (its name and the source the grader
+    makes of it), shared by the three places."""
+    return {}
+
+
+def graded_once(path: Path, gradings: dict):
+    """``grade_submission`` of ``path``; a notebook the grader reads as one graded already (the
+    same name and code cells: grading reads no outputs) gets that report."""
+    source = read_submission(path)
+    key = (path.name, source.text, tuple(source.notes), tuple(source.cells),
+           tuple(source.parts))
+    if key not in gradings:
+        gradings[key] = grade_submission(path, seed_secret=SEED)
+    return gradings[key]
+
+
+@pytest.fixture(scope="module")
+def graded_saved(executed, gradings, tmp_path_factory):
     """The notebook of each place as saved after its first N cells, graded once for the tests
-    reading it: N -> report, for the wrong train check, all wrong checks and all right ones."""
+    reading it: N -> report, for the wrong train check, all wrong checks and all right ones.
+    The places' saved notebooks differ in their outputs only, so each N is graded once."""
     folder = tmp_path_factory.mktemp("saved")
-    return {ran: grade_submission(saved(executed, ran, folder), seed_secret=SEED)
+    return {ran: graded_once(saved(executed, ran, folder), gradings)
             for ran in (WRONG_TRAIN + 1, WRONG_ALL + 1, RIGHT_ALL + 1)}
 
 

@@ -1,5 +1,7 @@
 """Five test files graded through ``grade batch`` and through the Gradescope bundle in the
-simulated default Docker container; one through the PrairieLearn question's entry point."""
+simulated default Docker container (set up beside the other Gradescope bundles of the test
+process, see ``support/gradescope_root.py``); one through the PrairieLearn question's entry
+point."""
 
 from __future__ import annotations
 
@@ -13,6 +15,12 @@ from click.testing import CliRunner
 from grader.commands.cli import main
 from grader.families.bpe_tests.audit import suite_text
 from grader.spec import load_exercise
+from support.gradescope_root import add_bundle, run_autograder
+from support.wheels import shared_wheels  # noqa: F401 - the fixture, applied to every test here
+
+# The Gradescope bundles of one test process share a root (support/gradescope_root.py): this
+# test runs in the process of the module grading most through it.
+GRADESCOPE_ROOT_GROUP = "tests/bundles/test_bundle_hosts.py"
 
 EXERCISE = "bpe-tests"
 SUITES = ("thorough", "tie-blind", "fails-on-reference", "assert-true", "no-tests")
@@ -43,16 +51,12 @@ def test_a_batch_of_five_test_files_is_graded(suites, tmp_path):
 
 
 @pytest.mark.slow
-def test_the_gradescope_bundle_grades_test_files_in_a_default_container(suites):
-    from bundles.test_bundle_hosts import run_autograder, set_up_gradescope
-
-    root_setup = set_up_gradescope(EXERCISE)
-    root = next(root_setup)
-    try:
-        graded = {name: run_autograder(root, {"test_bpe.py": suites / f"{name}.py"})
-                  for name in (suite.replace("-", "_") for suite in SUITES)}
-    finally:
-        root_setup.close()
+@pytest.mark.xdist_group(GRADESCOPE_ROOT_GROUP)  # the process holding the Gradescope root
+def test_the_gradescope_bundle_grades_test_files_in_a_default_container(gradescope_root, suites):
+    source = add_bundle(gradescope_root, EXERCISE, "source-bpe-tests")
+    graded = {name: run_autograder(gradescope_root, {"test_bpe.py": suites / f"{name}.py"},
+                                   source=source)
+              for name in (suite.replace("-", "_") for suite in SUITES)}
     for results in graded.values():
         assert "Autograder error" not in [test["name"] for test in results["tests"]], \
             results["tests"][0].get("output")
