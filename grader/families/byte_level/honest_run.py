@@ -67,7 +67,7 @@ def does_the_work(text: str, special_tokens: Sequence[str], merges: list[BytePai
     pairs = _spelled_pairs(merges)
     tried: list[list[str]] = []
     for pretokens in pretokenizations(text, special_tokens):
-        if pretokens in tried:  # cut alike by another way (<|endoftext|> the only special token)
+        if pretokens in tried:  # cut as another way cut it: its replays would repeat
             continue
         tried.append(pretokens)
         words = _spelled(Counter(pretokens))  # one word per pre-token: weighed below
