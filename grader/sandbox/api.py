@@ -265,12 +265,12 @@ class Sandbox:
         if self.seconds_left <= 0:
             return _failed("budget", self._out_of_time())
         outcome = self._call(function, tagged_args, limit, echo_args, measure_cpu, feed=feed,
-                             served=served)
+                             served=served, sent=list(args))
         if outcome.kind == "not-cleared":  # cleared on the restart, or a SandboxUnavailable
             if not self._start_and_load().ok:
                 return _failed("crash", "a fresh worker could not re-import the submission")
             outcome = self._call(function, tagged_args, limit, echo_args, measure_cpu,
-                                 feed=feed, served=served)
+                                 feed=feed, served=served, sent=list(args))
         if outcome.kind == "not-cleared":
             raise SandboxUnavailable(f"{outcome.error}, so the submission is not graded")
         return outcome
@@ -296,12 +296,12 @@ class Sandbox:
         if self._worker is None and not self._start_and_load().ok:
             return []
         outcome = self._call(function, tagged, self.limits.call_seconds, echo_args, False,
-                             batch=True)
+                             batch=True, sent=arg_lists)
         return list(outcome.value) if outcome.kind == "batch" else []
 
     def _call(self, function: str, tagged_args: list, limit: float, echo_args: bool,
               measure_cpu: bool, *, batch: bool = False, feed: Feed | None = None,
-              served: Served | None = None) -> CallOutcome:
+              served: Served | None = None, sent: list | None = None) -> CallOutcome:
         budget_bound = self.seconds_left < limit
         allowed = min(limit, self.seconds_left)
         worker = self._worker
@@ -325,7 +325,8 @@ class Sandbox:
                                   started + allowed + GRACE_SECONDS,
                                   self.limits.max_answer_bytes + ENVELOPE_BYTES, feed or served)
             seconds = time.monotonic() - started
-            outcome = self._call_outcome(raw, request["id"], function, limit, seconds, batch)
+            outcome = self._call_outcome(raw, request["id"], function, limit, seconds, batch,
+                                         sent)
         except Overdue:
             seconds = time.monotonic() - started
             self._stop_worker()
@@ -364,14 +365,14 @@ class Sandbox:
         return outcome if feed is None else replace(outcome, stream=feed.trace())
 
     def _call_outcome(self, raw: bytes, request_id: int, function: str, limit: float,
-                      seconds: float, batch: bool = False) -> CallOutcome:
+                      seconds: float, batch: bool = False, sent: list | None = None) -> CallOutcome:
         reply = _envelope(raw, request_id, self.limits.max_answer_bytes + ENVELOPE_BYTES)
         cpu = reply.get("cpu")  # the server's wait4 figure, never the call's own report
         if cpu is not None and (type(cpu) not in (int, float) or not 0 <= cpu < 1e9):
             raise WireError("cpu is not a non-negative number")
         answer = reply.get("answer", reply)
         reading = AnswerReading(function, limit, self.limits.max_answer_bytes, self.file_name,
-                                self.where, self._memory_text)
+                                self.where, self._memory_text, sent)
         cpu_seconds = float(cpu) if cpu is not None else None
         if batch and type(answer) is dict and answer.get("status") == "batch":
             return batch_outcome(answer, reading, seconds, cpu_seconds)

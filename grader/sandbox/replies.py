@@ -177,6 +177,9 @@ class AnswerReading:
     file_name: str
     where: Callable[[int], str]
     memory_text: Callable[[], str]
+    sent: list | None = None
+    """The call's arguments as sent (a batch's: each input's), for an answer that says they
+    were left as they came instead of echoing them."""
 
 
 def answer_outcome(answer: Any, reading: AnswerReading, seconds: float,
@@ -195,6 +198,8 @@ def answer_outcome(answer: Any, reading: AnswerReading, seconds: float,
             args_after = wire.from_tagged(answer["args"], bounds)
             if type(args_after) is not list:
                 raise WireError("the echoed arguments are not a list")
+        elif answer.get("args_same") is True and reading.sent is not None:
+            args_after = list(reading.sent)  # left as they came: the values sent
         return CallOutcome(True, value, None, "ok", seconds, cpu_seconds, args_after)
     if status == "exception":
         return CallOutcome(False, None, exception_text(answer, reading.where), "exception",
@@ -232,11 +237,12 @@ def batch_outcome(answer: dict, reading: AnswerReading, seconds: float,
     if type(items) is not list or len(items) > MAX_BATCH:
         raise WireError("a batched answer without its list of answers")
     outcomes = []
-    for item in items:
+    for index, item in enumerate(items):
         took = item.get("seconds") if type(item) is dict else None
         if type(took) not in (int, float) or not 0 <= took <= seconds + 1:
             raise WireError("an answer of a batch without its duration")
-        outcomes.append(answer_outcome(item, reading, float(took), None))
+        sent = reading.sent[index] if reading.sent is not None and index < len(reading.sent) else None
+        outcomes.append(answer_outcome(item, replace(reading, sent=sent), float(took), None))
     return CallOutcome(True, outcomes, None, "batch", seconds, cpu_seconds)
 
 

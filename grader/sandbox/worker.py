@@ -779,8 +779,9 @@ def restrict_self(ruleset):
 # the child of one call (or of the load)
 
 
-def run_call(module, request, args):
-    """Run the requested function in this process and describe what happened."""
+def run_call(module, request, args, sent):
+    """Run the requested function in this process and describe what happened. ``sent``: the
+    arguments as they arrived (tagged) when the grader asked for them back (``echo_args``)."""
     name = request["function"]
     function = dict.get(module.__dict__, name)
     if function is None or not callable(function):
@@ -797,8 +798,13 @@ def run_call(module, request, args):
     try:
         answer = {"status": "ok", "value": to_tagged(value, [request["max_items"]])}
         if request.get("echo_args") is True:
-            # The arguments as the function left them, so the grader can tell a mutation.
-            answer["args"] = to_tagged(list(args), [request["max_items"]])
+            # The arguments as the function left them, so the grader can tell a mutation; when
+            # they are as they came, only that is said (the grader holds them already).
+            after = to_tagged(list(args), [request["max_items"]])
+            if after == sent:
+                answer["args_same"] = True
+            else:
+                answer["args"] = after
         return answer
     except TooLarge as error:
         return {"status": "bad-answer", "error": str(error)}
@@ -817,13 +823,13 @@ value). After any other (out of memory, a ``SystemExit``, an answer that cannot 
 stops, and the grader calls the rest one by one, each in a fresh child."""
 
 
-def run_batch(module, request, arg_lists):
+def run_batch(module, request, arg_lists, sent):
     """Run the requested function on each input in turn, each answer with its duration;
     stop after the first input whose answer is not in ``BATCH_GOES_ON``."""
     answers = []
-    for args in arg_lists:
+    for index, args in enumerate(arg_lists):
         started = _monotonic()
-        answer = run_call(module, request, args)
+        answer = run_call(module, request, args, None if sent is None else sent[index])
         answer["seconds"] = _monotonic() - started
         answers.append(answer)
         if answer["status"] not in BATCH_GOES_ON:
@@ -1061,13 +1067,17 @@ def enter_call(request, workdir, seconds):
 def child_main(request, answer_fd, channel_fds, workdir, submission):
     """Body of a forked child (of a call, or the load when ``request`` is None): never returns."""
     try:
-        args = None
+        args = sent = None
         if request is not None:
             raw = read_frame(channel_fds[0], MAX_REQUEST_BYTES)
+            tagged = _loads(raw.decode("utf-8"))
             if request.get("batch") is True:
-                args = [[from_tagged(arg) for arg in one] for one in _loads(raw.decode("utf-8"))]
+                args = [[from_tagged(arg) for arg in one] for one in tagged]
             else:
-                args = [from_tagged(arg) for arg in _loads(raw.decode("utf-8"))]
+                args = [from_tagged(arg) for arg in tagged]
+            if request.get("echo_args") is True:  # kept to tell whether a call changed them
+                sent = tagged
+            del tagged
         streamed = request is not None and type(request.get("stream")) is dict
         served = request is not None and request.get("served") is True
         for fd in channel_fds + (() if streamed or served else tuple(STREAM_FDS)):
@@ -1089,13 +1099,13 @@ def child_main(request, answer_fd, channel_fds, workdir, submission):
                 reply = {"status": "exception", "exception": describe_exception(error)}
             else:
                 if request.get("batch") is True:
-                    reply = run_batch(module, request, args)
+                    reply = run_batch(module, request, args, sent)
                 elif streamed:
                     reply = run_streamed(module, request, args)
                 else:
                     if served:  # armed only now: at import time they refuse
                         SERVING[0] = (STREAM_FDS[0], STREAM_FDS[1])
-                    reply = run_call(module, request, args)
+                    reply = run_call(module, request, args, sent)
         flush_output()
         try:
             payload = _dumps(reply).encode("utf-8")

@@ -35,6 +35,9 @@ SOURCE = textwrap.dedent('''
     def grow(items):
         items.append("more")
         return len(items)
+
+    def keep(items, table):
+        return len(items) + len(table)
 ''')
 
 
@@ -77,6 +80,26 @@ def test_the_arguments_come_back_as_each_input_left_them(box):
     outcomes = box.call_many("grow", [[["x"]], [[]]], echo_args=True)
     assert [outcome.value for outcome in outcomes] == [2, 1]
     assert [outcome.args_after for outcome in outcomes] == [[["x", "more"]], [["more"]]]
+
+
+def test_arguments_left_as_they_came_are_not_sent_back_and_come_back_as_sent(box, monkeypatch):
+    replies = []
+    read = Sandbox._call_outcome
+
+    def reading(self, raw, *args, **kwargs):
+        replies.append(raw)
+        return read(self, raw, *args, **kwargs)
+
+    monkeypatch.setattr(Sandbox, "_call_outcome", reading)
+    sent = [[[("a", "b")], {1: b"x"}], [[], {}]]
+    outcomes = box.call_many("keep", sent, echo_args=True)
+    assert [outcome.value for outcome in outcomes] == [2, 0]
+    assert [outcome.args_after for outcome in outcomes] == sent
+    assert type(outcomes[0].args_after[0][0]) is tuple
+    assert replies[-1].count(b'"args_same":true') == 2 and b'"args":' not in replies[-1]
+    grown = box.call_many("grow", [[["x"]], [[]]], echo_args=True)  # changed: sent back
+    assert b'"args":' in replies[-1] and b'"args_same"' not in replies[-1]
+    assert [outcome.args_after for outcome in grown] == [[["x", "more"]], [["more"]]]
 
 
 def test_a_missing_function_is_said_once(box):

@@ -11,7 +11,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 from grader.families.byte_level.spec import ByteCase as Case
-from reference.byte_level import BytePair, Vocab, decode_byte_bpe, encode_byte_bpe, train_byte_bpe
+from reference.byte_level import BytePair, ByteLevelEncoder, Vocab, decode_byte_bpe, train_byte_bpe
 
 
 def case_text(case: Case) -> str:
@@ -33,9 +33,16 @@ def trained(text: str, size: int, special_tokens: tuple[str, ...]) -> tuple[Voca
     return train_byte_bpe(text, size, list(special_tokens))
 
 
+@lru_cache(maxsize=64)
+def encoder(text: str, size: int, special_tokens: tuple[str, ...]) -> ByteLevelEncoder:
+    """The reference's encoder with what it trains on ``text`` (built once for every text a
+    case encodes: ``encode_byte_bpe`` with that vocab and those merges)."""
+    vocab, merges = trained(text, size, special_tokens)
+    return ByteLevelEncoder(vocab, merges, list(special_tokens))
+
+
 def expected_ids(case: Case, text: str) -> list[int]:
-    vocab, merges = reference_byte_bpe(case)
-    return encode_byte_bpe(text, vocab, merges, case.special_tokens)
+    return encoder(case_text(case), vocab_size(case), tuple(case.special_tokens)).encode(text)
 
 
 def expected_text(case: Case, ids: list[int]) -> str:

@@ -65,10 +65,14 @@ def does_the_work(text: str, special_tokens: Sequence[str], merges: list[BytePai
     squared: the work of a training run, right or wrong (one bug is charged by the train
     milestone, not again by speed); a table made for another text is none of these."""
     pairs = _spelled_pairs(merges)
+    tried: list[list[str]] = []
     for pretokens in pretokenizations(text, special_tokens):
-        counts = Counter(pretokens)
+        if pretokens in tried:  # cut as another way cut it: its replays would repeat
+            continue
+        tried.append(pretokens)
+        words = _spelled(Counter(pretokens))  # one word per pre-token: weighed below
         for weigh in WEIGHTS.values():
-            if departure_in(_spelled(counts, weigh), pairs) is None:
+            if departure_in({word: weigh(times) for word, times in words.items()}, pairs) is None:
                 return True
     return False
 

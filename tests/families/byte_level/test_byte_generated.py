@@ -25,6 +25,7 @@ CORRECT = (ROOT / "examples" / "byte-bpe" / "student_correct.py").read_text(enco
 TRAIN = "train_byte_bpe"
 COUNTED_ONCE = "        counts.update(PAT.findall(chunk))\n"
 WEIGHTED = "    freqs = list(counted.values())\n"
+UNWEIGHTED = CORRECT.replace(WEIGHTED, "    freqs = [1] * len(counted)\n")
 EOT = "<|endoftext|>"
 
 
@@ -90,10 +91,12 @@ def test_decoding_inputs_include_ids_cut_in_the_middle_of_a_character():
     ("across pre-tokens", (COUNTED_ONCE, "        counts.update([chunk] if chunk else [])\n")),
     ("pre-token frequency ignored", (WEIGHTED, "    freqs = [1] * len(counted)\n")),
 ])
-def test_real_counting_bugs_fail_the_generated_checks(tmp_path, bug, replacement):
+def test_real_counting_bugs_fail_the_generated_checks(tmp_path, request, bug, replacement):
     old, new = replacement
     assert old in CORRECT
-    report = grade_source(tmp_path, CORRECT.replace(old, new), trimmed("train"))
+    source = CORRECT.replace(old, new)
+    report = (request.getfixturevalue("unweighted_twice")[0] if source == UNWEIGHTED
+              else grade_source(tmp_path, source, trimmed("train")))
     differential = check(report, "train", "differential")
     most_frequent = check(report, "train", "property:most-frequent")
     # it fails, and keeps only the share of the generated inputs it answers right
@@ -108,10 +111,16 @@ def test_the_correct_submission_passes_every_generated_check(tmp_path):
     assert failed == []
 
 
-def test_the_same_submission_and_secret_give_the_same_report(tmp_path):
-    broken = CORRECT.replace(WEIGHTED, "    freqs = [1] * len(counted)\n")
-    exercise = trimmed("train")
-    reports = [grade_source(tmp_path, broken, exercise).to_json() for _ in range(2)]
+@pytest.fixture(scope="module")
+def unweighted_twice(tmp_path_factory):
+    """The correct submission counting each pre-token once, graded twice on the train
+    milestone under one secret."""
+    folder = tmp_path_factory.mktemp("unweighted")
+    return [grade_source(folder, UNWEIGHTED, trimmed("train")) for _ in range(2)]
+
+
+def test_the_same_submission_and_secret_give_the_same_report(unweighted_twice):
+    reports = [report.to_json() for report in unweighted_twice]
     assert _without_durations(reports[0]) == _without_durations(reports[1])
 
 
