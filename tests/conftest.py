@@ -45,7 +45,6 @@ LONGEST_FIRST = (
     "audit-byte-bpe",  # one audit per exercise (support/audits.py) and the tests reading it
     "tests/bundles/test_bundle_classroom.py",
     "audit-unigram-lm",
-    "tests/sandbox/test_sandbox_cgroup_v2_vm.py",  # boots a VM
     "audit-lesson97-bpe",
     "tests/bundles/test_bundle_gradescope.py",
     "tests/report/test_report_side_channels.py",
@@ -59,6 +58,7 @@ LONGEST_FIRST = (
     "tests/batch/test_batch_cli.py::test_an_interrupted_batch",
     "audit-wordpiece",
     "tests/batch/test_batch_slurm.py",
+    "tests/sandbox/test_sandbox_cgroup_v2_vm.py",  # boots a VM
     "tests/families/bpe/test_merging.py::test_each_merge_mistake",
 )
 
