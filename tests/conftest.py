@@ -3,10 +3,13 @@ of the suite explores the same examples and needs nothing from earlier runs; gra
 pinned seed secret (never the user's own), so generated inputs are the same on every run; the
 cache of prepared work starts empty in every run. The grader's modules are compiled once, before
 the workers start, so the hundreds of processes the tests run read their bytecode instead of
-each compiling them again (where ``PYTHONDONTWRITEBYTECODE`` is set, no process writes it)."""
+each compiling them again (where ``PYTHONDONTWRITEBYTECODE`` is set, no process writes it); for
+the same reason the workers keep pytest's rewritten test modules, as pytest does by default,
+even there, so the next run's workers read them instead of rewriting every module."""
 
 import compileall
 import os
+import sys
 import tempfile
 from pathlib import Path
 
@@ -103,11 +106,16 @@ SHARED_FIXTURES = {
 
 REPOSITORY = Path(__file__).resolve().parents[1]
 COMPILED_ONCE = ("grader", "reference", "tests/support")
+_DONT_WRITE_BYTECODE = pytest.StashKey[bool]()
 
 
 def pytest_configure(config):
     if hasattr(config, "workerinput"):
-        return  # an xdist worker: the controller has compiled them
+        # An xdist worker: the controller has compiled them. Pytest writes the test modules it
+        # rewrites only when bytecode may be written: allowed while this worker collects.
+        config.stash[_DONT_WRITE_BYTECODE] = sys.dont_write_bytecode
+        sys.dont_write_bytecode = False
+        return
     for folder in COMPILED_ONCE:
         compileall.compile_dir(REPOSITORY / folder, quiet=2)
 
@@ -125,6 +133,11 @@ def pytest_collection_modifyitems(session, config, items):
                 name in item.fixturenames for name in SHARED_FIXTURES.get(module, ())):
             item.add_marker(pytest.mark.xdist_group(module))
     items.sort(key=_rank)
+
+
+def pytest_collection_finish(session):
+    if _DONT_WRITE_BYTECODE in session.config.stash:
+        sys.dont_write_bytecode = session.config.stash[_DONT_WRITE_BYTECODE]
 
 
 def _group(item) -> str:
