@@ -1,5 +1,5 @@
-"""``grade batch`` as a command: exit statuses, the summary, and an interrupted batch that a
-second run finishes without grading anyone twice."""
+"""``grade batch`` as a command: exit statuses, the summary, and a batch interrupted by Ctrl-C,
+then by a kill, that a last run finishes without grading anyone twice."""
 
 from __future__ import annotations
 
@@ -38,8 +38,8 @@ def graded_students(out: Path) -> list[str]:
         return []
 
 
-def interrupted_once_one_is_graded(command: list[str], out: Path, graded: int,
-                                   interrupt) -> subprocess.Popen:
+def interrupted_after_a_grading(command: list[str], out: Path, graded: int,
+                                interrupt) -> subprocess.Popen:
     """``command`` started as from a terminal and interrupted by ``interrupt(process)`` as soon
     as the gradebook holds more than ``graded`` students (within a poll of 20 ms)."""
     # Ctrl-C not ignored, even when this run inherited it ignored (a background job of a
@@ -67,7 +67,7 @@ def test_an_interrupted_batch_keeps_its_gradings_and_a_rerun_grades_the_rest(tmp
     command = GRADE + ["batch", str(folder), "-o", str(out), "--jobs", "1"]
 
     # What the terminal sends on Ctrl-C.
-    process = interrupted_once_one_is_graded(
+    process = interrupted_after_a_grading(
         command, out, 0, lambda process: os.killpg(process.pid, signal.SIGINT))
     stdout, stderr = process.communicate(timeout=30)
     kept = graded_students(out)
@@ -76,7 +76,7 @@ def test_an_interrupted_batch_keeps_its_gradings_and_a_rerun_grades_the_rest(tmp
     assert "interrupted: every grading that finished is in the gradebook" in stdout
     assert len(set(kept)) == len(kept), kept  # nobody graded twice
 
-    process = interrupted_once_one_is_graded(command, out, len(kept), subprocess.Popen.kill)
+    process = interrupted_after_a_grading(command, out, len(kept), subprocess.Popen.kill)
     stdout, stderr = process.communicate(timeout=30)
     assert process.returncode == -signal.SIGKILL, stderr
     killed = graded_students(out)
@@ -85,7 +85,8 @@ def test_an_interrupted_batch_keeps_its_gradings_and_a_rerun_grades_the_rest(tmp
 
     rerun = subprocess.run(command, capture_output=True, text=True, timeout=120)
     assert rerun.returncode == 0, rerun.stderr
-    assert f"{size - len(killed)} graded, {len(killed)} unchanged since the last run" in rerun.stdout
+    summary = f"{size - len(killed)} graded, {len(killed)} unchanged since the last run"
+    assert summary in rerun.stdout, rerun.stdout
     everyone = graded_students(out)
     assert sorted(everyone) == [f"st{i:02d}" for i in range(size)]  # nobody graded twice
 
