@@ -3,10 +3,13 @@ of the suite explores the same examples and needs nothing from earlier runs; gra
 pinned seed secret (never the user's own), so generated inputs are the same on every run; the
 cache of prepared work starts empty in every run. The grader's modules are compiled once, before
 the workers start, so the hundreds of processes the tests run read their bytecode instead of
-each compiling them again (where ``PYTHONDONTWRITEBYTECODE`` is set, no process writes it)."""
+each compiling them again (where ``PYTHONDONTWRITEBYTECODE`` is set, no process writes it); for
+the same reason the workers keep pytest's rewritten test modules, as pytest does by default,
+even there, so the next run's workers read them instead of rewriting every module."""
 
 import compileall
 import os
+import sys
 import tempfile
 from pathlib import Path
 
@@ -47,7 +50,6 @@ LONGEST_FIRST = (
     "audit-byte-bpe",  # one audit per exercise (support/audits.py) and the tests reading it
     "tests/bundles/test_bundle_classroom.py",
     "audit-unigram-lm",
-    "tests/sandbox/test_sandbox_cgroup_v2_vm.py",  # boots a VM
     "audit-lesson97-bpe",
     "tests/bundles/test_bundle_gradescope.py",
     "tests/report/test_report_side_channels.py",
@@ -61,6 +63,7 @@ LONGEST_FIRST = (
     "tests/batch/test_batch_cli.py::test_an_interrupted_batch",
     "audit-wordpiece",
     "tests/batch/test_batch_slurm.py",
+    "tests/sandbox/test_sandbox_cgroup_v2_vm.py",  # boots a VM
     "tests/families/bpe/test_merging.py::test_each_merge_mistake",
 )
 
@@ -105,11 +108,16 @@ SHARED_FIXTURES = {
 
 REPOSITORY = Path(__file__).resolve().parents[1]
 COMPILED_ONCE = ("grader", "reference", "tests/support")
+_DONT_WRITE_BYTECODE = pytest.StashKey[bool]()
 
 
 def pytest_configure(config):
     if hasattr(config, "workerinput"):
-        return  # an xdist worker: the controller has compiled them
+        # An xdist worker: the controller has compiled them. Pytest writes the test modules it
+        # rewrites only when bytecode may be written: allowed while this worker collects.
+        config.stash[_DONT_WRITE_BYTECODE] = sys.dont_write_bytecode
+        sys.dont_write_bytecode = False
+        return
     for folder in COMPILED_ONCE:
         compileall.compile_dir(REPOSITORY / folder, quiet=2)
 
@@ -127,6 +135,11 @@ def pytest_collection_modifyitems(session, config, items):
                 name in item.fixturenames for name in SHARED_FIXTURES.get(module, ())):
             item.add_marker(pytest.mark.xdist_group(module))
     items.sort(key=_rank)
+
+
+def pytest_collection_finish(session):
+    if _DONT_WRITE_BYTECODE in session.config.stash:
+        sys.dont_write_bytecode = session.config.stash[_DONT_WRITE_BYTECODE]
 
 
 def _group(item) -> str:
