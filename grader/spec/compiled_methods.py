@@ -59,9 +59,13 @@ class KeptMethods:
 
     def store(self) -> None:
         """Write the file again when this process compiled methods it did not hold (a forked
-        process leaves that to the one that installed it)."""
-        if self.added and os.getpid() == self.owner:
-            disk_cache.store(self.path, marshal.dumps(self.codes))
+        process leaves that to the one that installed it; a folder this account cannot write
+        is left alone)."""
+        if not self.added or os.getpid() != self.owner or self.path is None:
+            return
+        if self.path.parent.is_dir() and not os.access(self.path.parent, os.W_OK):
+            return  # another account's folder (this one may read it): no file to write
+        disk_cache.store(self.path, marshal.dumps(self.codes))
 
 
 def file_for() -> Optional[Path]:
