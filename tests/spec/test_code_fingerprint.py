@@ -14,14 +14,20 @@ import pytest
 from grader.spec import disk_cache
 
 
+SELF = ("grader", "spec", "disk_cache.py")
+DEEP = ("grader", "a", "b", "deep.py")
+NEW = ("grader", "a", "b", "new.py")
+NOTES = ("grader", "a", "notes.txt")
+FAST = ("reference", "fast.py")
+
+
 @pytest.fixture
 def checkout(tmp_path, monkeypatch):
     """A checkout of a few source files, ``disk_cache`` placed in it."""
-    for name in ("grader/spec/disk_cache.py", "grader/__init__.py", "grader/a/b/deep.py",
-                 "grader/a/notes.txt", "grader/a-b.py", "reference/fast.py"):
-        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
-        (tmp_path / name).write_text(f"# {name}\n")
-    monkeypatch.setattr(disk_cache, "__file__", str(tmp_path / "grader/spec/disk_cache.py"))
+    for parts in (SELF, ("grader", "__init__.py"), DEEP, NOTES, ("grader", "a-b.py"), FAST):
+        (tmp_path.joinpath(*parts)).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path.joinpath(*parts)).write_text(f"# {parts}\n")
+    monkeypatch.setattr(disk_cache, "__file__", str(tmp_path.joinpath(*SELF)))
     disk_cache.code_fingerprint.cache_clear()
     yield tmp_path
     disk_cache.code_fingerprint.cache_clear()
@@ -52,18 +58,18 @@ def listed_one_by_one(here: Path) -> str:
 def test_the_fingerprint_covers_every_source_file_by_path_size_and_time(checkout):
     first = fingerprint()
     assert first == listed_one_by_one(checkout)
-    (checkout / "grader/a/notes.txt").write_text("not code: no change")
+    checkout.joinpath(*NOTES).write_text("not code: no change")
     assert fingerprint() == first
-    (checkout / "grader/a/b/deep.py").write_text("# edited, longer\n")
+    checkout.joinpath(*DEEP).write_text("# edited, longer\n")
     edited = fingerprint()
     assert edited != first and edited == listed_one_by_one(checkout)
-    os.utime(checkout / "reference/fast.py", ns=(1, 1))
+    os.utime(checkout.joinpath(*FAST), ns=(1, 1))
     touched = fingerprint()
     assert touched != edited
-    (checkout / "grader/a/b/new.py").write_text("")
+    checkout.joinpath(*NEW).write_text("")
     added = fingerprint()
     assert added != touched and added == listed_one_by_one(checkout)
-    (checkout / "grader/a/b/new.py").unlink()
+    checkout.joinpath(*NEW).unlink()
     assert fingerprint() == touched
 
 
