@@ -23,6 +23,7 @@ import dataclasses
 import marshal
 import os
 from pathlib import Path
+from types import CodeType
 from typing import Any, Optional
 
 from grader.spec import disk_cache
@@ -51,7 +52,7 @@ class KeptMethods:
             exec(source, globals, locals)  # noqa: S102 - as dataclasses would
             return
         code = self.codes.get(source)
-        if code is None:
+        if type(code) is not CodeType:  # not kept yet (or not code: compiled again)
             code = compile(source, SOURCE_NAME, "exec")
             self.codes[source] = code
             self.added += 1

@@ -4,6 +4,7 @@ process runs kept code, and a record made from it is the record the standard lib
 from __future__ import annotations
 
 import dataclasses
+import marshal
 import os
 import subprocess
 import sys
@@ -131,6 +132,10 @@ def test_a_file_that_is_not_kept_code_only_costs_compiling(tmp_path, monkeypatch
     assert kept.codes == {}
     make_record(kept, monkeypatch)
     assert kept.added >= 5
+    disk_cache.store(path, marshal.dumps(dict.fromkeys(kept.codes, "not code")))
+    again = KeptMethods(path)
+    Answer = make_record(again, monkeypatch)
+    assert again.added == kept.added and Answer(1) == Answer(1)
 
 
 def test_the_file_is_named_by_the_code_and_python(tmp_path, monkeypatch):
