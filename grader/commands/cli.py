@@ -3,12 +3,14 @@
 Commands are imported only when run (or when their own ``--help`` is asked for), so
 ``grade --version`` and ``grade --help`` start without pydantic, Hypothesis or the sandbox.
 The one-line summaries ``grade --help`` lists are kept here for the same reason; a test checks
-they match the commands' own help.
+they match the commands' own help. A process started to run a command takes its dataclasses'
+methods compiled by an earlier one (:mod:`grader.spec.compiled_methods`).
 """
 
 from __future__ import annotations
 
 import importlib
+import sys
 from typing import Optional
 
 import click
@@ -58,6 +60,10 @@ class LazyGroup(click.Group):
     def get_command(self, ctx: click.Context, cmd_name: str) -> Optional[click.Command]:
         if cmd_name not in COMMANDS:
             return None
+        if ctx.find_root().command is getattr(sys.modules.get("__main__"), "main", None):
+            from grader.spec.compiled_methods import keep
+
+            keep()  # this process is the command's own: its records' methods need no compiling
         return load_command(cmd_name)
 
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:

@@ -102,22 +102,42 @@ def code_fingerprint() -> str:
     """A hash of the grader's and the reference's source (path, size, modification time of
     every file), of Python's version and of the input generator's installed files."""
     digest = hashlib.sha256(f"{FORMAT} {sys.version}".encode())
-    here = Path(__file__).resolve().parents[2]
-    sources = [(here, path) for package in _SOURCE_PACKAGES
-               for path in sorted((here / package).rglob("*.py"))]
+    here = str(Path(__file__).resolve().parents[2])
+    for package in _SOURCE_PACKAGES:
+        for parts, size, modified in sorted(_python_files(here, (package,))):
+            digest.update(f"{'/'.join(parts)} {size} {modified}\n".encode())
     generator = importlib.util.find_spec(_GENERATOR)  # found, not imported
     if generator is None or not generator.submodule_search_locations:
         digest.update(f"no {_GENERATOR}".encode())
-    else:
-        folder = Path(next(iter(generator.submodule_search_locations)))
-        sources += [(folder.parent, folder / name) for name in ("__init__.py", "version.py")]
-    for root, path in sources:
+        return digest.hexdigest()
+    folder = Path(next(iter(generator.submodule_search_locations)))
+    for name in ("__init__.py", "version.py"):
         try:
-            status = path.stat()
+            status = (folder / name).stat()
         except OSError:
             continue
-        digest.update(f"{path.relative_to(root)} {status.st_size} {status.st_mtime_ns}\n".encode())
+        digest.update(f"{folder.name}/{name} {status.st_size} {status.st_mtime_ns}\n".encode())
     return digest.hexdigest()
+
+
+def _python_files(root: str, folder: tuple[str, ...]) -> list[tuple[tuple[str, ...], int, int]]:
+    """(path parts below ``root``, size, modification time) of every ``.py`` file in
+    ``folder`` and below it."""
+    found = []
+    try:
+        entries = list(os.scandir(os.path.join(root, *folder)))
+    except OSError:
+        return found
+    for entry in entries:
+        try:
+            if entry.is_dir():
+                found += _python_files(root, (*folder, entry.name))
+            elif entry.name.endswith(".py"):
+                status = entry.stat()
+                found.append(((*folder, entry.name), status.st_size, status.st_mtime_ns))
+        except OSError:
+            continue
+    return found
 
 
 def load(path: Optional[Path]) -> Any:

@@ -51,6 +51,7 @@ OTHER_DYNAMIC_IMPORTS = {
     GRADER / "commands" / "cli.py",  # each command's module, when that command runs
     GRADER / "grading" / "lazy_module.py",  # Hypothesis, when a check first needs it
     GRADER / "report" / "__init__.py",  # each report format's module, when it is asked for
+    GRADER / "spec" / "__init__.py",  # the stage's own modules, when one of their names is used
 }
 
 
