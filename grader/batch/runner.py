@@ -16,7 +16,12 @@ A child never outlives this process: on Linux it asks the kernel for SIGINT when
 dies (``PR_SET_PDEATHSIG``), and stops as on Ctrl-C, cleaning up its sandbox, within
 :data:`STOP_GRACE_SECONDS`. It also closes every read end of a result pipe it inherited (its
 own and its running siblings'), so that, on any platform, sending a result larger than a pipe
-holds to a parent that is gone fails at once instead of blocking forever.
+holds to a parent that is gone fails at once instead of blocking forever. Ctrl-C reaches a
+child as its own clean stop, never as a traceback on the user's terminal: the child is forked
+with SIGINT blocked and unblocks it once its handler is in place, a ``KeyboardInterrupt`` the
+interpreter can only report as "ignored" (raised inside a garbage-collector callback) is
+dropped (the grace ends the child anyway), and the child ends with ``os._exit`` once it has
+sent its outcome, so nothing runs after it.
 """
 
 from __future__ import annotations
@@ -26,6 +31,7 @@ import json
 import multiprocessing
 import os
 import signal
+import sys
 import threading
 import time
 import traceback
@@ -148,7 +154,13 @@ def _start(context: Any, task: Task, running: Mapping[int, _Running]) -> _Runnin
     inherited = [reader, *(job.reader for job in running.values())]
     process = context.Process(target=_child, args=(task, writer, inherited, os.getpid()),
                               daemon=True)
-    process.start()
+    # A Ctrl-C during the fork waits in the child until its own handler is in place (and in
+    # this process until the child exists, so that _stop_all stops it too).
+    blocked = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        process.start()
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
     writer.close()
     return _Running(task, process, reader, time.monotonic())
 
@@ -221,9 +233,26 @@ def _signal_name(number: int) -> str:
 def _child(task: Task, writer: Connection, inherited: list[Connection], parent: int) -> None:
     """In the forked child: grade, send the outcome, exit."""
     signal.signal(signal.SIGINT, _stop_within_grace)
-    _die_with_parent(parent)
-    for reader in inherited:
-        reader.close()
+    sys.unraisablehook = _quiet_about_interrupts(sys.unraisablehook)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+    try:
+        _die_with_parent(parent)
+        for reader in inherited:
+            reader.close()
+        outcome = _graded(task)
+        writer.send(outcome)
+        writer.close()
+        sys.stdout.flush()
+        sys.stderr.flush()
+    except KeyboardInterrupt:
+        os._exit(130)
+    except (OSError, ValueError):
+        os._exit(1)
+    os._exit(0)
+
+
+def _graded(task: Task) -> Outcome:
+    """The outcome of grading ``task`` (a grader error as this submission's outcome)."""
     from grader.batch.stored import stored_output, stored_report_json
     from grader.batch.summaries import summarize
     from grader.grading.engine import grade_submission
@@ -233,24 +262,29 @@ def _child(task: Task, writer: Connection, inherited: list[Connection], parent: 
         # The batch keeps every core busy already: no helper process per grading.
         report = grade_submission(task.path, task.exercise, helper=False, **dict(task.options))
         data, text = stored_report_json(report)
-        outcome = Outcome(task.key, report_json=text, summary=summarize(data),
-                          score=data["score"], max_score=data["max_score"],
-                          student_output=stored_output(report.student_output),
-                          seconds=time.monotonic() - started)
+        return Outcome(task.key, report_json=text, summary=summarize(data),
+                       score=data["score"], max_score=data["max_score"],
+                       student_output=stored_output(report.student_output),
+                       seconds=time.monotonic() - started)
     except KeyboardInterrupt:
-        os._exit(130)
+        raise
     except Exception as error:  # noqa: BLE001 - reported as this submission's grader error
         last = traceback.extract_tb(error.__traceback__)[-1:]
         where = f" at {Path(last[0].filename).name}:{last[0].lineno}" if last else ""
-        outcome = Outcome(task.key, error=f"{type(error).__name__}: {error}{where}",
-                          seconds=time.monotonic() - started)
-    try:
-        writer.send(outcome)
-        writer.close()
-    except KeyboardInterrupt:
-        os._exit(130)
-    except (OSError, ValueError):
-        os._exit(1)
+        return Outcome(task.key, error=f"{type(error).__name__}: {error}{where}",
+                       seconds=time.monotonic() - started)
+
+
+def _quiet_about_interrupts(hook: Callable[[Any], None]) -> Callable[[Any], None]:
+    """``hook``, but silent on a ``KeyboardInterrupt`` the interpreter could not raise (one
+    raised inside a garbage-collector callback): the stop it stood for ends the child within
+    the grace anyway."""
+
+    def unraisable(info: Any) -> None:
+        if not isinstance(info.exc_value, KeyboardInterrupt):
+            hook(info)
+
+    return unraisable
 
 
 def _stop_within_grace(signum: int, frame: Any) -> None:

@@ -74,6 +74,8 @@ def test_an_interrupted_batch_keeps_its_gradings_and_a_rerun_grades_the_rest(tmp
     assert 1 <= len(kept) < size, (stdout, stderr)
     assert process.returncode == 130, stderr
     assert "interrupted: every grading that finished is in the gradebook" in stdout
+    # Every process of the batch got the Ctrl-C: none of them speaks of it in a traceback.
+    assert "Traceback" not in stderr and "Exception ignored" not in stderr, stderr
     assert len(set(kept)) == len(kept), kept  # nobody graded twice
 
     process = interrupted_after_a_grading(command, out, len(kept), subprocess.Popen.kill)
