@@ -239,9 +239,9 @@ class Sandbox:
         is its items, handed over as asked for; ``stream`` of the outcome says what was read
         and yielded; its value is only the result's type. ``served``: the trusted functions
         this call's proxies are answered by (:mod:`grader.sandbox.served`; ``served.log()``
-        after the call). ``cpu_seconds``: the call is also stopped (a ``timeout`` with
-        ``cpu_stop``) once the function itself, not the module's import, has used that much
-        CPU time."""
+        after the call). ``cpu_seconds`` (a plain call; not with ``feed`` or ``served``): the
+        call is also stopped (a ``timeout`` with ``cpu_stop``) once the function itself, not
+        the module's import, has used that much CPU time."""
         if type(function) is not str or not function.isidentifier():
             raise SandboxError(f"function name must be an identifier, got {function!r}")
         if timeout is not None and (isinstance(timeout, bool) or not timeout > 0):
