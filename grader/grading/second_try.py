@@ -25,9 +25,9 @@ _RUNS = 3  # the reference's CPU time is the least of this many runs (the first 
 
 def cpu_bound(exercise: Exercise, role: str, args: tuple) -> Optional[float]:
     """The bound on the function's own CPU time for a second try on ``args``, or None: the
-    role gives no reference, the reference raises, needs more than
-    ``CPU_STOP_SECONDS / CPU_STOP_RATIO`` s of CPU time on them, or the bound is not below
-    the call limit."""
+    role gives no reference, the reference raises, needs ``CPU_STOP_SECONDS / CPU_STOP_RATIO``
+    s of CPU time or more on them (the bound is then not *over* that many times the
+    reference's), or the bound is not below the call limit."""
     reference = role_of(exercise, role).reference
     if reference is None or CPU_STOP_SECONDS >= float(exercise.limits.call_seconds):
         return None
@@ -40,7 +40,7 @@ def cpu_bound(exercise: Exercise, role: str, args: tuple) -> Optional[float]:
         least = used if least is None else min(least, used)
         if least <= most / 4:
             break
-    return CPU_STOP_SECONDS if least is not None and least <= most else None
+    return CPU_STOP_SECONDS if least is not None and least < most else None
 
 
 def _cpu_of(reference: Any, exercise: Exercise, args: tuple) -> Optional[float]:
