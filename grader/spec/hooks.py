@@ -54,7 +54,8 @@ class SandboxLike(Protocol):
     """The part of a sandbox a check calls through."""
 
     def call(self, name: str, args: list, timeout: Optional[float] = None, *,
-             echo_args: bool = False, measure_cpu: bool = True) -> CallOutcome: ...
+             echo_args: bool = False, measure_cpu: bool = True,
+             cpu_seconds: Optional[float] = None) -> CallOutcome: ...
 
 
 @dataclass(frozen=True)
