@@ -12,7 +12,8 @@ grader modules happen to be loaded) and bounded: at most the role's count of inp
 a failure a fixed number of shrinking evaluations, or none at all when a call ran out of time
 (each further try would cost a full time-out). A role whose family gives its inputs'
 reductions is shrunk over them in batched rounds (:mod:`grader.grading.shrink`); the others by
-Hypothesis.
+Hypothesis, whose searches a process replays from memory where they would run as before
+(:mod:`grader.grading.search_replay`).
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from dataclasses import dataclass, field
 from random import Random
 from typing import TYPE_CHECKING, Any, Generic, Optional, TypeVar
 
-from grader.grading import ahead, shrink
+from grader.grading import ahead, search_replay, shrink
 from grader.grading.lazy_module import LazyModule
 from grader.spec.hooks import StudentAnswer
 from grader.spec.hooks import Failure, Generated, Judge, Shown
@@ -287,6 +288,15 @@ def prefetch(calls: "StudentCalls", judge: Judge, examples: list) -> None:
     def attempts() -> Iterator[Callable[[], Any]]:
         return (lambda example=example: judge(example) for example in examples)
 
+    prefetch_remembered(calls, attempts)
+    calls.prefetch_calls(calls.asked_first(attempts(), fresh_calls=True, remembered=False)[::-1])
+
+
+def prefetch_remembered(calls: "StudentCalls",
+                        attempts: Callable[[], Iterator[Callable[[], Any]]]) -> None:
+    """Remember the answers ``attempts()`` (judges, each on its input) ask for, in batched
+    rounds, one per step of a chain of calls that depend on earlier answers, for as long as
+    every call of the round before was answered (at most :data:`PREFETCH_ROUNDS`)."""
     asked: set[str] = set()
     wanted = calls.asked_first(attempts())
     for _ in range(PREFETCH_ROUNDS):
@@ -297,7 +307,6 @@ def prefetch(calls: "StudentCalls", judge: Judge, examples: list) -> None:
         if not new or not calls.prefetch(new):
             break
         wanted = calls.asked_first(attempts())
-    calls.prefetch_calls(calls.asked_first(attempts(), fresh_calls=True, remembered=False)[::-1])
 
 
 def smallest_failure(
@@ -340,18 +349,33 @@ def smallest_failure(
         )
         return _from_first(first, smallest)
     search = _Shrink(judge)
-    try:
-        with independent_of_local_source():
-            found = hypothesis.find(record.strategy(exercise), search.fails,
-                                    settings=search_settings(examples), random=_random(seed))
+    how, found = search_replay.replayed(
+        ("shrink", *_generated_key(exercise, role, examples, seed)), search.fails,
+        lambda condition: _found(record.strategy(exercise), condition, examples, seed),
+        ending=(_EvaluationsSpent,))
+    if how == "found":
         smallest = search.memo.get(repr(found)) or search.smallest
-    except _EvaluationsSpent:
-        smallest = search.smallest
-    except hypothesis_errors.NoSuchExample:
+    elif how == "none":
         smallest = None
-    except hypothesis_errors.HypothesisException:  # e.g. code that answers differently on a replay
+    else:  # evaluations spent, or e.g. code that answers differently on a replay
         smallest = search.smallest
     return _from_first(first, smallest)
+
+
+def _found(strategy: Any, condition: Callable[[Any], bool], examples: int,
+           seed: Optional[int]) -> search_replay.Outcome:
+    """How Hypothesis's search for an input ``condition`` holds on ends: ``("found",
+    input)``, ``("spent", None)``, ``("none", None)`` or ``("error", None)``."""
+    try:
+        with independent_of_local_source():
+            return "found", hypothesis.find(strategy, condition, settings=search_settings(examples),
+                                            random=_random(seed))
+    except _EvaluationsSpent:
+        return "spent", None
+    except hypothesis_errors.NoSuchExample:
+        return "none", None
+    except hypothesis_errors.HypothesisException:
+        return "error", None
 
 
 def _from_first(first: Failure, smallest: Optional[Failure]) -> Failure:

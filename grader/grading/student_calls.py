@@ -146,6 +146,8 @@ class StudentCalls:
         key = repr((role, args))
         made = self._made.get(key)
         if made:  # answered by a batch made for exactly these calls
+            if self._probe is not None:
+                return made[0]  # a judge only probing takes nothing: the answer serves it later
             answer = made.pop(0)
             if not made:
                 del self._made[key]

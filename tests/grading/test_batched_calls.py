@@ -99,3 +99,47 @@ def test_a_training_loop_on_the_students_own_helpers_is_answered_in_batched_roun
     every_helper_call = sum(function in ("get_stats", "merge_vocab") for function in alone_calls)
     assert every_helper_call > 100  # the loop was run on many inputs
     assert helpers_alone < every_helper_call / 10, (helpers_alone, every_helper_call)
+
+
+def test_the_cases_checks_training_loop_on_the_students_own_helpers_is_batched(
+        monkeypatch, tmp_path):
+    """The cases check judges a wrong trainer on the merges the reference's loop learns with
+    the student's own helpers too: those helper calls are made ahead in batched rounds, one
+    per step, rather than one by one as each case is judged (that the answers, and so the
+    report, are the same either way is asserted above)."""
+    from grader.grading.audit import write_student
+    from grader.grading.checks import cases
+    from grader.spec import load_exercise
+
+    student = write_student(load_exercise("bpe-steps"), tmp_path, "ties-lexicographic")
+    phase, alone, batched = [""], [], []
+    helpers = ("get_stats", "merge_vocab")
+    original_call, original_many = Sandbox.call, Sandbox.call_many
+
+    def call(self, function, *args, **kwargs):
+        if phase[0] == "judging" and function in helpers:
+            alone.append(function)
+        return original_call(self, function, *args, **kwargs)
+
+    def call_many(self, function, arg_lists, **kwargs):
+        if phase[0] == "ahead" and function in helpers:
+            batched.extend([function] * len(arg_lists))
+        return original_many(self, function, arg_lists, **kwargs)
+
+    def in_phase(name, original):
+        def run(context, *args, **kwargs):
+            phase[0] = name if context.milestone.function == "train" else ""
+            try:
+                return original(context, *args, **kwargs)
+            finally:
+                phase[0] = ""
+        return run
+    monkeypatch.setattr(Sandbox, "call", call)
+    monkeypatch.setattr(Sandbox, "call_many", call_many)
+    monkeypatch.setattr(cases, "grade_item", in_phase("judging", cases.grade_item))
+    monkeypatch.setattr(cases, "made_ahead", in_phase("ahead", cases.made_ahead))
+    report = grade_submission(student, seed_secret=SECRET, helper=False)
+    train = next(milestone for milestone in report.milestones if milestone.id == "train")
+    assert not train.passed  # a wrong trainer, judged on its own helpers too
+    assert len(batched) > 20  # the loop's steps on the train cases, made ahead
+    assert len(alone) < len(batched) / 4, (alone, len(batched))

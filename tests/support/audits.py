@@ -29,8 +29,11 @@ def sample(exercise_id: str, kind: str) -> Path:
 @functools.cache
 def audit_of(exercise_id: str) -> AuditReport:
     """The exercise audited once per test process; the correct sample of examples/ stands as
-    the reference."""
-    return run_audit(load_exercise(exercise_id), reference_submission=sample(exercise_id, "correct"))
+    the reference. Its gradings run one after the other in this process (the suite's workers
+    already keep the cores busy), so they share what a process keeps: the inputs and reference
+    values computed once, Hypothesis's searches replayed (``grader.grading.search_replay``)."""
+    return run_audit(load_exercise(exercise_id), reference_submission=sample(exercise_id, "correct"),
+                     jobs=1)
 
 
 def audit_group(exercise_id: str) -> str:

@@ -14,8 +14,9 @@ merges equal those is right for its helpers; the helpers' milestones charge thei
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Optional
+import weakref
+from dataclasses import dataclass, field
+from typing import Any, Optional
 
 from grader.families.api import Calls
 from reference import encode as reference_encode
@@ -108,35 +109,70 @@ def own_merges(calls: Calls, corpus: dict[str, int], num_merges: int,
     the most frequent pair by the exercise's tie rule, merge it with the student's merging
     function, count again) when they differ from ``reference`` and are as many, else None
     (also when a helper is missing or gives no usable answer, or a merge that does not spell
-    the same words with the same counts, as a do-nothing one: nothing to follow through)."""
+    the same words with the same counts, as a do-nothing one: nothing to follow through).
+
+    The loop's steps done so far are kept per grading (:func:`_training_of`): a judge asked
+    again (once per round of calls made ahead, :func:`grader.grading.search.prefetch`) goes
+    on from the step whose answer it lacked, the answers before it being the same."""
     roles = calls.exercise.roles()
     if not {COUNT, MERGE, TRAIN} <= set(roles) or any(
             calls.missing_message(role) for role in (COUNT, MERGE)):
         return None
-    conventions = calls.exercise.conventions
-    words = initial_segmentation(corpus, conventions.end_of_word)
-    merges: list[Pair] = []
-    departed: dict[str, None] = {}
-    for _ in range(num_merges):
-        counts = calls.remembered(COUNT, words)
-        if not counts.ok or not isinstance(counts.value, dict):
-            return None
-        if counts.value != count_pairs(words):
-            departed[COUNT] = None
-        if not counts.value:
-            break
-        pair = best_pair(_in_scan_order(counts.value, words), conventions.tie_break)
-        merged = calls.remembered(MERGE, pair, words)
-        if not merged.ok or not isinstance(merged.value, dict) or (
-                _spelled(merged.value) != _spelled(words)):
-            return None  # not a rewriting of the same words: nothing to follow through
-        if merged.value != merge_words(words, pair):
-            departed[MERGE] = None
-        merges.append(pair)
-        words = merged.value
-    if merges == reference or len(merges) != len(reference) or not departed:
+    run = _training_of(calls, corpus, num_merges)
+    while not run.ended and len(run.merges) < num_merges:
+        _step(calls, run)
+    merges = run.merges
+    if run.unusable or merges == reference or len(merges) != len(reference) or not run.departed:
         return None
-    return OwnMerges(merges, tuple(sorted(departed, key=(COUNT, MERGE).index)))
+    return OwnMerges(list(merges), tuple(sorted(run.departed, key=(COUNT, MERGE).index)))
+
+
+@dataclass
+class _Training:
+    """The reference's loop on the student's helpers, as far as it went."""
+
+    words: dict
+    merges: list[Pair] = field(default_factory=list)
+    departed: dict[str, None] = field(default_factory=dict)
+    ended: bool = False  # no pair left, or no usable answer
+    unusable: bool = False
+
+
+_TRAININGS: "weakref.WeakKeyDictionary[Any, dict[tuple, _Training]]" = weakref.WeakKeyDictionary()
+
+
+def _training_of(calls: Calls, corpus: dict[str, int], num_merges: int) -> _Training:
+    """The loop on ``corpus`` of this grading's ``calls``, new or as far as it went."""
+    runs = _TRAININGS.setdefault(calls, {})
+    key = (repr(corpus), num_merges)
+    if key not in runs:
+        runs[key] = _Training(initial_segmentation(corpus, calls.exercise.conventions.end_of_word))
+    return runs[key]
+
+
+def _step(calls: Calls, run: _Training) -> None:
+    """One step of the loop; ``run`` changes only once the step's answers are all there."""
+    words = run.words
+    counts = calls.remembered(COUNT, words)
+    if not counts.ok or not isinstance(counts.value, dict):
+        run.ended = run.unusable = True
+        return
+    departed = {COUNT: None} if counts.value != count_pairs(words) else {}
+    if not counts.value:
+        run.departed.update(departed)
+        run.ended = True
+        return
+    pair = best_pair(_in_scan_order(counts.value, words), calls.exercise.conventions.tie_break)
+    merged = calls.remembered(MERGE, pair, words)
+    if not merged.ok or not isinstance(merged.value, dict) or (
+            _spelled(merged.value) != _spelled(words)):
+        run.ended = run.unusable = True  # not a rewriting of the same words: nothing to follow
+        return
+    if merged.value != merge_words(words, pair):
+        departed[MERGE] = None
+    run.departed.update(departed)
+    run.merges.append(pair)
+    run.words = merged.value
 
 
 def _spelled(words: dict) -> list[tuple[str, int]]:

@@ -12,10 +12,13 @@ not a do-nothing one is marked as real work (:mod:`grader.grading.evidence`).
 
 from __future__ import annotations
 
+from contextlib import nullcontext
+
 from grader.spec.hooks import CheckContext
 from grader.spec.hooks import CaseItem, CaseLabel
 from grader.grading.feedback import graded, timed
 from grader.grading.naming import note
+from grader.grading.search import prefetch_remembered
 from grader.grading.scoring import split_evenly
 from grader.grading.student_calls import StudentCalls
 from grader.result import CheckResult, Visibility
@@ -41,19 +44,18 @@ def run(context: CheckContext) -> list[CheckResult]:
 
 
 def made_ahead(context: CheckContext, items: list[CaseItem]) -> None:
-    """The first call each of ``items`` makes, made ahead in one batch per role: public and
-    hidden items in batches of their own, so what a batch prints stays attributable. Calls
-    that depend on an earlier answer (and whatever a batch leaves unanswered) are made one by
-    one as the items are judged."""
+    """The first call each of ``items`` makes, made ahead in one batch per role, then the
+    remembered calls that depend on those answers (a trainer judged on the student's own
+    helpers), in batched rounds (:func:`grader.grading.search.prefetch_remembered`): public
+    and hidden items in batches of their own, so what a batch prints stays attributable.
+    Whatever a batch leaves unanswered is called one by one as the items are judged."""
     calls = context.calls
     noted = calls.asked_first((item.judge for item in items), fresh_calls=True)
     if not noted:
         return
-    if items and items[0].visibility == "visible":
-        with calls.output.visible_inputs():
-            calls.prefetch_calls(noted)
-    else:
+    with calls.output.visible_inputs() if items[0].visibility == "visible" else nullcontext():
         calls.prefetch_calls(noted)
+        prefetch_remembered(calls, lambda: (item.judge for item in items))
 
 
 def grade_item(context: CheckContext, item: CaseItem, share: float) -> CheckResult:
