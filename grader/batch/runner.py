@@ -234,8 +234,9 @@ def _child(task: Task, writer: Connection, inherited: list[Connection], parent: 
     """In the forked child: grade, send the outcome, exit."""
     signal.signal(signal.SIGINT, _stop_within_grace)
     sys.unraisablehook = _quiet_about_interrupts(sys.unraisablehook)
-    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
     try:
+        # A Ctrl-C that came during the fork is delivered here, inside the try.
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
         _die_with_parent(parent)
         for reader in inherited:
             reader.close()
@@ -290,7 +291,9 @@ def _quiet_about_interrupts(hook: Callable[[Any], None]) -> Callable[[Any], None
 def _stop_within_grace(signum: int, frame: Any) -> None:
     """SIGINT in a child (Ctrl-C, the batch stopping it, or its parent's death): stop as
     ``KeyboardInterrupt`` does, cleaning up on the way out, but end within the grace even if
-    the clean-up does not (after its parent's death nobody else would end it)."""
+    the clean-up does not (after its parent's death nobody else would end it). Once stopping,
+    a further SIGINT (the batch's own after the terminal's Ctrl-C) changes nothing."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     timer = threading.Timer(STOP_GRACE_SECONDS, os._exit, args=(130,))
     timer.daemon = True
     timer.start()
