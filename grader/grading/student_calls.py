@@ -12,9 +12,7 @@ prints is kept for the report only when the call was on a visible input
 A function that timed out on :data:`LOOP_TIMEOUTS` inputs and never returned on any is taken
 for stuck in a loop: its remaining calls are not made, each answered at once with one message
 that says so (:meth:`StudentCalls.never_returned`), so a loop costs a few call limits instead
-of the whole time budget, and the other functions are graded in full. The second try, on
-the smallest input of a check, may also be stopped on the function's own CPU time
-(:mod:`grader.grading.second_try`).
+of the whole time budget, and the other functions are graded in full.
 """
 
 from __future__ import annotations
@@ -27,7 +25,6 @@ from typing import Any, Optional, TypeVar
 from grader.grading import shapes
 from grader.grading.output_ledger import OutputLedger
 from grader.grading.plain_words import plain
-from grader.grading.second_try import cpu_bound, cpu_stop
 from grader.grading.secrets import inputs_seed
 from grader.spec import Exercise
 from grader.spec.registry import depends_on, role_of
@@ -92,12 +89,9 @@ class StudentCalls:
         # by one from then on, since another such batch would again cost a call limit for nothing
         self._unbatched: set[str] = set()
         # per function, each input it timed out on: (size, its call as shown or None if hidden,
-        # how it compares with the public cases' inputs: "smallest", "tied" or "", the bound
-        # on its own CPU time the call had besides the call limit, or None)
-        self._timed_out: dict[str, list[tuple[int, Optional[str], str, Optional[float]]]] = {}
+        # how it compares with the public cases' inputs: "smallest", "tied" or "")
+        self._timed_out: dict[str, list[tuple[int, Optional[str], str]]] = {}
         self._smallest_case = ""  # the call made now is on the smallest public case, or tied
-        # the call made now is on the smallest input of a check not tried yet (``_made_on``)
-        self._smallest_untried = False
         self._stuck: dict[str, str] = {}  # function -> why its calls are skipped
         # told a short account of the time-outs so far after each one (progress)
         self.on_timeout: Optional[Callable[[str], None]] = None
@@ -158,7 +152,7 @@ class StudentCalls:
             raise Probed
         spec = role_of(self.exercise, role)
         name = self.function_name(role)
-        answer = self._call(name, spec.send(self.exercise, args), spec.arguments, role, args)
+        answer = self._call(name, spec.send(self.exercise, args), spec.arguments, role)
         return self._canonical(role, answer)
 
     def _canonical(self, role: str, answer: StudentAnswer) -> StudentAnswer:
@@ -264,11 +258,10 @@ class StudentCalls:
         others = [_size(other) for key, other in pool.items() if key != repr(args)]
         self._smallest_case = ("smallest" if all(_size(args) < size for size in others) else
                                "tied" if all(_size(args) <= size for size in others) else "")
-        self._smallest_untried = True
         try:
             answer = self.call(role, *args)
         finally:
-            self._smallest_case, self._smallest_untried = "", False
+            self._smallest_case = ""
         self._made.setdefault(repr((role, args)), []).append(answer)
 
     def drop_unused_calls(self) -> None:
@@ -337,7 +330,7 @@ class StudentCalls:
         return total / max(1, len(self.exercise.roles()))
 
     def _call(self, name: str, args: list, arg_names: tuple[str, ...],
-              role: Optional[str] = None, canonical: tuple = ()) -> StudentAnswer:
+              role: Optional[str] = None) -> StudentAnswer:
         self.calls += 1
         if name in self._stuck:
             return StudentAnswer(kind="stuck", failure=self._stuck[name])
@@ -347,13 +340,8 @@ class StudentCalls:
                 f"{name} was not run on this input: it has used its share of the time budget "
                 f"({share:g} of {float(self.exercise.limits.total_seconds):g} s, timing out on "
                 "earlier inputs), and the other functions keep theirs"))
-        bound = self._second_try_bound(role, name, canonical)
         with self.output.call():
-            if bound is None:
-                outcome = self.box.call(name, args, echo_args=True, measure_cpu=False)
-            else:
-                outcome = self.box.call(name, args, echo_args=True, measure_cpu=False,
-                                        cpu_seconds=bound)
+            outcome = self.box.call(name, args, echo_args=True, measure_cpu=False)
         if outcome.ok or outcome.kind in ANSWERS_IN_A_BATCH:
             self._answered.add(name)
         # A call that timed out counts as its limit, so the cut falls at the same input on
@@ -361,28 +349,12 @@ class StudentCalls:
         used = (float(self.exercise.limits.call_seconds) if outcome.kind == "timeout"
                 else float(getattr(outcome, "seconds", 0) or 0))
         self._seconds[name] = self._seconds.get(name, 0.0) + used
-        self._note_outcome(role, name, args, outcome, bound)
-        if outcome.kind == "timeout" and bound is not None:
-            limit = f"{float(self.exercise.limits.call_seconds):g} s"
-            return StudentAnswer(kind="timeout", failure=cap(
-                f"{name} timed out after {limit}, or {cpu_stop(bound, ' on this input')}"))
+        self._note_outcome(role, name, args, outcome)
         return self._answer(name, outcome, args, arg_names)
 
     # ----------------------------------------------------------------- loops
 
-    def _second_try_bound(self, role: Optional[str], name: str,
-                          canonical: tuple) -> Optional[float]:
-        """The bound on its own CPU time of a call that would be the last time-out before
-        ``name`` is taken for stuck, made on the smallest input of a check not tried yet (see
-        :meth:`_made_alone`); else None."""
-        tried = self._timed_out.get(name, [])
-        if (role is None or not self._smallest_untried or name in self._returned
-                or len(tried) != LOOP_TIMEOUTS - 1 or self._probe is not None):
-            return None
-        return cpu_bound(self.exercise, role, canonical)
-
-    def _note_outcome(self, role: Optional[str], name: str, args: list, outcome: Any,
-                      bound: Optional[float] = None) -> None:
+    def _note_outcome(self, role: Optional[str], name: str, args: list, outcome: Any) -> None:
         """Note how a call ended; a function that timed out on :data:`LOOP_TIMEOUTS` inputs
         without ever returning is stuck from then on."""
         if outcome.kind != "timeout":
@@ -391,7 +363,7 @@ class StudentCalls:
         whole = f"{name}({', '.join(repr(arg) for arg in args)})"
         shown = cap(whole, CALL_TEXT_CHARS) if self.output.visible_now() else None
         smallest = self._smallest_case if shown is not None else ""
-        self._timed_out.setdefault(name, []).append((len(whole), shown, smallest, bound))
+        self._timed_out.setdefault(name, []).append((len(whole), shown, smallest))
         if (name not in self._returned and role is not None
                 and len(self._timed_out[name]) >= LOOP_TIMEOUTS):
             self._stuck[name] = self._loop_message(role, name)
@@ -412,22 +384,19 @@ class StudentCalls:
         tried = self._timed_out[name]
         limit = f"{float(self.exercise.limits.call_seconds):g} s"
         first = min(range(len(tried)), key=lambda index: tried[index][0])
-        size, shown, smallest, _ = tried[first]
-        # only the second time-out's call can have had a CPU-time bound (``_second_try_bound``)
-        bound = next((seen[3] for seen in tried if seen[3] is not None), None)
-        stops = f"each stopped after {limit}" + (f", the second {cpu_stop(bound)}" if bound else "")
+        size, shown, smallest = tried[first]
         if len(tried) == 1:
             what = ("did not return on the one input it was run on"
                     + (f", {shown}" if shown else "") + f" (stopped after {limit})")
         elif smallest and all(other[0] >= size for other in tried):
             rank = ("the smallest of" if smallest == "smallest" else "as small as any of")
             what = (f"did not return on any input it was run on, even {shown}, {rank} "
-                    f"its public cases ({len(tried)} calls, {stops})")
+                    f"its public cases ({len(tried)} calls, each stopped after {limit})")
         else:
             example = next((seen[1] for seen in sorted(tried, key=lambda seen: seen[0])
                             if seen[1]), None)
             what = (f"did not return on any of the {len(tried)} inputs it was run on"
-                    + (f" (e.g. {example})" if example else "") + f", {stops}")
+                    + (f" (e.g. {example})" if example else "") + f", each stopped after {limit}")
         skipped = ", so its other calls are skipped" if len(tried) >= LOOP_TIMEOUTS else ""
         message = f"{name} {what}{skipped}: look for a loop that never ends"
         callees = sorted(

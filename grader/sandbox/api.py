@@ -228,8 +228,7 @@ class Sandbox:
 
     def call(self, function: str, args: list | tuple = (), timeout: float | None = None,
              *, echo_args: bool = False, measure_cpu: bool = True,
-             feed: Feed | None = None, served: Served | None = None,
-             cpu_seconds: float | None = None) -> CallOutcome:
+             feed: Feed | None = None, served: Served | None = None) -> CallOutcome:
         """Run ``function(*args)`` in a fresh child of the worker and return its outcome.
 
         ``echo_args``: an ``ok`` outcome also carries the arguments as the function left them
@@ -239,9 +238,7 @@ class Sandbox:
         is its items, handed over as asked for; ``stream`` of the outcome says what was read
         and yielded; its value is only the result's type. ``served``: the trusted functions
         this call's proxies are answered by (:mod:`grader.sandbox.served`; ``served.log()``
-        after the call). ``cpu_seconds`` (a plain call; not with ``feed`` or ``served``): the
-        call is also stopped (a ``timeout`` with ``cpu_stop``) once the function itself, not
-        the module's import, has used that much CPU time."""
+        after the call)."""
         if type(function) is not str or not function.isidentifier():
             raise SandboxError(f"function name must be an identifier, got {function!r}")
         if timeout is not None and (isinstance(timeout, bool) or not timeout > 0):
@@ -268,13 +265,12 @@ class Sandbox:
         if self.seconds_left <= 0:
             return _failed("budget", self._out_of_time())
         outcome = self._call(function, tagged_args, limit, echo_args, measure_cpu, feed=feed,
-                             served=served, sent=list(args), cpu_seconds=cpu_seconds)
+                             served=served, sent=list(args))
         if outcome.kind == "not-cleared":  # cleared on the restart, or a SandboxUnavailable
             if not self._start_and_load().ok:
                 return _failed("crash", "a fresh worker could not re-import the submission")
             outcome = self._call(function, tagged_args, limit, echo_args, measure_cpu,
-                                 feed=feed, served=served, sent=list(args),
-                                 cpu_seconds=cpu_seconds)
+                                 feed=feed, served=served, sent=list(args))
         if outcome.kind == "not-cleared":
             raise SandboxUnavailable(f"{outcome.error}, so the submission is not graded")
         return outcome
@@ -305,8 +301,7 @@ class Sandbox:
 
     def _call(self, function: str, tagged_args: list, limit: float, echo_args: bool,
               measure_cpu: bool, *, batch: bool = False, feed: Feed | None = None,
-              served: Served | None = None, sent: list | None = None,
-              cpu_seconds: float | None = None) -> CallOutcome:
+              served: Served | None = None, sent: list | None = None) -> CallOutcome:
         budget_bound = self.seconds_left < limit
         allowed = min(limit, self.seconds_left)
         worker = self._worker
@@ -320,8 +315,6 @@ class Sandbox:
             request["stream"] = feed.request_field()
         if served is not None:
             request["served"] = True
-        if cpu_seconds is not None and feed is None and served is None and not batch:
-            request["cpu_seconds"] = float(cpu_seconds)
         cpu_before = worker.groups.cpu_seconds() if measure_cpu else None
         oom_before = worker.groups.oom_kills()
         started = time.monotonic()
@@ -333,7 +326,7 @@ class Sandbox:
                                   self.limits.max_answer_bytes + ENVELOPE_BYTES, feed or served)
             seconds = time.monotonic() - started
             outcome = self._call_outcome(raw, request["id"], function, limit, seconds, batch,
-                                         sent, request.get("cpu_seconds"))
+                                         sent)
         except Overdue:
             seconds = time.monotonic() - started
             self._stop_worker()
@@ -372,15 +365,14 @@ class Sandbox:
         return outcome if feed is None else replace(outcome, stream=feed.trace())
 
     def _call_outcome(self, raw: bytes, request_id: int, function: str, limit: float,
-                      seconds: float, batch: bool = False, sent: list | None = None,
-                      cpu_limit: float | None = None) -> CallOutcome:
+                      seconds: float, batch: bool = False, sent: list | None = None) -> CallOutcome:
         reply = _envelope(raw, request_id, self.limits.max_answer_bytes + ENVELOPE_BYTES)
         cpu = reply.get("cpu")  # the server's wait4 figure, never the call's own report
         if cpu is not None and (type(cpu) not in (int, float) or not 0 <= cpu < 1e9):
             raise WireError("cpu is not a non-negative number")
         answer = reply.get("answer", reply)
         reading = AnswerReading(function, limit, self.limits.max_answer_bytes, self.file_name,
-                                self.where, self._memory_text, sent, cpu_limit)
+                                self.where, self._memory_text, sent)
         cpu_seconds = float(cpu) if cpu is not None else None
         if batch and type(answer) is dict and answer.get("status") == "batch":
             return batch_outcome(answer, reading, seconds, cpu_seconds)

@@ -46,8 +46,6 @@ class CallOutcome:
     args_after: list | None = None
     # A streamed call's trace (what it read and yielded, seen here), else None.
     stream: Any = None
-    # A ``timeout`` ended by the call's bound on its function's own CPU time: that bound (s).
-    cpu_stop: float | None = None
 
 
 def to_json(message: dict | list) -> bytes:
@@ -159,12 +157,6 @@ def timed_out(limit: float, seconds: float, budget_bound: bool,
     return failed("timeout", f"timed out after {seconds_text(limit)} s", seconds)
 
 
-def stopped_on_cpu(bound: float, seconds: float, cpu_seconds: float | None) -> CallOutcome:
-    """A call the worker stopped once its function had used ``bound`` s of CPU time."""
-    return replace(failed("timeout", f"was stopped once it had used {seconds_text(bound)} s of "
-                                     "CPU time", seconds), cpu_seconds=cpu_seconds, cpu_stop=bound)
-
-
 def with_cpu(outcome: CallOutcome, cpu_seconds: float | None) -> CallOutcome:
     return replace(outcome, cpu_seconds=cpu_seconds)
 
@@ -188,7 +180,6 @@ class AnswerReading:
     sent: list | None = None
     """The call's arguments as sent (a batch's: each input's), for an answer that says they
     were left as they came instead of echoing them."""
-    cpu_limit: float | None = None  # the bound on the function's own CPU time, if any
 
 
 def answer_outcome(answer: Any, reading: AnswerReading, seconds: float,
@@ -219,8 +210,6 @@ def answer_outcome(answer: Any, reading: AnswerReading, seconds: float,
     if status == "memory":
         return CallOutcome(False, None, reading.memory_text(), "memory", seconds, cpu_seconds)
     if status == "timeout":
-        if answer.get("cpu_stop") is True and reading.cpu_limit is not None:
-            return stopped_on_cpu(reading.cpu_limit, seconds, cpu_seconds)
         return with_cpu(timed_out(limit, seconds, False), cpu_seconds)
     if status == "exit":
         code = int_field(answer, "code")

@@ -15,9 +15,7 @@ them in turn, a cell that raises an ``Exception`` noted by this loader and the n
 as Jupyter runs a notebook with errors allowed; the load reply lists the cells that did not
 compile or raised. Every ``call`` forks a fresh child from the server that executes the compiled module
 and then the one function, in an empty private directory under SCRATCH, under resource
-limits and the Landlock rules built once at load (a request's ``cpu_seconds`` also stops the
-function once it has used that much CPU time itself: a profiling timer armed right before it
-is entered, whose signal ends the child). The call's arguments never pass through
+limits and the Landlock rules built once at load. The call's arguments never pass through
 the server: the child reads them straight from the request pipe, before any student code
 runs; its answer is relayed through a buffer mapped for that call only and unmapped after.
 When the call is over the server kills and reaps every process the call started (adding
@@ -120,12 +118,6 @@ _write = os.write
 _close = os.close
 _exit = os._exit
 _dup2 = os.dup2
-_setitimer = signal.setitimer
-# A call may be stopped on the CPU time of its function alone (``cpu_seconds`` in the request):
-# the child arms this timer right before the function is entered, so the module's import is
-# not counted, and the kernel ends the child with this signal when it runs out.
-CPU_TIMER = signal.ITIMER_PROF
-CPU_SIGNAL = signal.SIGPROF
 
 
 class _StrictJson:
@@ -787,24 +779,15 @@ def restrict_self(ruleset):
 # the child of one call (or of the load)
 
 
-def run_call(module, request, args, sent, cpu_seconds=None):
+def run_call(module, request, args, sent):
     """Run the requested function in this process and describe what happened. ``sent``: the
-    arguments as they arrived (tagged) when the grader asked for them back (``echo_args``);
-    with ``cpu_seconds``, the function is stopped (the child ended by ``CPU_SIGNAL``) once it
-    has used that much CPU time itself (a function that disarms or catches the timer only has
-    the call's wall-clock limit left)."""
+    arguments as they arrived (tagged) when the grader asked for them back (``echo_args``)."""
     name = request["function"]
     function = dict.get(module.__dict__, name)
     if function is None or not callable(function):
         return {"status": "missing"}
     try:
-        if cpu_seconds:
-            _setitimer(CPU_TIMER, cpu_seconds)
-        try:
-            value = function(*args)
-        finally:
-            if cpu_seconds:
-                _setitimer(CPU_TIMER, 0)
+        value = function(*args)
     except MemoryError:
         return {"status": "memory"}
     except SystemExit as error:
@@ -1122,7 +1105,7 @@ def child_main(request, answer_fd, channel_fds, workdir, submission):
                 else:
                     if served:  # armed only now: at import time they refuse
                         SERVING[0] = (STREAM_FDS[0], STREAM_FDS[1])
-                    reply = run_call(module, request, args, sent, cpu_limit(request))
+                    reply = run_call(module, request, args, sent)
         flush_output()
         try:
             payload = _dumps(reply).encode("utf-8")
@@ -1201,30 +1184,14 @@ def fork_child(request, reply_fd, channel_fds, submission):
         if request is None:
             send_load_reply(reply_fd, how, status, answer)
         else:
-            send_call_reply(reply_fd, request, how, status, cpu, answer, started)
+            send_call_reply(reply_fd, request, how, status, cpu, answer)
     finally:
         _close(read_fd)
         answer.close()
         clear_scratch(workdir)
 
 
-def cpu_limit(request):
-    """The request's bound on the function's own CPU time, or None."""
-    value = request.get("cpu_seconds")
-    return value if type(value) in (int, float) and value > 0 else None
-
-
-def stopped_on_cpu(request, status, seconds):
-    """Whether the child was ended by its CPU timer: killed by ``CPU_SIGNAL`` in a call that
-    armed it, having lived long enough (``seconds`` of wall-clock time) to use that much CPU
-    time on every core there is. A child that sent itself the signal sooner crashed; wait4's
-    CPU figure is no test, as it can read a quarter below the timer's on a busy machine."""
-    bound = cpu_limit(request)
-    return (bound is not None and os.WIFSIGNALED(status) and os.WTERMSIG(status) == CPU_SIGNAL
-            and seconds * (os.cpu_count() or 1) >= bound)
-
-
-def send_call_reply(reply_fd, request, how, status, cpu, answer, started=0.0):
+def send_call_reply(reply_fd, request, how, status, cpu, answer):
     reply = {"id": request["id"]}
     if cpu is not None:
         reply["cpu"] = cpu
@@ -1240,9 +1207,6 @@ def send_call_reply(reply_fd, request, how, status, cpu, answer, started=0.0):
         return
     if how == "timeout":
         reply["status"] = "timeout"
-    elif how == "no-answer" and stopped_on_cpu(request, status, _monotonic() - started):
-        reply["status"] = "timeout"
-        reply["cpu_stop"] = True
     elif how == "too-large":
         reply["status"] = "bad-answer"
         reply["error"] = "the answer is over %d bytes" % request["max_bytes"]

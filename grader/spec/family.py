@@ -120,11 +120,6 @@ class Role:
     ``efficiency``)."""
     no_work: str = "no points until the function does real work"
     """Why points are withheld from code that shows no real work."""
-    reference: Optional[Callable[["Exercise", Sequence[Any]], Any]] = None
-    """``reference(exercise, args)``: the reference's answer on the arguments the role is
-    called with (as :meth:`Calls.call` takes them), computed afresh (nothing remembered), so
-    its CPU time can be measured: a second try of a function that may be stuck is stopped
-    on its own CPU time only where the reference needs little (None: it never is)."""
 
 
 @dataclass(frozen=True)

@@ -54,8 +54,7 @@ class SandboxLike(Protocol):
     """The part of a sandbox a check calls through."""
 
     def call(self, name: str, args: list, timeout: Optional[float] = None, *,
-             echo_args: bool = False, measure_cpu: bool = True,
-             cpu_seconds: Optional[float] = None) -> CallOutcome: ...
+             echo_args: bool = False, measure_cpu: bool = True) -> CallOutcome: ...
 
 
 @dataclass(frozen=True)

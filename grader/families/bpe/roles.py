@@ -13,7 +13,6 @@ from __future__ import annotations
 from typing import Any
 
 from grader.families.bpe import (
-    afresh,
     differential,
     efficiency,
     judges,
@@ -62,7 +61,6 @@ TRAIN_ROLE = Role(
     timed=efficiency.run,
     depends_on=frozenset({COUNT, MERGE}),
     no_work=NO_WORK[TRAIN],
-    reference=afresh.train,
 )
 
 ENCODE_ROLE = Role(
@@ -112,7 +110,6 @@ COUNT_ROLE = Role(
     properties=pair_counts.properties,
     audit_advice="a case whose corpus, at some step, shows it",
     no_work=NO_WORK[COUNT],
-    reference=afresh.pairs,
 )
 
 MERGE_ROLE = Role(
@@ -145,7 +142,6 @@ TRADEOFF_ROLE = Role(
     generated=tradeoff_checks.GENERATED,
     properties=tradeoff_checks.properties,
     no_work=tradeoff.NO_WORK,
-    reference=afresh.tradeoff,
 )
 
 ROLES = (COUNT_ROLE, MERGE_ROLE, TRAIN_ROLE, ENCODE_ROLE, LENGTHS_ROLE, TRADEOFF_ROLE)

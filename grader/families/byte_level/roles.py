@@ -14,7 +14,6 @@ from grader.families.byte_level import (
 )
 from grader.families.byte_level.spec import ROLES as NAMES
 from grader.families.api import Exercise, Role
-from reference.byte_level import train_byte_bpe
 
 TRAIN, ENCODE, DECODE, ITERABLE = NAMES
 
@@ -22,12 +21,6 @@ TRAIN, ENCODE, DECODE, ITERABLE = NAMES
 def send_train(exercise: Exercise, args: tuple) -> list:
     text, vocab_size, special_tokens = args
     return [text, vocab_size, list(special_tokens)]
-
-
-def train_afresh(exercise: Exercise, args: tuple) -> tuple:
-    """The reference's training on the trainer's arguments, computed afresh."""
-    text, vocab_size, special_tokens = args
-    return train_byte_bpe(text, vocab_size, list(special_tokens))
 
 
 def send_encode(exercise: Exercise, args: tuple) -> list:
@@ -62,7 +55,6 @@ ROLES = (
         generated=differential.TRAIN_INPUTS,
         properties=properties.train_properties,
         timed=efficiency.run,
-        reference=train_afresh,
     ),
     Role(
         name=ENCODE,

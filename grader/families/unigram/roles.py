@@ -5,14 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from grader.families.unigram import properties, shapes, stub
-from grader.families.unigram.expected import (
-    ARGUMENTS,
-    EM_STEP,
-    LIKELIHOOD,
-    PRUNE,
-    REFERENCE,
-    SEGMENT,
-)
+from grader.families.unigram.expected import ARGUMENTS, EM_STEP, LIKELIHOOD, PRUNE, SEGMENT
 from grader.families.unigram.judges import RECORDS, items, serves
 from grader.families.api import Role
 
@@ -28,11 +21,6 @@ ADVICE = {
     EM_STEP: "a case whose corpus has more than one segmentation",
     PRUNE: "a case where a single character would cost less than a longer piece",
 }
-
-
-def afresh(role: str) -> Any:
-    """The reference's answer of ``role`` on its arguments, computed afresh."""
-    return lambda exercise, args: REFERENCE[role](*args)
 
 
 def send(exercise: Any, args: tuple) -> list:
@@ -56,7 +44,6 @@ ROLES = tuple(
         audit_advice=ADVICE[role],
         generated=RECORDS[role],
         properties=LAWS[role],
-        reference=afresh(role),
     )
     for role in (SEGMENT, LIKELIHOOD, EM_STEP, PRUNE)
 )

@@ -29,15 +29,6 @@ def wordpiece_merges(exercise: Exercise, corpus: Any, num_merges: int) -> list[P
     return list(_REMEMBERED[key])
 
 
-def train_afresh(exercise: Exercise, args: Any) -> list[Pair]:
-    """The WordPiece merges of the trainer's arguments ``(corpus, num_merges)``, computed
-    afresh (for timing the reference)."""
-    corpus, num_merges = args
-    conventions = exercise.conventions
-    return train_wordpiece(corpus, num_merges, tie_break=conventions.tie_break,
-                           end_of_word=conventions.end_of_word)
-
-
 def divergence(exercise: Exercise, corpus: Any, num_merges: int) -> Optional[tuple[int, Pair, Pair]]:
     """``(step, bpe_pair, wordpiece_pair)`` where the two first part, or None (remembered)."""
     key = ("divergence", *merges_key(exercise, corpus, num_merges))

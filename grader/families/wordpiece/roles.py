@@ -5,7 +5,6 @@ from __future__ import annotations
 from grader.families.bpe.roles import send_corpus
 from grader.families.bpe.shapes import merges_shape
 from grader.families.wordpiece import differential, judges, stub
-from grader.families.wordpiece.expected import train_afresh
 from grader.families.wordpiece.shapes import divergence
 from grader.families.wordpiece.spec import ROLES as NAMES
 from grader.families.api import Role
@@ -23,7 +22,6 @@ ROLES = (
         case_items=judges.train_items,
         stub_examples=stub.train_examples,
         generated=differential.TRAIN_INPUTS,
-        reference=train_afresh,
     ),
     Role(
         name=DIVERGENCE,
