@@ -118,7 +118,7 @@ def run_tasks(
         while pending or running:
             while pending and len(running) < max(1, jobs):
                 task = pending.pop()
-                running[task.key] = _start(context, task, running)
+                _start(context, task, running)
                 if on_start:
                     on_start(task)
             _collect(running, on_done)
@@ -149,20 +149,21 @@ def warm_up(exercises: Iterable[Exercise], seed_secret: str | None = None) -> No
         pass
 
 
-def _start(context: Any, task: Task, running: Mapping[int, _Running]) -> _Running:
+def _start(context: Any, task: Task, running: dict[int, _Running]) -> None:
+    """Fork the grading of ``task`` and add it to ``running``."""
     reader, writer = context.Pipe(duplex=False)
     inherited = [reader, *(job.reader for job in running.values())]
     process = context.Process(target=_child, args=(task, writer, inherited, os.getpid()),
                               daemon=True)
-    # A Ctrl-C during the fork waits in the child until its own handler is in place (and in
-    # this process until the child exists, so that _stop_all stops it too).
+    # A Ctrl-C during the fork waits in the child until its own handler is in place, and in
+    # this process until the child is in ``running``, so that _stop_all stops it too.
     blocked = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
     try:
         process.start()
+        writer.close()
+        running[task.key] = _Running(task, process, reader, time.monotonic())
     finally:
         signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
-    writer.close()
-    return _Running(task, process, reader, time.monotonic())
 
 
 def _collect(running: dict[int, _Running], on_done: Callable[[Outcome], None],
@@ -267,8 +268,6 @@ def _graded(task: Task) -> Outcome:
                        score=data["score"], max_score=data["max_score"],
                        student_output=stored_output(report.student_output),
                        seconds=time.monotonic() - started)
-    except KeyboardInterrupt:
-        raise
     except Exception as error:  # noqa: BLE001 - reported as this submission's grader error
         last = traceback.extract_tb(error.__traceback__)[-1:]
         where = f" at {Path(last[0].filename).name}:{last[0].lineno}" if last else ""
